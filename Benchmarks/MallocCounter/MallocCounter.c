@@ -1,0 +1,47 @@
+// Counts heap allocations by interposing the allocator entry points and forwarding to
+// glibc's own implementations. Linked only into benchmark executables.
+#include "MallocCounter.h"
+#include <stddef.h>
+#include <stdatomic.h>
+
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void *__libc_memalign(size_t, size_t);
+
+static _Atomic uint64_t allocations;
+
+uint64_t mallocCounterAllocations(void) { return atomic_load(&allocations); }
+
+void *malloc(size_t size) {
+  atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
+  return __libc_malloc(size);
+}
+
+void *calloc(size_t count, size_t size) {
+  atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
+  return __libc_calloc(count, size);
+}
+
+void *realloc(void *pointer, size_t size) {
+  atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
+  return __libc_realloc(pointer, size);
+}
+
+void *memalign(size_t alignment, size_t size) {
+  atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
+  return __libc_memalign(alignment, size);
+}
+
+void *aligned_alloc(size_t alignment, size_t size) {
+  atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
+  return __libc_memalign(alignment, size);
+}
+
+int posix_memalign(void **result, size_t alignment, size_t size) {
+  atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
+  void *pointer = __libc_memalign(alignment, size);
+  if (pointer == NULL) return 12; // ENOMEM
+  *result = pointer;
+  return 0;
+}

@@ -1,0 +1,4 @@
+#include <stdint.h>
+/// Number of heap allocations (malloc, calloc, realloc, posix_memalign, aligned_alloc,
+/// memalign) made by this process since it started.
+uint64_t mallocCounterAllocations(void);

@@ -1,0 +1,29 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// gpsbridge: GPS receivers on Linux as composable, testable location events.
+// The design card allows no package dependencies: everything here is built from the
+// toolchain's own modules (see DESIGN.md in the project's shared folder).
+let package = Package(
+  name: "gpsbridge",
+  products: [
+    .library(name: "NMEA", targets: ["NMEA"]),
+    .executable(name: "gpsbridge", targets: ["gpsbridge"]),
+  ],
+  targets: [
+    // Bytes to sentences to typed messages to one `Fix` per receiver epoch. Stdlib only.
+    .target(name: "NMEA", linkerSettings: [.linkedLibrary("m")]),
+    .executableTarget(name: "gpsbridge", dependencies: ["NMEA"]),
+
+    // Benchmarks are executables of their own, never part of a library product.
+    .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
+    .executableTarget(
+      name: "nmea-benchmark",
+      dependencies: ["NMEA", "MallocCounter"],
+      path: "Benchmarks/NMEABenchmark"
+    ),
+
+    .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

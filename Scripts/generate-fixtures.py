@@ -1,0 +1,467 @@
+#!/usr/bin/env python3
+"""Writes gpsbridge's NMEA fixture captures and their ground truth, deterministically.
+
+Each capture `Fixtures/NAME.nmea` is what a simulated receiver would send along a simulated
+journey; beside it `Fixtures/NAME.expected.jsonl` holds one JSON object per receiver epoch:
+the fix that a correct decoder must assemble from that epoch's sentences. The expected values
+are computed here from the text written into the sentences (so they are exactly what the
+receiver said), independently of the Swift code under test.
+
+Run from the repository root:  python3 Scripts/generate-fixtures.py
+Only the standard library is used. The output is the same on every run.
+"""
+
+import json
+import math
+import os
+import random
+from fractions import Fraction
+
+KNOT = Fraction(1852, 3600)          # metres per second in one knot
+EARTH_RADIUS = 6371008.8             # mean radius, metres
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures")
+
+# UERE (1-sigma, metres) by quality, as documented on EpochAssembler.userEquivalentRangeError.
+UERE = {"gps": 5.0, "dgps": 1.5, "pps": 1.5, "rtkFloat": 0.5, "rtkFixed": 0.03}
+
+
+# ---------------------------------------------------------------------------------------------
+# The journey: a list of states, one per receiver epoch.
+
+class State:
+    def __init__(self, t, lat, lon, alt, speed, course, has_fix=True):
+        self.t = t            # seconds since the day's midnight of `day0` (may pass 86400)
+        self.lat = lat
+        self.lon = lon
+        self.alt = alt
+        self.speed = speed    # m/s
+        self.course = course  # degrees true
+        self.has_fix = has_fix
+
+
+def journey(start_t, rate_hz, legs, lat=47.37690, lon=8.54170, alt=408.0, course=90.0):
+    """Integrates legs of (seconds, speed m/s, turn rate deg/s, has_fix) into epoch states."""
+    dt = 1.0 / rate_hz
+    states = []
+    t = start_t
+    for seconds, speed, turn, has_fix in legs:
+        for _ in range(int(round(seconds * rate_hz))):
+            states.append(State(t, lat, lon, alt, speed, course % 360.0, has_fix))
+            course += turn * dt
+            distance = speed * dt
+            lat += math.degrees(distance * math.cos(math.radians(course)) / EARTH_RADIUS)
+            lon += math.degrees(distance * math.sin(math.radians(course)) / (EARTH_RADIUS * math.cos(math.radians(lat))))
+            alt += 0.01 * speed * dt * math.sin(t / 50.0)
+            t = round(t + dt, 6)
+    return states
+
+
+# ---------------------------------------------------------------------------------------------
+# Formatting helpers: each returns the text and the exact value a decoder must read from it.
+
+def checksum(body):
+    value = 0
+    for ch in body.encode("ascii"):
+        value ^= ch
+    return value
+
+
+def sentence(body, lower=False):
+    text = "%02X" % checksum(body)
+    return "$%s*%s" % (body, text.lower() if lower else text)
+
+
+def fmt_time(t, decimals):
+    t = t % 86400.0
+    whole = int(math.floor(t + 1e-9))
+    frac = t - whole
+    h, m, s = whole // 3600, whole // 60 % 60, whole % 60
+    text = "%02d%02d%02d" % (h, m, s)
+    if decimals:
+        text += "." + ("%0*d" % (decimals, int(round(frac * 10 ** decimals))))
+    return text
+
+
+def iso_time(t):
+    t = t % 86400.0
+    whole = int(math.floor(t + 1e-9))
+    millis = int(round((t - whole) * 1000))
+    return "%02d:%02d:%02d.%03d" % (whole // 3600, whole // 60 % 60, whole % 60, millis)
+
+
+def fmt_coord(value, degree_digits, decimals, hemispheres):
+    hemisphere = hemispheres[0] if value >= 0 else hemispheres[1]
+    value = abs(value)
+    degrees = int(value)
+    minutes = round((value - degrees) * 60, decimals)
+    if minutes >= 60:
+        degrees, minutes = degrees + 1, 0.0
+    text = "%0*d%0*.*f" % (degree_digits, degrees, decimals + 3, decimals, minutes)
+    exact = Fraction(degrees) + Fraction(text[degree_digits:]) / 60
+    signed = float(exact) if hemisphere in "NE" else -float(exact)
+    return text, hemisphere, signed
+
+
+def fmt_number(value, decimals):
+    text = "%.*f" % (decimals, value)
+    return text, float(text)
+
+
+def days_from_civil(y, m, d):
+    y -= m <= 2
+    era = (y if y >= 0 else y - 399) // 400
+    yoe = y - era * 400
+    doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+def civil_from_days(z):
+    z += 719468
+    era = (z if z >= 0 else z - 146096) // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    y = yoe + era * 400
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    d = doy - (153 * mp + 2) // 5 + 1
+    m = mp + 3 if mp < 10 else mp - 9
+    return y + (m <= 2), m, d
+
+
+def date_of(day0, t):
+    return civil_from_days(days_from_civil(*day0) + int(t // 86400))
+
+
+def iso_timestamp(day0, t):
+    y, m, d = date_of(day0, t)
+    return "%04d-%02d-%02dT%sZ" % (y, m, d, iso_time(t))
+
+
+# ---------------------------------------------------------------------------------------------
+# A deterministic sky: satellites per constellation with slowly moving positions.
+
+class Sky:
+    def __init__(self, seed, systems):
+        rng = random.Random(seed)
+        self.sats = []   # (constellation, talker, number, elevation0, azimuth0, snr0)
+        for constellation, talker, numbers in systems:
+            for number in rng.sample(numbers, 7 if len(numbers) > 10 else min(4, len(numbers))):
+                self.sats.append((constellation, talker, number, rng.randint(8, 85), rng.randint(0, 359), rng.randint(22, 48)))
+        self.sats.sort(key=lambda s: (s[1], s[2]))
+
+    def at(self, t):
+        result = []
+        for constellation, talker, number, elevation, azimuth, snr in self.sats:
+            e = max(1, min(89, elevation + int(t / 600) % 3))
+            a = (azimuth + int(t / 120)) % 360
+            s = snr + int(t / 7 + number) % 4 if elevation > 10 else None
+            result.append({"constellation": constellation, "talker": talker, "number": number,
+                           "elevation": e, "azimuth": a, "snr": s})
+        return result
+
+
+def gsv_group(talker, sats, signal=None):
+    """GSV sentences for one talker (and signal), padded the way receivers pad them."""
+    total = max(1, math.ceil(len(sats) / 4))
+    out = []
+    for index in range(total):
+        chunk = sats[index * 4:(index + 1) * 4]
+        fields = ["%s" % total, "%d" % (index + 1), "%02d" % len(sats)]
+        for sat in chunk:
+            fields += ["%02d" % sat["number"], "%02d" % sat["elevation"], "%03d" % sat["azimuth"],
+                       "" if sat["snr"] is None else "%02d" % sat["snr"]]
+        if signal is not None:
+            fields.append("%X" % signal)
+        out.append(sentence("%sGSV,%s" % (talker, ",".join(fields))))
+    return out
+
+
+def expected_satellites(groups, used):
+    """Mirrors the documented merge: order of first appearance, one entry per satellite."""
+    result = []
+    for sats in groups:
+        for sat in sats:
+            key = (sat["constellation"], sat["number"])
+            existing = next((r for r in result if (r["constellation"], r["number"]) == key), None)
+            if existing is not None:
+                if sat["snr"] is not None and sat["snr"] > existing.get("snr", -1):
+                    existing["snr"] = sat["snr"]
+                continue
+            entry = {"constellation": sat["constellation"], "number": sat["number"],
+                     "elevation": sat["elevation"], "azimuth": sat["azimuth"], "isUsed": key in used}
+            if sat["snr"] is not None:
+                entry["snr"] = sat["snr"]
+            result.append(entry)
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# Receiver profiles. Each turns one state into sentences and the expected fix.
+
+def used_of(sky_now, limit=12):
+    tracked = [s for s in sky_now if s["snr"] is not None]
+    return tracked[:limit]
+
+
+def write(name, header, epochs, extra_lines_at=None):
+    lines = list(header)
+    expected = []
+    for index, (sentences, fix) in enumerate(epochs):
+        if extra_lines_at and index in extra_lines_at:
+            lines.extend(extra_lines_at[index])
+        lines.extend(sentences)
+        expected.append(fix)
+    with open(os.path.join(OUT, name + ".nmea"), "w", newline="") as f:
+        f.write("".join(line + "\r\n" for line in lines))
+    with open(os.path.join(OUT, name + ".expected.jsonl"), "w") as f:
+        for fix in expected:
+            f.write(json.dumps(fix, sort_keys=True) + "\n")
+
+
+def accuracy(fix, quality, hdop, vdop):
+    if hdop is not None:
+        fix["horizontalAccuracy"] = hdop * UERE[quality]
+    if vdop is not None and fix.get("mode") == "threeD":
+        fix["verticalAccuracy"] = vdop * UERE[quality]
+
+
+def ublox_m8(states, day0, sky):
+    """u-blox M8 in NMEA 4.0 mode, 1 Hz: GN talker for the solution, one GSA per system."""
+    for state in states:
+        now = sky.at(state.t)
+        gps = [s for s in now if s["talker"] == "GP"]
+        glo = [s for s in now if s["talker"] == "GL"]
+        used_gps, used_glo = used_of(gps), used_of(glo)
+        time = fmt_time(state.t, 2)
+        y, m, d = date_of(day0, state.t)
+        date = "%02d%02d%02d" % (d, m, y % 100)
+        fix = {"time": iso_time(state.t), "timestamp": iso_timestamp(day0, state.t),
+               "satellites": expected_satellites([gps, glo], {(s["constellation"], s["number"]) for s in used_gps + used_glo}) if state.has_fix else expected_satellites([gps, glo], set())}
+        out = []
+        if state.has_fix:
+            lat, ns, flat = fmt_coord(state.lat, 2, 5, "NS")
+            lon, ew, flon = fmt_coord(state.lon, 3, 5, "EW")
+            knots, fknots = fmt_number(state.speed / float(KNOT), 3)
+            course_text, fcourse = (fmt_number(state.course, 2) if state.speed > 0.3 else ("", None))
+            alt, falt = fmt_number(state.alt, 1)
+            sep, fsep = "47.3", 47.3
+            hdop, fh = fmt_number(0.9 + 0.1 * (int(state.t) % 5), 2)
+            pdop, fp = fmt_number(fh + 0.5, 2)
+            vdop, fv = fmt_number(fh + 0.3, 2)
+            count = len(used_gps) + len(used_glo)
+            out.append(sentence("GNRMC,%s,A,%s,%s,%s,%s,%s,%s,%s,,,A" % (time, lat, ns, lon, ew, knots, course_text, date)))
+            out.append(sentence("GNVTG,%s,T,,M,%s,N,%s,K,A" % (course_text, knots, fmt_number(state.speed * 3.6, 3)[0])))
+            out.append(sentence("GNGGA,%s,%s,%s,%s,%s,1,%02d,%s,%s,M,%s,M,," % (time, lat, ns, lon, ew, count, hdop, alt, sep)))
+            for used in (used_gps, used_glo):
+                slots = ["%02d" % s["number"] for s in used] + [""] * (12 - len(used))
+                out.append(sentence("GNGSA,A,3,%s,%s,%s,%s" % (",".join(slots), pdop, hdop, vdop)))
+            fix.update({"mode": "threeD", "quality": "gps", "latitude": flat, "longitude": flon,
+                        "altitude": falt, "geoidSeparation": fsep, "speed": fknots * float(KNOT),
+                        "satellitesUsed": count, "pdop": fp, "hdop": fh, "vdop": fv})
+            if fcourse is not None:
+                fix["course"] = fcourse
+            accuracy(fix, "gps", fh, fv)
+        else:
+            out.append(sentence("GNRMC,%s,V,,,,,,,%s,,,N" % (time, date)))
+            out.append(sentence("GNVTG,,,,,,,,,N"))
+            out.append(sentence("GNGGA,%s,,,,,0,00,99.99,,,,,," % time))
+            out.append(sentence("GNGSA,A,1,,,,,,,,,,,,,99.99,99.99,99.99"))
+            out.append(sentence("GNGSA,A,1,,,,,,,,,,,,,99.99,99.99,99.99"))
+            fix.update({"mode": "none", "quality": "invalid", "satellitesUsed": 0,
+                        "pdop": 99.99, "hdop": 99.99, "vdop": 99.99})
+        out += gsv_group("GP", gps) + gsv_group("GL", glo)
+        if state.has_fix:
+            out.append(sentence("GNGLL,%s,%s,%s,%s,%s,A,A" % (lat, ns, lon, ew, time)))
+        else:
+            out.append(sentence("GNGLL,,,,,%s,V,N" % time))
+        yield out, fix
+
+
+def sirf_nmea22(states, day0, sky):
+    """SiRF-era receiver, NMEA 2.2: GPGGA, GPGSA, GPGSV, GPRMC (no mode field); RMC last."""
+    for state in states:
+        now = [s for s in sky.at(state.t) if s["talker"] == "GP"]
+        used = used_of(now)
+        time = fmt_time(state.t, 3)
+        y, m, d = date_of(day0, state.t)
+        date = "%02d%02d%02d" % (d, m, y % 100)
+        fix = {"time": iso_time(state.t), "timestamp": iso_timestamp(day0, state.t)}
+        out = []
+        if state.has_fix:
+            lat, ns, flat = fmt_coord(state.lat, 2, 4, "NS")
+            lon, ew, flon = fmt_coord(state.lon, 3, 4, "EW")
+            alt, falt = fmt_number(state.alt, 1)
+            hdop, fh = fmt_number(1.2, 1)
+            out.append(sentence("GPGGA,%s,%s,%s,%s,%s,1,%02d,%s,%s,M,,M,,0000" % (time, lat, ns, lon, ew, len(used), hdop, alt)))
+            slots = ["%02d" % s["number"] for s in used] + [""] * (12 - len(used))
+            out.append(sentence("GPGSA,A,3,%s,2.0,%s,1.6" % (",".join(slots), hdop)))
+            knots, fknots = fmt_number(state.speed / float(KNOT), 2)
+            course_text, fcourse = fmt_number(state.course, 2)
+            fix.update({"mode": "threeD", "quality": "gps", "latitude": flat, "longitude": flon, "altitude": falt,
+                        "satellitesUsed": len(used), "pdop": 2.0, "hdop": fh, "vdop": 1.6,
+                        "speed": fknots * float(KNOT), "course": fcourse, "magneticVariation": -2.1})
+            accuracy(fix, "gps", fh, 1.6)
+            used_set = {(s["constellation"], s["number"]) for s in used}
+        else:
+            out.append(sentence("GPGGA,%s,,,,,0,00,,,M,0.0,M,,0000" % time))
+            out.append(sentence("GPGSA,A,1,,,,,,,,,,,,,,,"))
+            fix.update({"mode": "none", "quality": "invalid", "satellitesUsed": 0})
+            used_set = set()
+        out += gsv_group("GP", now)
+        fix["satellites"] = expected_satellites([now], used_set)
+        if state.has_fix:
+            out.append(sentence("GPRMC,%s,A,%s,%s,%s,%s,%s,%s,%s,2.1,W" % (time, lat, ns, lon, ew, knots, course_text, date)))
+        else:
+            out.append(sentence("GPRMC,%s,V,,,,,,,%s,," % (time, date)))
+        yield out, fix
+
+
+def quectel_411(states, day0, sky):
+    """A 10 Hz NMEA 4.11 receiver: GN RMC/GGA with navigation status, GSA with hex system
+    IDs, GST every epoch, GSV with signal IDs only on whole seconds. GSV comes last on the
+    seconds that have it, so the end of the cycle changes: a test of marker learning."""
+    for state in states:
+        now = sky.at(state.t)
+        time = fmt_time(state.t, 2)
+        y, m, d = date_of(day0, state.t)
+        date = "%02d%02d%02d" % (d, m, y % 100)
+        lat, ns, flat = fmt_coord(state.lat, 2, 7, "NS")
+        lon, ew, flon = fmt_coord(state.lon, 3, 7, "EW")
+        alt, falt = fmt_number(state.alt, 3)
+        knots, fknots = fmt_number(state.speed / float(KNOT), 3)
+        course_text, fcourse = fmt_number(state.course, 1)
+        groups = {"GP": [s for s in now if s["talker"] == "GP"], "GA": [s for s in now if s["talker"] == "GA"],
+                  "GB": [s for s in now if s["talker"] == "GB"]}
+        used = {k: used_of(v, 12) for k, v in groups.items()}
+        count = sum(len(v) for v in used.values())
+        out = [sentence("GNRMC,%s,A,%s,%s,%s,%s,%s,%s,%s,,,R,V" % (time, lat, ns, lon, ew, knots, course_text, date)),
+               sentence("GNGGA,%s,%s,%s,%s,%s,4,%02d,0.62,%s,M,-1.250,M,1.0,0123" % (time, lat, ns, lon, ew, count, alt))]
+        for talker, system in (("GP", 1), ("GA", 3), ("GB", 4)):
+            slots = ["%02d" % s["number"] for s in used[talker]] + [""] * (12 - len(used[talker]))
+            out.append(sentence("GNGSA,A,3,%s,1.10,0.62,0.91,%X" % (",".join(slots), system)))
+        sig_lat, sig_lon, sig_alt = 0.012, 0.010, 0.021
+        out.append(sentence("GNGST,%s,0.8,0.015,0.009,41.5,%.3f,%.3f,%.3f" % (time, sig_lat, sig_lon, sig_alt)))
+        whole_second = abs(state.t - round(state.t)) < 1e-6
+        if whole_second:
+            out += gsv_group("GP", groups["GP"], 1) + gsv_group("GA", groups["GA"], 7) + gsv_group("GB", groups["GB"], 1)
+        used_set = {(s["constellation"], s["number"]) for v in used.values() for s in v}
+        fix = {"time": iso_time(state.t), "timestamp": iso_timestamp(day0, state.t), "mode": "threeD",
+               "quality": "rtkFixed", "latitude": flat, "longitude": flon, "altitude": falt, "geoidSeparation": -1.25,
+               "speed": fknots * float(KNOT), "course": fcourse, "satellitesUsed": count, "pdop": 1.1, "hdop": 0.62,
+               "vdop": 0.91,
+               "errorEstimate": {"rangeRMS": 0.8, "semiMajor": 0.015, "semiMinor": 0.009, "orientation": 41.5,
+                                 "latitude": sig_lat, "longitude": sig_lon, "altitude": sig_alt},
+               "horizontalAccuracy": math.sqrt(sig_lat * sig_lat + sig_lon * sig_lon), "verticalAccuracy": sig_alt}
+        yield out, fix, whole_second, [groups["GP"], groups["GA"], groups["GB"]], used_set
+
+
+def with_sky_carried(epochs):
+    """Sky views persist between GSV groups: an epoch without GSV reports the last one seen.
+
+    Here GSV follows GST only on whole seconds. The decoder learns GST as the end of the
+    cycle (it ends nine epochs in ten), so from the second whole second on, the GSV group
+    arrives after its epoch was emitted and shows in the next fix: the documented price of
+    emitting each fix without waiting. The very first epoch, closed by the next time stamp
+    before any cycle end is learned, still has its own GSV."""
+    last = None
+    pending = None
+    first = True
+    for out, fix, has_gsv, groups, used_set in epochs:
+        if pending is not None:
+            last, pending = pending, None
+        if has_gsv:
+            if first:
+                last = groups
+            else:
+                pending = groups
+        first = False
+        fix["satellites"] = expected_satellites(last, used_set) if last else []
+        yield out, fix
+
+
+def gga_only(states, day0):
+    """A bare receiver that sends only GGA, 5 Hz; the date comes from the capture's header."""
+    for state in states:
+        time = fmt_time(state.t, 1)
+        lat, ns, flat = fmt_coord(state.lat, 2, 6, "NS")
+        lon, ew, flon = fmt_coord(state.lon, 3, 6, "EW")
+        alt, falt = fmt_number(state.alt, 2)
+        out = [sentence("GPGGA,%s,%s,%s,%s,%s,2,09,1.10,%s,M,48.0,M,3.2,0402" % (time, lat, ns, lon, ew, alt))]
+        fix = {"time": iso_time(state.t), "timestamp": iso_timestamp(day0, state.t), "mode": "threeD", "quality": "dgps",
+               "latitude": flat, "longitude": flon, "altitude": falt, "geoidSeparation": 48.0, "satellitesUsed": 9,
+               "hdop": 1.1, "horizontalAccuracy": 1.1 * UERE["dgps"], "satellites": []}
+        yield out, fix
+
+
+def marine_05hz(states, day0, sky):
+    """A chart plotter's receiver at 0.5 Hz with a heading sensor: RMC, GGA, GSA, GSV, a
+    gyro's HEHDT, then (on alternate epochs) THS, and a proprietary $PGRME last."""
+    for index, state in enumerate(states):
+        now = [s for s in sky.at(state.t) if s["talker"] == "GP"]
+        used = used_of(now)
+        time = fmt_time(state.t, 0)
+        y, m, d = date_of(day0, state.t)
+        date = "%02d%02d%02d" % (d, m, y % 100)
+        lat, ns, flat = fmt_coord(state.lat, 2, 8, "NS")
+        lon, ew, flon = fmt_coord(state.lon, 3, 8, "EW")
+        knots, fknots = fmt_number(state.speed / float(KNOT), 1)
+        course_text, fcourse = fmt_number(state.course, 1)
+        heading_text, fheading = fmt_number((state.course + 3.5) % 360, 1)
+        slots = ["%02d" % s["number"] for s in used] + [""] * (12 - len(used))
+        out = [sentence("GPRMC,%s,A,%s,%s,%s,%s,%s,%s,%s,1.5,E,D" % (time, lat, ns, lon, ew, knots, course_text, date)),
+               sentence("GPGGA,%s,%s,%s,%s,%s,2,%02d,0.9,2.5,M,50.1,M,," % (time, lat, ns, lon, ew, len(used)), lower=True),
+               sentence("GPGSA,A,3,%s,1.6,0.9,1.3" % ",".join(slots))]
+        out += gsv_group("GP", now)
+        out.append(sentence("HEHDT,%s,T" % heading_text))
+        if index % 2:
+            out.append(sentence("HETHS,%s,A" % heading_text))
+        out.append(sentence("PGRME,2.3,M,3.1,M,3.8,M"))
+        fix = {"time": iso_time(state.t), "timestamp": iso_timestamp(day0, state.t), "mode": "threeD", "quality": "dgps",
+               "latitude": flat, "longitude": flon, "altitude": 2.5, "geoidSeparation": 50.1,
+               "speed": fknots * float(KNOT), "course": fcourse, "magneticVariation": 1.5, "trueHeading": fheading,
+               "satellitesUsed": len(used), "pdop": 1.6, "hdop": 0.9, "vdop": 1.3,
+               "satellites": expected_satellites([now], {(s["constellation"], s["number"]) for s in used})}
+        accuracy(fix, "dgps", 0.9, 1.3)
+        yield out, fix
+
+
+# ---------------------------------------------------------------------------------------------
+
+GPS = ("gps", "GP", list(range(1, 33)))
+GLONASS = ("glonass", "GL", list(range(65, 89)))
+GALILEO = ("galileo", "GA", list(range(1, 37)))
+BEIDOU = ("beidou", "GB", list(range(1, 38)))
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+
+    # A cold start (no fix), then a short drive with a turn, a stop and a tunnel.
+    day = (2024, 5, 1)
+    states = journey(10 * 3600 + 15 * 60, 1, [(6, 0, 0, False), (40, 12, 0, True), (20, 10, 4.5, True),
+                                                (15, 0, 0, True), (8, 14, 0, False), (30, 14, -1, True)])
+    write("ublox-m8-1hz", ["# Device: simulated u-blox M8, NMEA 4.0, 1 Hz"],
+          ublox_m8(states, day, Sky(1, [GPS, GLONASS])),
+          extra_lines_at={0: [sentence("GPTXT,01,01,02,u-blox ag - www.u-blox.com"),
+                              sentence("GPTXT,01,01,02,ANTSTATUS=OK")]})
+
+    states = journey(23 * 3600 + 59 * 60 + 30, 1, [(4, 0, 0, False), (56, 8, 1, True)], lat=-33.86, lon=151.21, alt=30)
+    write("sirf-nmea22-1hz", ["# Device: simulated SiRF III, NMEA 2.2, 1 Hz, across midnight"],
+          sirf_nmea22(states, (2023, 12, 31), Sky(2, [GPS])))
+
+    states = journey(23 * 3600 + 59 * 60 + 55, 10, [(10, 1.5, 3, True)], lat=52.52, lon=13.405, alt=34.5)
+    write("quectel-nmea411-10hz", ["# Device: simulated Quectel LC29H, NMEA 4.11, 10 Hz RTK, across midnight"],
+          with_sky_carried(quectel_411(states, (2024, 2, 28), Sky(3, [GPS, GALILEO, BEIDOU]))))
+
+    states = journey(23 * 3600 + 59 * 60 + 50, 5, [(20, 20, 0.5, True)], lat=40.7128, lon=-74.0060, alt=10)
+    write("gga-only-5hz", ["# Date: 2024-12-31", "# Device: simulated bare GGA receiver, 5 Hz"],
+          gga_only(states, (2024, 12, 31)))
+
+    states = journey(6 * 3600, 0.5, [(120, 4, 0.3, True)], lat=-0.5, lon=-90.3, alt=2.5, course=200)
+    write("marine-0.5hz", ["# Device: simulated marine receiver with a heading sensor, 0.5 Hz"],
+          marine_05hz(states, (2025, 7, 14), Sky(4, [GPS])))
+
+
+if __name__ == "__main__":
+    main()

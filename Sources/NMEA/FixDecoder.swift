@@ -1,0 +1,70 @@
+/// The whole NMEA pipeline in one value: bytes in, one ``Fix`` per receiver epoch out.
+///
+/// ```swift
+/// var decoder = FixDecoder()
+/// decoder.append(chunk)
+/// while let fix = decoder.next() { … }
+/// // at end of input:
+/// decoder.finish()
+/// while let fix = decoder.next() { … }
+/// ```
+///
+/// A capture's `# Date:` comments reach the assembler at the point in the stream where they
+/// appear. Sentences that frame but fail to decode are counted in ``decodeErrors`` and skipped.
+public struct FixDecoder: Sendable {
+  public private(set) var framer: Framer
+  public private(set) var assembler: EpochAssembler
+  /// Framed sentences whose fields could not be decoded (see ``NMEAError``).
+  public private(set) var decodeErrors = 0
+  var finished = false
+  var captureDate: UTCDate?
+
+  /// - Parameters:
+  ///   - options: what the framer accepts.
+  ///   - defaultDate: the date for streams that never send one; a capture's `# Date:`
+  ///     comment overrides it.
+  public init(options: Framer.Options = .init(), defaultDate: UTCDate? = nil) {
+    framer = Framer(options: options)
+    assembler = EpochAssembler(defaultDate: defaultDate)
+  }
+
+  public mutating func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+    finished = false
+    framer.append(bytes)
+  }
+
+  public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    finished = false
+    framer.append(bytes)
+  }
+
+  /// Marks the end of input; the last epoch is emitted by the following ``next()`` calls.
+  public mutating func finish() {
+    framer.finish()
+    finished = true
+  }
+
+  /// The next fix, or `nil` when more bytes are needed (or, after ``finish()``, none is left).
+  public mutating func next() -> Fix? {
+    while true {
+      if let fix = assembler.nextFix() { return fix }
+      guard let sentence = framer.next() else {
+        if finished {
+          finished = false
+          assembler.finish()
+          continue
+        }
+        return nil
+      }
+      if framer.captureDate != captureDate {
+        captureDate = framer.captureDate
+        assembler.defaultDate = captureDate
+      }
+      do {
+        assembler.add(try Message(sentence))
+      } catch {
+        decodeErrors += 1
+      }
+    }
+  }
+}

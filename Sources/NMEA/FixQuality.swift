@@ -1,0 +1,105 @@
+/// How a position was obtained, from GGA's quality indicator or the mode indicator of RMC,
+/// GLL, GNS and VTG (NMEA 2.3 and later).
+public enum FixQuality: String, Hashable, Sendable, Codable, CaseIterable {
+  /// No fix.
+  case invalid
+  /// Autonomous GNSS.
+  case gps
+  /// Differential corrections (DGPS, SBAS).
+  case dgps
+  /// Precise (PPS / military) service.
+  case pps
+  /// Real-time kinematic with integer ambiguities fixed: centimetres.
+  case rtkFixed
+  /// Real-time kinematic, float solution: decimetres.
+  case rtkFloat
+  /// Estimated by dead reckoning.
+  case deadReckoning
+  /// Entered by hand.
+  case manual
+  /// From a simulator.
+  case simulator
+
+  /// GGA field 6: `0`–`8`.
+  public init?(ggaIndicator: Int) {
+    switch ggaIndicator {
+    case 0: self = .invalid
+    case 1: self = .gps
+    case 2: self = .dgps
+    case 3: self = .pps
+    case 4: self = .rtkFixed
+    case 5: self = .rtkFloat
+    case 6: self = .deadReckoning
+    case 7: self = .manual
+    case 8: self = .simulator
+    default: return nil
+    }
+  }
+
+  /// The FAA mode indicator letter of NMEA 2.3 and later.
+  public init?(modeIndicator: UInt8) {
+    switch modeIndicator {
+    case UInt8(ascii: "A"): self = .gps
+    case UInt8(ascii: "D"): self = .dgps
+    case UInt8(ascii: "E"): self = .deadReckoning
+    case UInt8(ascii: "F"): self = .rtkFloat
+    case UInt8(ascii: "M"): self = .manual
+    case UInt8(ascii: "N"): self = .invalid
+    case UInt8(ascii: "P"): self = .pps
+    case UInt8(ascii: "R"): self = .rtkFixed
+    case UInt8(ascii: "S"): self = .simulator
+    default: return nil
+    }
+  }
+
+  /// Whether this quality carries a usable position.
+  public var hasPosition: Bool { self != .invalid }
+}
+
+/// The dimension of a fix, from GSA field 2.
+public enum FixMode: String, Hashable, Sendable, Codable, Comparable {
+  case none, twoD, threeD
+
+  public static func < (lhs: FixMode, rhs: FixMode) -> Bool {
+    func rank(_ mode: FixMode) -> Int {
+      switch mode {
+      case .none: 0
+      case .twoD: 1
+      case .threeD: 2
+      }
+    }
+    return rank(lhs) < rank(rhs)
+  }
+}
+
+extension Field {
+  /// An `A` (valid) / `V` (void) status field.
+  func status() throws(NMEAError) -> Bool? {
+    guard let letter = try character() else { return nil }
+    switch letter {
+    case UInt8(ascii: "A"): return true
+    case UInt8(ascii: "V"): return false
+    default: throw invalid
+    }
+  }
+
+  /// A mode indicator letter (`A`, `D`, `E`, `N`, …).
+  func modeIndicator() throws(NMEAError) -> FixQuality? {
+    guard let letter = try character() else { return nil }
+    guard let quality = FixQuality(modeIndicator: letter) else { throw invalid }
+    return quality
+  }
+
+  /// A unit letter that must be `expected` when present.
+  func unit(_ expected: UInt8) throws(NMEAError) {
+    guard let letter = try character() else { return }
+    guard letter == expected else { throw invalid }
+  }
+}
+
+extension Sentence {
+  /// Throws unless this sentence is of `expected` type.
+  func require(_ expected: SentenceType) throws(NMEAError) {
+    guard type == expected else { throw .wrongType(expected: expected, found: type) }
+  }
+}

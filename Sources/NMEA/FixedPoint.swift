@@ -1,0 +1,36 @@
+/// An exact decimal number as the receiver wrote it: `mantissa × 10^-scale`.
+///
+/// `"123.4500"` is `FixedPoint(mantissa: 1234500, scale: 4)`. Decoders keep numbers in this
+/// form so that nothing is rounded until ``EpochAssembler`` builds a ``Fix`` in `Double`.
+public struct FixedPoint: Hashable, Sendable, Codable, CustomStringConvertible {
+  public var mantissa: Int64
+  /// Digits after the decimal point, 0 through 18.
+  public var scale: Int8
+
+  public init(mantissa: Int64, scale: Int8) {
+    self.mantissa = mantissa
+    self.scale = scale
+  }
+
+  /// The nearest `Double`. Exact inputs give a correctly rounded result: both the mantissa
+  /// (below 2^53 for up to 15 significant digits) and the power of ten are exact doubles,
+  /// and IEEE division rounds once.
+
+  public var doubleValue: Double {
+    Double(mantissa) / FixedPoint.powersOfTen[Int(scale)]
+  }
+
+  public var description: String {
+    guard scale > 0 else { return String(mantissa) }
+    let magnitude = String(mantissa.magnitude)
+    let padded = String(repeating: "0", count: max(0, Int(scale) + 1 - magnitude.count)) + magnitude
+    let split = padded.index(padded.endIndex, offsetBy: -Int(scale))
+    return (mantissa < 0 ? "-" : "") + padded[..<split] + "." + padded[split...]
+  }
+
+  /// 10^0 through 10^18, all exactly representable.
+
+  static let powersOfTen: [Double] = (0...18).map { exponent in
+    (0..<exponent).reduce(1.0) { value, _ in value * 10 }
+  }
+}

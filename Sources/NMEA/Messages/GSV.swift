@@ -1,0 +1,113 @@
+/// GSV: satellites in view, up to four per sentence, in a numbered group of sentences.
+///
+/// ```
+///        1 2 3  4  5  6   7  8 … 19 20                                  (21)
+///        | | |  |  |  |   |  |    |  |                                    |
+/// $--GSV,x,x,xx,xx,xx,xxx,xx,…,xx,xx,xxx,xx,h*hh
+/// ```
+/// 1 sentences in the group · 2 this sentence's number · 3 satellites in view · then for
+/// each of up to four satellites: number, elevation (degrees), azimuth (degrees true), SNR
+/// (dB-Hz, empty when not tracked) · last, after the satellites, the signal ID (NMEA 4.10+,
+/// hexadecimal: which frequency band these SNRs were measured on).
+public struct GSV: Hashable, Sendable {
+  public var talker: Talker
+  public var messageCount: Int
+  public var messageNumber: Int
+  public var satellitesInView: Int?
+  public var satellites: Satellites
+  /// NMEA 4.10 signal ID, when present.
+  public var signalID: Int?
+
+  /// Whether this is the group's last sentence.
+  public var isLast: Bool { messageNumber >= messageCount }
+
+  /// One satellite's line of sight and signal strength.
+  public struct Satellite: Hashable, Sendable {
+    public var number: Int
+    /// Degrees above the horizon, −90 to 90.
+    public var elevation: Int?
+    /// Degrees clockwise from true north, 0 to 359.
+    public var azimuth: Int?
+    /// Carrier-to-noise density, dB-Hz; `nil` when not tracked.
+    public var snr: Int?
+  }
+
+  /// Up to four satellites, stored inline so decoding allocates nothing.
+  public struct Satellites: Hashable, Sendable, RandomAccessCollection {
+    var slots: (Satellite, Satellite, Satellite, Satellite)
+    public private(set) var count = 0
+
+    init() {
+      let empty = Satellite(number: 0)
+      slots = (empty, empty, empty, empty)
+    }
+
+    mutating func append(_ satellite: Satellite) {
+      switch count {
+      case 0: slots.0 = satellite
+      case 1: slots.1 = satellite
+      case 2: slots.2 = satellite
+      case 3: slots.3 = satellite
+      default: return
+      }
+      count += 1
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    public subscript(position: Int) -> Satellite {
+      precondition(position >= 0 && position < count, "GSV satellite index out of range")
+      switch position {
+      case 0: return slots.0
+      case 1: return slots.1
+      case 2: return slots.2
+      default: return slots.3
+      }
+    }
+
+    public static func == (lhs: Satellites, rhs: Satellites) -> Bool { lhs.elementsEqual(rhs) }
+    public func hash(into hasher: inout Hasher) {
+      hasher.combine(count)
+      for satellite in self { hasher.combine(satellite) }
+    }
+  }
+}
+
+extension GSV.Satellite {
+  init(number: Int) { self.init(number: number, elevation: nil, azimuth: nil, snr: nil) }
+}
+
+extension GSV {
+  public init(_ sentence: Sentence) throws(NMEAError) {
+    try sentence.require(.gsv)
+    // Three header fields, four per satellite, and one more when a signal ID ends the line.
+    let satelliteFields = max(0, sentence.fieldCount - 3)
+    let hasSignalID = satelliteFields % 4 == 1
+    let blocks = min(4, satelliteFields / 4)
+    self = try sentence.withFields { (fields: inout Fields) throws(NMEAError) in
+      let messageCount = try fields.required { (fields: inout Fields) throws(NMEAError) in try fields.integer() }
+      let messageNumber = try fields.required { (fields: inout Fields) throws(NMEAError) in try fields.integer() }
+      guard messageCount >= 1, messageNumber >= 1, messageNumber <= messageCount, messageCount <= 32 else {
+        throw .invalidField(.gsv, field: 2)
+      }
+      let inView = try fields.integer()
+      var satellites = Satellites()
+      for _ in 0..<blocks {
+        let numberField = fields.next()
+        let elevation = try fields.integer()
+        let azimuth = try fields.integer()
+        let snr = try fields.integer()
+        // Receivers pad the last sentence of a group with empty blocks.
+        guard let number = try numberField.integer() else { continue }
+        guard number > 0, number < SatelliteNumbers.limit else { throw numberField.invalid }
+        satellites.append(Satellite(number: number, elevation: elevation, azimuth: azimuth, snr: snr))
+      }
+      fields.skip(max(0, satelliteFields / 4 - blocks) * 4)
+      return GSV(
+        talker: sentence.talker, messageCount: messageCount, messageNumber: messageNumber,
+        satellitesInView: inView, satellites: satellites,
+        signalID: hasSignalID ? try fields.hexadecimal() : nil)
+    }
+  }
+}
