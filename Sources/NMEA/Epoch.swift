@@ -114,13 +114,37 @@ struct Epoch: Sendable {
   }
 }
 
-/// The satellites GSA lists as used, one fixed bit set per constellation.
+/// The satellites GSA lists as used, one fixed bit set per constellation and one for
+/// satellites of no known constellation, stored inline so an epoch allocates nothing.
 struct UsedSatellites: Sendable, Hashable {
-  private var sets = [SatelliteNumbers](repeating: SatelliteNumbers(), count: Constellation.allCases.count + 1)
+  static let slots = Constellation.allCases.count + 1
+  private var sets = (
+    SatelliteNumbers(), SatelliteNumbers(), SatelliteNumbers(), SatelliteNumbers(),
+    SatelliteNumbers(), SatelliteNumbers(), SatelliteNumbers(), SatelliteNumbers()
+  )
 
   static func slot(_ constellation: Constellation?) -> Int {
-    guard let constellation else { return Constellation.allCases.count }
-    return Constellation.allCases.firstIndex(of: constellation)!
+    switch constellation {
+    case nil: 7
+    case .gps: 0
+    case .sbas: 1
+    case .glonass: 2
+    case .galileo: 3
+    case .beidou: 4
+    case .qzss: 5
+    case .navic: 6
+    }
+  }
+
+  private func set(_ slot: Int) -> SatelliteNumbers {
+    withUnsafeBytes(of: sets) { $0.load(fromByteOffset: slot * MemoryLayout<SatelliteNumbers>.stride, as: SatelliteNumbers.self) }
+  }
+
+  private mutating func insert(_ number: Int, slot: Int) {
+    withUnsafeMutableBytes(of: &sets) { raw in
+      raw.baseAddress!.advanced(by: slot * MemoryLayout<SatelliteNumbers>.stride)
+        .assumingMemoryBound(to: SatelliteNumbers.self).pointee.insert(number)
+    }
   }
 
   mutating func insert(_ numbers: SatelliteNumbers, constellation: Constellation?) {
@@ -129,19 +153,21 @@ struct UsedSatellites: Sendable, Hashable {
       // range, and a GPS sentence can list SBAS satellites by their own numbers.
       let byNumber = Constellation(nmeaPRN: number)
       let target = constellation == .gps && byNumber == .sbas ? .sbas : (constellation ?? byNumber)
-      sets[Self.slot(target)].insert(number)
+      insert(number, slot: Self.slot(target))
     }
   }
 
-  mutating func removeAll() {
-    for index in sets.indices { sets[index] = SatelliteNumbers() }
-  }
-
-  var isEmpty: Bool { sets.allSatisfy(\.isEmpty) }
-
-  var count: Int { sets.reduce(0) { $0 + $1.count } }
+  var count: Int { (0..<Self.slots).reduce(0) { $0 + set($1).count } }
 
   func contains(_ number: Int, constellation: Constellation?) -> Bool {
-    sets[Self.slot(constellation)].contains(number) || sets[Self.slot(nil)].contains(number)
+    set(Self.slot(constellation)).contains(number) || set(Self.slot(nil)).contains(number)
+  }
+
+  static func == (lhs: UsedSatellites, rhs: UsedSatellites) -> Bool {
+    (0..<slots).allSatisfy { lhs.set($0) == rhs.set($0) }
+  }
+
+  func hash(into hasher: inout Hasher) {
+    for slot in 0..<Self.slots { hasher.combine(set(slot)) }
   }
 }

@@ -5,6 +5,14 @@ extension Fields {
   public mutating func date() throws(NMEAError) -> UTCDate? { try next().date() }
   public mutating func decimal() throws(NMEAError) -> FixedPoint? { try next().decimal() }
   public mutating func integer() throws(NMEAError) -> Int? { try next().integer() }
+  /// A whole number that must lie in `range`.
+  public mutating func integer(in range: ClosedRange<Int>) throws(NMEAError) -> Int? {
+    let field = next()
+    guard let value = try field.integer() else { return nil }
+    guard range.contains(value) else { throw field.invalid }
+    return value
+  }
+
   public mutating func hexadecimal() throws(NMEAError) -> Int? { try next().hexadecimal() }
   public mutating func character() throws(NMEAError) -> UInt8? { try next().character() }
   public mutating func status() throws(NMEAError) -> Bool? { try next().status() }

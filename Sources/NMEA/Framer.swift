@@ -183,8 +183,6 @@ extension Framer {
     var lineStart = 0
     /// Index of `*` in the open sentence, or -1.
     var starIndex = -1
-    /// Index of the first comma in the open sentence, or -1.
-    var addressEnd = -1
     /// XOR of the open sentence's bytes between `$` and `*`.
     var checksum: UInt8 = 0
     var atEnd = false
@@ -194,7 +192,6 @@ extension Framer {
       scanIndex -= offset
       lineStart -= offset
       if starIndex >= 0 { starIndex -= offset }
-      if addressEnd >= 0 { addressEnd -= offset }
     }
   }
 
@@ -210,8 +207,7 @@ extension Framer {
     static let lineEnd: UInt8 = 1
     static let start: UInt8 = 2
     static let star: UInt8 = 3
-    static let comma: UInt8 = 4
-    static let invalid: UInt8 = 5
+    static let invalid: UInt8 = 4
   }
 
   static let byteClasses: [UInt8] = (0...255).map { (byte: Int) -> UInt8 in
@@ -219,7 +215,6 @@ extension Framer {
     case 0x0D, 0x0A: ByteClass.lineEnd
     case 0x24, 0x21: ByteClass.start  // `$` and `!`
     case 0x2A: ByteClass.star
-    case 0x2C: ByteClass.comma
     case 0x20...0x7E: ByteClass.text
     default: ByteClass.invalid
     }
@@ -241,41 +236,50 @@ extension Framer {
       }
     }
     while index < count {
-      let byte = bytes[index]
-      let byteClass = classes[Int(byte)]
       switch state.mode {
       case .sentence:
-        // The hot loop: most bytes of a stream land here.
-        if byteClass == ByteClass.text || byteClass == ByteClass.comma {
-          if state.starIndex < 0 {
-            state.checksum ^= byte
-            if byteClass == ByteClass.comma && state.addressEnd < 0 { state.addressEnd = index }
+        // The hot loop: most bytes of a stream are ordinary sentence text. `+` through `~`
+        // covers digits, letters, `,`, `.` and `-`; anything else leaves the loop.
+        var checksum = state.checksum
+        if state.starIndex < 0 {
+          while index < count, bytes[index] &- 0x2B < 0x54 {
+            checksum ^= bytes[index]
+            index += 1
           }
-          index += 1
-          if index - state.lineStart > maximumSentenceLength {
-            counters.overlong += 1
-            state.mode = .overlong
-          }
-        } else if byteClass == ByteClass.lineEnd {
-          let start = state.lineStart
+        } else {
+          while index < count, bytes[index] &- 0x2B < 0x54 { index += 1 }
+        }
+        state.checksum = checksum
+        // The length limit is checked here, off the per-byte path: wherever the loop stops.
+        if index - state.lineStart > maximumSentenceLength {
+          counters.overlong += 1
+          state.mode = .overlong
+          continue
+        }
+        guard index < count else { break }
+        let byte = bytes[index]
+        let byteClass = classes[Int(byte)]
+        index += 1
+        if byteClass == ByteClass.lineEnd {
           state.mode = .lineStart
-          index += 1
-          if let event = judge(&state, &counters, bytes: bytes, end: index - 1, start: start, options: options) {
+          if let event = judge(&state, &counters, bytes: bytes, end: index - 1, start: state.lineStart, options: options) {
             return event
           }
         } else if byteClass == ByteClass.star {
-          if state.starIndex < 0 { state.starIndex = index }
-          index += 1
+          if state.starIndex < 0 { state.starIndex = index - 1 }
         } else if byteClass == ByteClass.start {
-          counters.noiseBytes += index - state.lineStart
-          beginSentence(&state, at: index)
-          index += 1
+          counters.noiseBytes += index - 1 - state.lineStart
+          beginSentence(&state, at: index - 1)
+        } else if byteClass == ByteClass.text {
+          // Space and the other printable bytes below `+`: part of the sentence.
+          if state.starIndex < 0 { state.checksum ^= byte }
         } else {
-          counters.noiseBytes += index - state.lineStart + 1
+          counters.noiseBytes += index - state.lineStart
           state.mode = .noise
-          index += 1
         }
       case .lineStart, .noise:
+        let byte = bytes[index]
+        let byteClass = classes[Int(byte)]
         index += 1
         if byteClass == ByteClass.start {
           beginSentence(&state, at: index - 1)
@@ -289,6 +293,7 @@ extension Framer {
           state.mode = .noise
         }
       case .overlong:
+        let byteClass = classes[Int(bytes[index])]
         index += 1
         if byteClass == ByteClass.start {
           beginSentence(&state, at: index - 1)
@@ -296,6 +301,7 @@ extension Framer {
           state.mode = .lineStart
         }
       case .comment:
+        let byteClass = classes[Int(bytes[index])]
         index += 1
         if byteClass == ByteClass.lineEnd {
           state.mode = .lineStart
@@ -306,6 +312,7 @@ extension Framer {
           state.mode = .skipLine
         }
       case .skipLine:
+        let byteClass = classes[Int(bytes[index])]
         index += 1
         if byteClass == ByteClass.lineEnd { state.mode = .lineStart }
       }
@@ -334,7 +341,6 @@ extension Framer {
     state.mode = .sentence
     state.lineStart = index
     state.starIndex = -1
-    state.addressEnd = -1
     state.checksum = 0
   }
 
@@ -347,7 +353,9 @@ extension Framer {
     // The address first: a line that is not even shaped like a sentence is malformed,
     // whatever its checksum. A valid address is 2–10 upper-case letters or digits.
     let star = state.starIndex
-    let addressEnd = state.addressEnd >= 0 ? state.addressEnd : (star >= 0 ? star : end)
+    let payloadLimit = star >= 0 ? star : end
+    var addressEnd = start + 1
+    while addressEnd < payloadLimit, bytes[addressEnd] != UInt8(ascii: ","), addressEnd - start <= 11 { addressEnd += 1 }
     let addressLength = addressEnd - start - 1
     guard addressLength >= 2, addressLength <= 10 else {
       counters.malformed += 1

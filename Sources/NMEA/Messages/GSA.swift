@@ -110,15 +110,28 @@ public struct SatelliteNumbers: Hashable, Sendable, Sequence {
 
   public var isEmpty: Bool { count == 0 }
 
-  public func makeIterator() -> some IteratorProtocol<Int> {
-    var next = 1
-    let numbers = self
-    return AnyIterator {
-      while next < Self.limit {
-        defer { next += 1 }
-        if numbers.contains(next) { return next }
+  public func makeIterator() -> Iterator { Iterator(numbers: self) }
+
+  /// Visits set bits word by word, skipping empty words.
+  public struct Iterator: IteratorProtocol {
+    let numbers: SatelliteNumbers
+    var word = 0
+    var bits: UInt64
+
+    init(numbers: SatelliteNumbers) {
+      self.numbers = numbers
+      self.bits = numbers.words.0
+    }
+
+    public mutating func next() -> Int? {
+      while bits == 0 {
+        word += 1
+        guard word < 8 else { return nil }
+        bits = withUnsafeBytes(of: numbers.words) { $0.load(fromByteOffset: word * 8, as: UInt64.self) }
       }
-      return nil
+      let bit = bits.trailingZeroBitCount
+      bits &= bits - 1
+      return word * 64 + bit
     }
   }
 

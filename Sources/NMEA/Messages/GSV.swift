@@ -21,15 +21,30 @@ public struct GSV: Hashable, Sendable {
   /// Whether this is the group's last sentence.
   public var isLast: Bool { messageNumber >= messageCount }
 
-  /// One satellite's line of sight and signal strength.
+  /// One satellite's line of sight and signal strength, packed into eight bytes so that a
+  /// GSV stays small to copy.
   public struct Satellite: Hashable, Sendable {
-    public var number: Int
+    let packedNumber: Int16
+    let packedElevation: Int16
+    let packedAzimuth: Int16
+    let packedSNR: Int16
+    static let unknown = Int16.min
+
+    public init(number: Int, elevation: Int? = nil, azimuth: Int? = nil, snr: Int? = nil) {
+      func pack(_ value: Int?) -> Int16 { value.map { Int16(clamping: $0) } ?? Self.unknown }
+      packedNumber = Int16(clamping: number)
+      packedElevation = pack(elevation)
+      packedAzimuth = pack(azimuth)
+      packedSNR = pack(snr)
+    }
+
+    public var number: Int { Int(packedNumber) }
     /// Degrees above the horizon, −90 to 90.
-    public var elevation: Int?
+    public var elevation: Int? { packedElevation == Self.unknown ? nil : Int(packedElevation) }
     /// Degrees clockwise from true north, 0 to 359.
-    public var azimuth: Int?
+    public var azimuth: Int? { packedAzimuth == Self.unknown ? nil : Int(packedAzimuth) }
     /// Carrier-to-noise density, dB-Hz; `nil` when not tracked.
-    public var snr: Int?
+    public var snr: Int? { packedSNR == Self.unknown ? nil : Int(packedSNR) }
   }
 
   /// Up to four satellites, stored inline so decoding allocates nothing.
@@ -74,10 +89,6 @@ public struct GSV: Hashable, Sendable {
   }
 }
 
-extension GSV.Satellite {
-  init(number: Int) { self.init(number: number, elevation: nil, azimuth: nil, snr: nil) }
-}
-
 extension GSV {
   public init(_ sentence: Sentence) throws(NMEAError) {
     try sentence.require(.gsv)
@@ -95,9 +106,9 @@ extension GSV {
       var satellites = Satellites()
       for _ in 0..<blocks {
         let numberField = fields.next()
-        let elevation = try fields.integer()
-        let azimuth = try fields.integer()
-        let snr = try fields.integer()
+        let elevation = try fields.integer(in: -90...90)
+        let azimuth = try fields.integer(in: 0...360)
+        let snr = try fields.integer(in: 0...99)
         // Receivers pad the last sentence of a group with empty blocks.
         guard let number = try numberField.integer() else { continue }
         guard number > 0, number < SatelliteNumbers.limit else { throw numberField.invalid }

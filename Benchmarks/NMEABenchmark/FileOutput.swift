@@ -1,0 +1,17 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes `bytes` to `path`, replacing it.
+func writeFile(_ path: String, _ bytes: [UInt8]) {
+  guard let file = fopen(path, "wb") else {
+    print("Error: cannot write \(path)")
+    exit(1)
+  }
+  _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+  fclose(file)
+}
