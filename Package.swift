@@ -8,12 +8,18 @@ let package = Package(
   name: "gpsbridge",
   products: [
     .library(name: "NMEA", targets: ["NMEA"]),
+    .library(name: "GPSLocation", targets: ["GPSLocation"]),
+    .library(name: "GPSLocationTestSupport", targets: ["GPSLocationTestSupport"]),
     .executable(name: "gpsbridge", targets: ["gpsbridge"]),
   ],
   targets: [
     // Bytes to sentences to typed messages to one `Fix` per receiver epoch. Stdlib only.
     .target(name: "NMEA", linkerSettings: [.linkedLibrary("m")]),
-    .executableTarget(name: "gpsbridge", dependencies: ["NMEA"]),
+    // The public API: LocationManager, its pure engine, the broadcaster and the transports.
+    .target(name: "GPSLocation", dependencies: ["NMEA"]),
+    // Test values that fail the running test; kept apart so the library never links Testing.
+    .target(name: "GPSLocationTestSupport", dependencies: ["GPSLocation"]),
+    .executableTarget(name: "gpsbridge", dependencies: ["GPSLocation"]),
 
     // Benchmarks are executables of their own, never part of a library product.
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
@@ -24,6 +30,7 @@ let package = Package(
     ),
 
     .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
+    .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "GPSLocationTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -153,7 +153,8 @@ public struct Field {
       let digit = byte &- 0x30
       guard digit < 10 else { throw invalid }
       sawDigit = true
-      if digits == 18 {
+      if digits == 18 || scale == 18 {
+        // Beyond 18 digits: surplus fraction digits are truncated, an integer part is too big.
         guard sawPoint else { throw invalid }
         continue
       }

@@ -69,9 +69,14 @@ public struct UTCDate: Hashable, Comparable, Sendable, Codable, CustomStringConv
   /// The next calendar day.
   public var nextDay: UTCDate { UTCDate(daysSince1970: daysSince1970 + 1) }
 
-  /// Whether this is a real calendar date.
+  /// The years a date may have: GPS time began in 1980, and ``UTCTimestamp`` counts
+  /// nanoseconds in 64 bits, which last until 2262. Dates outside are rejected as invalid
+  /// input rather than overflowing later.
+  public static let validYears = 1970...2200
+
+  /// Whether this is a real calendar date within ``validYears``.
   public var isValid: Bool {
-    guard (1...12).contains(month), day >= 1 else { return false }
+    guard Self.validYears.contains(year), (1...12).contains(month), (1...31).contains(day) else { return false }
     return UTCDate(daysSince1970: daysSince1970) == self
   }
 

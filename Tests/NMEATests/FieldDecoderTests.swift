@@ -11,6 +11,7 @@ import Testing
   @Test(arguments: [
     ("0", 0, 0), ("12.5", 125, 1), ("-0.125", -125, 3), ("+7.", 7, 0), (".5", 5, 1), ("007.10", 710, 2),
     ("123456789.123456789", 123_456_789_123_456_789, 9), ("1.1234567890123456789999", 112_345_678_901_234_567, 17),
+    ("0.00000000000000000000000001", 0, 18),
   ] as [(String, Int64, Int8)])
   func decimalIsExact(_ text: String, _ mantissa: Int64, _ scale: Int8) throws {
     #expect(try field(text) { (f: inout Fields) throws(NMEAError) in try f.decimal() } == FixedPoint(mantissa: mantissa, scale: scale))

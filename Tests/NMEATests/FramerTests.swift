@@ -198,6 +198,7 @@ import Testing
       ("#Date: 2024-05-01", UTCDate(year: 2024, month: 5, day: 1)),
       ("#   Date:   2030-12-31   ", UTCDate(year: 2030, month: 12, day: 31)),
       ("# Date: 2024-02-30", nil),
+      ("# Date: 9999-01-01", nil),  // beyond what a nanosecond timestamp can hold
       ("# Date: tomorrow", nil),
       ("# Device: /dev/ttyUSB0", nil),
     ] as [(String, UTCDate?)] {

@@ -1,0 +1,31 @@
+/// A circular geographic region to monitor, shaped like `CLCircularRegion`.
+///
+/// Unlike composable-core-location's `Region`, this one has its centre and radius and can be
+/// built by hand. Regions are identified by ``identifier``: monitoring a region with the same
+/// identifier as a monitored one replaces it.
+public struct Region: Hashable, Sendable, Codable {
+  public var identifier: String
+  public var center: LocationCoordinate2D
+  /// Metres.
+  public var radius: Double
+  public var notifyOnEntry: Bool
+  public var notifyOnExit: Bool
+
+  public init(identifier: String, center: LocationCoordinate2D, radius: Double, notifyOnEntry: Bool = true, notifyOnExit: Bool = true) {
+    self.identifier = identifier
+    self.center = center
+    self.radius = radius
+    self.notifyOnEntry = notifyOnEntry
+    self.notifyOnExit = notifyOnExit
+  }
+
+  /// Whether `coordinate` lies within the circle.
+  public func contains(_ coordinate: LocationCoordinate2D) -> Bool {
+    center.distance(to: coordinate) <= radius
+  }
+}
+
+/// Whether the device is inside a region, as `CLRegionState`.
+public enum RegionState: String, Hashable, Sendable, Codable {
+  case unknown, inside, outside
+}
