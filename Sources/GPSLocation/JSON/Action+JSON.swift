@@ -1,0 +1,124 @@
+import FoundationEssentials
+
+/// The NDJSON form of actions: the contract of `gpsbridge --json`, documented in the README.
+/// One object per action with `"event"` (the case name) and the case's payload under the
+/// Swift property names; unknown values (CoreLocation's negatives, `nil`) are left out.
+extension LocationManager.Action {
+  /// The action's case name, as used in `"event"`.
+  public var name: String {
+    switch self {
+    case .didChangeAuthorization: "didChangeAuthorization"
+    case .didDetermineState: "didDetermineState"
+    case .didEnterRegion: "didEnterRegion"
+    case .didExitRegion: "didExitRegion"
+    case .didFailWithError: "didFailWithError"
+    case .didPauseLocationUpdates: "didPauseLocationUpdates"
+    case .didResumeLocationUpdates: "didResumeLocationUpdates"
+    case .didStartMonitoring: "didStartMonitoring"
+    case .didUpdateHeading: "didUpdateHeading"
+    case .didUpdateLocations: "didUpdateLocations"
+    case .didVisit: "didVisit"
+    case .monitoringDidFail: "monitoringDidFail"
+    }
+  }
+
+  /// One line of JSON, without the newline.
+  public var jsonLine: String {
+    var writer = JSONWriter()
+    write(into: &writer)
+    return writer.string
+  }
+
+  /// Appends the action's JSON object to `writer`.
+  public func write(into writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.field("event", name)
+    switch self {
+    case .didChangeAuthorization(let status):
+      writer.field("status", status.rawValue)
+    case .didDetermineState(let state, let region):
+      writer.field("state", state.rawValue)
+      writer.object("region") { region.write(into: &$0) }
+    case .didEnterRegion(let region), .didExitRegion(let region), .didStartMonitoring(let region):
+      writer.object("region") { region.write(into: &$0) }
+    case .didFailWithError(let error):
+      writer.object("error") { error.write(into: &$0) }
+    case .didPauseLocationUpdates, .didResumeLocationUpdates:
+      break
+    case .didUpdateHeading(let heading):
+      writer.object("heading") { heading.write(into: &$0) }
+    case .didUpdateLocations(let locations):
+      writer.beginArray("locations")
+      for location in locations {
+        writer.element()
+        writer.beginObject()
+        location.write(into: &writer)
+        writer.endObject()
+      }
+      writer.endArray()
+    case .didVisit(let visit):
+      writer.object("visit") { visit.write(into: &$0) }
+    case .monitoringDidFail(let region, let error):
+      if let region { writer.object("region") { region.write(into: &$0) } }
+      writer.object("error") { error.write(into: &$0) }
+    }
+    writer.endObject()
+  }
+}
+
+extension Location {
+  func write(into writer: inout JSONWriter) {
+    writer.field("timestamp", timestamp)
+    writer.field("latitude", coordinate.latitude)
+    writer.field("longitude", coordinate.longitude)
+    // Altitude means something only for a 3D fix, which is what a vertical accuracy or an
+    // ellipsoidal altitude shows; a 2D fix's altitude is left out.
+    if verticalAccuracy >= 0 || ellipsoidalAltitude != nil { writer.field("altitude", altitude) }
+    if let ellipsoidalAltitude { writer.field("ellipsoidalAltitude", ellipsoidalAltitude) }
+    writer.field("horizontalAccuracy", nonNegative: horizontalAccuracy)
+    writer.field("verticalAccuracy", nonNegative: verticalAccuracy)
+    writer.field("speed", nonNegative: speed)
+    writer.field("speedAccuracy", nonNegative: speedAccuracy)
+    writer.field("course", nonNegative: course)
+    writer.field("courseAccuracy", nonNegative: courseAccuracy)
+    if let fixQuality { writer.field("fixQuality", fixQuality.rawValue) }
+    if let satellitesUsed { writer.field("satellitesUsed", satellitesUsed) }
+  }
+}
+
+extension Heading {
+  func write(into writer: inout JSONWriter) {
+    writer.field("timestamp", timestamp)
+    writer.field("trueHeading", nonNegative: trueHeading)
+    writer.field("magneticHeading", nonNegative: magneticHeading)
+    writer.field("headingAccuracy", nonNegative: headingAccuracy)
+  }
+}
+
+extension Region {
+  func write(into writer: inout JSONWriter) {
+    writer.field("identifier", identifier)
+    writer.field("latitude", center.latitude)
+    writer.field("longitude", center.longitude)
+    writer.field("radius", radius)
+    writer.field("notifyOnEntry", notifyOnEntry)
+    writer.field("notifyOnExit", notifyOnExit)
+  }
+}
+
+extension Visit {
+  func write(into writer: inout JSONWriter) {
+    writer.field("latitude", coordinate.latitude)
+    writer.field("longitude", coordinate.longitude)
+    writer.field("horizontalAccuracy", nonNegative: horizontalAccuracy)
+    writer.field("arrivalDate", arrivalDate)
+    if isDeparture { writer.field("departureDate", departureDate) }
+  }
+}
+
+extension LocationManager.Error {
+  func write(into writer: inout JSONWriter) {
+    writer.field("code", code.rawValue)
+    writer.field("message", message)
+  }
+}

@@ -1,0 +1,167 @@
+import NMEA
+
+/// The one actor behind a live or replay `LocationManager`: owns the engine, starts the
+/// source while the engine needs it and stops it after, and turns the injected clock into
+/// `requestLocation` timeouts. The manager's closures only forward here.
+actor ManagerCore<C: Clock> where C.Duration == Duration {
+  let source: any FixSource
+  let clock: C
+  let origin: C.Instant
+  let broadcaster = Broadcaster<LocationManager.Action>()
+  private(set) var engine: LocationEngine
+  private(set) var authorization: AuthorizationStatus
+  private var sourceTask: Task<Void, Never>?
+  private var sourceGeneration = 0
+  private var timerTask: Task<Void, Never>?
+  private var timerDeadline: Duration?
+  private var sourceEnded = false
+
+  init(source: any FixSource, configuration: LocationEngine.Configuration, clock: C) {
+    self.source = source
+    self.clock = clock
+    self.origin = clock.now
+    self.engine = LocationEngine(configuration: configuration)
+    self.authorization = source.initialAuthorization
+  }
+
+  var now: Duration { origin.duration(to: clock.now) }
+
+  /// Runs a command against the engine, broadcasts what it says, and adjusts the source
+  /// and the timer to what the engine needs now.
+  func perform(_ command: (inout LocationEngine, Duration) -> [LocationManager.Action]) {
+    let actions = command(&engine, now)
+    emit(actions)
+    reconcile()
+  }
+
+  func requestAuthorization() async {
+    let status = await source.checkAuthorization()
+    authorization = status
+    emit([.didChangeAuthorization(status)])
+    reconcile()
+  }
+
+  private func emit(_ actions: [LocationManager.Action]) {
+    for action in actions { broadcaster.yield(action) }
+  }
+
+  private func receive(_ event: SourceEvent, generation: Int) {
+    guard generation == sourceGeneration else { return }
+    switch event {
+    case .fix(let fix):
+      emit(engine.handle(fix))
+    case .authorization(let status):
+      guard status != authorization else { break }
+      authorization = status
+      emit([.didChangeAuthorization(status)])
+    case .paused(let error):
+      emit([.didPauseLocationUpdates, .didFailWithError(error)])
+    case .resumed:
+      emit([.didResumeLocationUpdates])
+    case .failed(let error):
+      emit([.didFailWithError(error)])
+    case .ended(let error):
+      sourceEnded = true
+      emit(engine.sourceEnded())
+      emit([.didPauseLocationUpdates, .didFailWithError(error)])
+    }
+    reconcile()
+  }
+
+  private func sourceFinished(generation: Int) {
+    guard generation == sourceGeneration else { return }
+    sourceTask = nil
+  }
+
+  /// Starts the source when the engine needs it and stops it when not; sets the timer for
+  /// the engine's next deadline.
+  private func reconcile() {
+    if engine.needsSource, sourceTask == nil, !sourceEnded {
+      sourceGeneration += 1
+      let generation = sourceGeneration
+      let source = self.source
+      sourceTask = Task { [weak self] in
+        await source.run { [weak self] event in await self?.receive(event, generation: generation) }
+        await self?.sourceFinished(generation: generation)
+      }
+    } else if !engine.needsSource, let task = sourceTask {
+      task.cancel()
+      sourceTask = nil
+      sourceGeneration += 1
+    }
+    let deadline = engine.nextDeadline
+    if deadline != timerDeadline {
+      timerTask?.cancel()
+      timerDeadline = deadline
+      if let deadline {
+        let wake = origin.advanced(by: deadline)
+        let clock = self.clock
+        timerTask = Task { [weak self] in
+          do {
+            try await clock.sleep(until: wake, tolerance: nil)
+          } catch {
+            return
+          }
+          await self?.timerFired()
+        }
+      }
+    }
+  }
+
+  private func timerFired() {
+    timerDeadline = nil
+    timerTask = nil
+    emit(engine.advance(to: now))
+    reconcile()
+  }
+
+  /// Stops everything: used when the last reference to the manager goes away.
+  func shutdown() {
+    sourceTask?.cancel()
+    timerTask?.cancel()
+    broadcaster.finish()
+  }
+}
+
+extension LocationManager {
+  /// A manager over any ``FixSource``: how `.serial`, `.gpsd` and `.replay` are built, and
+  /// how to plug in a source of your own.
+  public static func source(
+    _ source: any FixSource,
+    configuration: LocationEngine.Configuration = .init(),
+    clock: some Clock<Duration> = ContinuousClock()
+  ) -> LocationManager {
+    let core = ManagerCore(source: source, configuration: configuration, clock: clock)
+    return LocationManager(
+      accuracyAuthorization: { .fullAccuracy },
+      authorizationStatus: { await core.authorization },
+      delegate: { core.broadcaster.subscribe() },
+      heading: { await core.engine.heading },
+      headingAvailable: { true },
+      location: { await core.engine.location },
+      locationServicesEnabled: { await source.isPresent() },
+      maximumRegionMonitoringDistance: { configuration.maximumRegionRadius },
+      monitoredRegions: { await core.engine.monitoredRegions },
+      requestAlwaysAuthorization: { await core.requestAuthorization() },
+      requestLocation: { await core.perform { engine, now in engine.requestLocation(now: now); return [] } },
+      requestState: { region in await core.perform { engine, _ in engine.requestState(for: region) } },
+      requestWhenInUseAuthorization: { await core.requestAuthorization() },
+      set: { properties in await core.perform { engine, _ in engine.set(properties); return [] } },
+      significantLocationChangeMonitoringAvailable: { true },
+      startMonitoringForRegion: { region in await core.perform { engine, _ in engine.startMonitoring(region) } },
+      startMonitoringSignificantLocationChanges: {
+        await core.perform { engine, _ in engine.startMonitoringSignificantLocationChanges(); return [] }
+      },
+      startMonitoringVisits: { await core.perform { engine, _ in engine.startMonitoringVisits(); return [] } },
+      startUpdatingHeading: { await core.perform { engine, _ in engine.startUpdatingHeading(); return [] } },
+      startUpdatingLocation: { await core.perform { engine, _ in engine.startUpdatingLocation(); return [] } },
+      stopMonitoringForRegion: { region in await core.perform { engine, _ in engine.stopMonitoring(region); return [] } },
+      stopMonitoringSignificantLocationChanges: {
+        await core.perform { engine, _ in engine.stopMonitoringSignificantLocationChanges(); return [] }
+      },
+      stopMonitoringVisits: { await core.perform { engine, _ in engine.stopMonitoringVisits(); return [] } },
+      stopUpdatingHeading: { await core.perform { engine, _ in engine.stopUpdatingHeading(); return [] } },
+      stopUpdatingLocation: { await core.perform { engine, _ in engine.stopUpdatingLocation(); return [] } }
+    )
+  }
+}
