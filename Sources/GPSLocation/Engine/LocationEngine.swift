@@ -51,6 +51,9 @@ public struct LocationEngine: Sendable {
     /// A stay's radius (metres): 100 m holds GPS scatter (a few metres at 1σ, tens indoors
     /// or under trees) and walking around a car park or a building's entrance.
     public var visitRadius = 100.0
+    /// Locations at or above this speed (m/s) are travelling, not staying: 2 m/s is faster
+    /// than a brisk walk, so walking about a place still counts as being there.
+    public var visitMaximumSpeed = 2.0
     /// Minimum stay (seconds) for a visit: 5 minutes, longer than traffic lights, level
     /// crossings and queues, shorter than an errand.
     public var visitMinimumDwell: TimeInterval = 300

@@ -4,7 +4,10 @@ import FoundationEssentials
 ///
 /// A stay begins at a location and grows while later locations fall within
 /// ``LocationEngine/Configuration/visitRadius`` of the stay's centre (the running mean of
-/// its locations). Once it has lasted ``LocationEngine/Configuration/visitMinimumDwell`` of
+/// its locations). Only locations slower than ``LocationEngine/Configuration/visitMaximumSpeed``
+/// (or of unknown speed) begin or extend a stay: a car rolling up to a stop or pulling away
+/// is not staying yet, so arrival and departure land where the movement stopped and began.
+/// A moving location beyond the radius still ends a stay. Once it has lasted ``LocationEngine/Configuration/visitMinimumDwell`` of
 /// fix time, an arrival `Visit` is reported (departure `distantFuture`). The first location
 /// beyond the radius ends it: a visit that was reported gets its departure, at the time of
 /// the last location inside, and a new stay begins there.
@@ -40,6 +43,14 @@ struct VisitDetector: Sendable {
 
   mutating func update(_ location: Location) -> [LocationManager.Action] {
     var actions: [LocationManager.Action] = []
+    let moving = location.speed >= configuration.visitMaximumSpeed
+    if moving {
+      if let center, let last, center.distance(to: location.coordinate) > configuration.visitRadius {
+        if arrived, let visit = visit(departure: last) { actions.append(.didVisit(visit)) }
+        reset()
+      }
+      return actions
+    }
     if let center, let last {
       let gap = location.timestamp.timeIntervalSince(last)
       let distance = center.distance(to: location.coordinate)

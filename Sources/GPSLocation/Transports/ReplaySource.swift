@@ -51,11 +51,16 @@ public struct ReplaySource<C: Clock>: FixSource where C.Duration == Duration {
   public let capture: Capture
   public let speed: ReplaySpeed
   public let clock: C
+  /// How long the replay waits before its first byte. A manager starts its source on the
+  /// first command that needs it; the commands that follow at once (more regions, visits)
+  /// land before the first fix, so a replay yields the same actions every time.
+  public let leadIn: Duration
 
-  public init(capture: Capture, speed: ReplaySpeed = .realTime, clock: C) {
+  public init(capture: Capture, speed: ReplaySpeed = .realTime, clock: C, leadIn: Duration = .milliseconds(100)) {
     self.capture = capture
     self.speed = speed
     self.clock = clock
+    self.leadIn = leadIn
   }
 
   public var initialAuthorization: AuthorizationStatus { .authorizedAlways }
@@ -73,6 +78,11 @@ public struct ReplaySource<C: Clock>: FixSource where C.Duration == Duration {
   }
 
   public func run(_ deliver: @escaping @Sendable (SourceEvent) async -> Void) async {
+    do {
+      try await clock.sleep(for: leadIn)
+    } catch {
+      return
+    }
     let today = UTCDate(daysSince1970: Int64((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
     var decoder = FixDecoder(defaultDate: today)
     var pacer = Pacer(speed: speed, clock: clock)
