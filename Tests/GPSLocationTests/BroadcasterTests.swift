@@ -1,0 +1,55 @@
+import GPSLocation
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct BroadcasterTests {
+  @Test func everySubscriberGetsEveryLaterElementInOrder() async {
+    let broadcaster = Broadcaster<Int>()
+    let first = broadcaster.subscribe()
+    let second = broadcaster.subscribe()
+    for value in 0..<100 { broadcaster.yield(value) }
+    broadcaster.finish()
+    var a: [Int] = [], b: [Int] = []
+    for await value in first { a.append(value) }
+    for await value in second { b.append(value) }
+    #expect(a == Array(0..<100) && b == Array(0..<100))
+  }
+
+  @Test func lateSubscribersSeeOnlyWhatFollows() async {
+    let broadcaster = Broadcaster<Int>()
+    broadcaster.yield(1)
+    let late = broadcaster.subscribe()
+    broadcaster.yield(2)
+    broadcaster.finish()
+    var seen: [Int] = []
+    for await value in late { seen.append(value) }
+    #expect(seen == [2])
+  }
+
+  @Test func endingOneSubscriptionLeavesTheOthers() async {
+    let broadcaster = Broadcaster<Int>()
+    let kept = broadcaster.subscribe()
+    do {
+      let dropped = broadcaster.subscribe()
+      let task = Task { for await _ in dropped { break } }
+      broadcaster.yield(0)
+      await task.value
+    }
+    // The ended stream is unregistered once its iterator is gone.
+    for _ in 0..<100 where broadcaster.subscriberCount > 1 { await Task.yield() }
+    broadcaster.yield(1)
+    broadcaster.finish()
+    var seen: [Int] = []
+    for await value in kept { seen.append(value) }
+    #expect(seen == [0, 1])
+  }
+
+  @Test func aSlowSubscriberKeepsOnlyTheNewestAndHoldsNobodyBack() async {
+    let broadcaster = Broadcaster<Int>(bufferLimit: 10)
+    let slow = broadcaster.subscribe()
+    for value in 0..<1000 { broadcaster.yield(value) }
+    broadcaster.finish()
+    var seen: [Int] = []
+    for await value in slow { seen.append(value) }
+    #expect(seen == Array(990..<1000))
+  }
+}

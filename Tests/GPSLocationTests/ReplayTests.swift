@@ -1,0 +1,71 @@
+import Foundation
+import GPSLocation
+import NMEA
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct ReplayTests {
+  static let capture = Capture.file(fixturesDirectory.appendingPathComponent("sirf-nmea22-1hz.nmea").path)
+
+  static func run(speed: ReplaySpeed, configure: (LocationManager) async -> Void) async -> [LocationManager.Action] {
+    let manager = LocationManager.replay(capture: capture, speed: speed)
+    let stream = manager.delegate()
+    await configure(manager)
+    return await collect(stream) { if case .didFailWithError(let error) = $0 { error.code == .endOfCapture } else { false } }
+  }
+
+  @Test func replayIsAuthorizedAndPresentBeforeStarting() async {
+    let manager = LocationManager.replay(capture: Self.capture)
+    #expect(await manager.authorizationStatus() == .authorizedAlways)
+    #expect(await manager.locationServicesEnabled())
+    #expect(await LocationManager.replay(capture: .file("/nonexistent.nmea")).locationServicesEnabled() == false)
+  }
+
+  @Test func everyFixBecomesALocationAndTheEndIsReported() async throws {
+    let actions = await Self.run(speed: .unlimited) { await $0.startUpdatingLocation() }
+    #expect(locations(actions).count == 56)  // 60 epochs, the first 4 without a fix
+    #expect(actions.suffix(2).first == .didPauseLocationUpdates)
+    guard case .didFailWithError(let error) = try #require(actions.last) else { return }
+    #expect(error.message == "End of capture \(Self.capture): 60 fixes from 300 sentences.")
+  }
+
+  @Test func theSameCaptureGivesTheSameActionsAtAnySpeed() async {
+    let configure: (LocationManager) async -> Void = { manager in
+      await manager.startMonitoringForRegion(Region(identifier: "harbour", center: LocationCoordinate2D(latitude: -33.8594, longitude: 151.2102), radius: 150))
+      await manager.startUpdatingHeading()
+      await manager.startUpdatingLocation()
+    }
+    let fastest = await Self.run(speed: .unlimited, configure: configure)
+    let fast = await Self.run(speed: .multiplied(by: 200), configure: configure)
+    #expect(fastest == fast)
+    #expect(fastest.contains { if case .didUpdateHeading = $0 { true } else { false } })
+  }
+
+  @Test func realTimePacingSpacesFixesByTheirTimes() async {
+    let manager = LocationManager.replay(capture: Self.capture, speed: .multiplied(by: 20))
+    let stream = manager.delegate()
+    await manager.startUpdatingLocation()
+    let clock = ContinuousClock()
+    let start = clock.now
+    _ = await collect(stream) { if case .didFailWithError = $0 { true } else { false } }
+    // 59 s of capture at 20×: about 3 s (at least 2.9 s; the upper bound is loose on purpose).
+    #expect(start.duration(to: clock.now) >= .milliseconds(2900))
+  }
+
+  @Test func requestLocationOnAReplayAnswersAndReleasesTheSource() async {
+    let manager = LocationManager.replay(capture: Self.capture, speed: .unlimited)
+    let stream = manager.delegate()
+    await manager.requestLocation()
+    let actions = await collect(stream) { if case .didUpdateLocations = $0 { true } else { false } }
+    #expect(locations(actions).count == 1)
+    #expect(await manager.location() != nil)
+  }
+
+  @Test func aMissingCaptureEndsWithAClearError() async throws {
+    let manager = LocationManager.replay(capture: .file("/nonexistent/drive.nmea"), speed: .unlimited)
+    let stream = manager.delegate()
+    await manager.startUpdatingLocation()
+    let actions = await collect(stream) { if case .didFailWithError = $0 { true } else { false } }
+    guard case .didFailWithError(let error) = try #require(actions.last) else { return }
+    #expect(error.message.hasPrefix("Cannot read the capture /nonexistent/drive.nmea"))
+  }
+}
