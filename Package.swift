@@ -19,7 +19,7 @@ let package = Package(
     .target(name: "GPSLocation", dependencies: ["NMEA"]),
     // Test values that fail the running test; kept apart so the library never links Testing.
     .target(name: "GPSLocationTestSupport", dependencies: ["GPSLocation"]),
-    .executableTarget(name: "gpsbridge", dependencies: ["GPSLocation"]),
+    .executableTarget(name: "gpsbridge", dependencies: ["GPSLocation", "NMEA"]),
 
     // Benchmarks are executables of their own, never part of a library product.
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),

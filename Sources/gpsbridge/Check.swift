@@ -1,0 +1,139 @@
+import GPSLocation
+import NMEA
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `gpsbridge check FILE`: what a capture holds and how clean it is.
+func check(path: String, json: Bool) -> Int32 {
+  let descriptor: FileDescriptor
+  do {
+    descriptor = path == "-" ? .standardInput : try FileDescriptor.open(path, O_RDONLY)
+  } catch {
+    Terminal.diagnostic("Error: cannot read \(path): \(error).")
+    return 1
+  }
+  var framer = Framer()
+  var assembler = EpochAssembler()
+  var byType: [String: Int] = [:]
+  var decodeErrors = 0
+  var fixes = 0
+  var positions = 0
+  var first: UTCTimestamp?
+  var last: UTCTimestamp?
+  var firstTime: UTCTime?
+  var lastTime: UTCTime?
+  var bytesRead = 0
+  var buffer = [UInt8](repeating: 0, count: 65_536)
+
+  func take(_ fix: Fix) {
+    fixes += 1
+    if fix.hasPosition { positions += 1 }
+    if let stamp = fix.timestamp {
+      if first == nil { first = stamp }
+      last = stamp
+    }
+    if firstTime == nil { firstTime = fix.time }
+    lastTime = fix.time
+  }
+
+  func drain() {
+    while let sentence = framer.next() {
+      if framer.captureDate != assembler.defaultDate { assembler.defaultDate = framer.captureDate }
+      let key = sentence.talker == .proprietary ? "P\(sentence.type)" : "\(sentence.talker)\(sentence.type)"
+      byType[key, default: 0] += 1
+      do {
+        assembler.add(try Message(sentence))
+      } catch {
+        decodeErrors += 1
+      }
+      while let fix = assembler.nextFix() { take(fix) }
+    }
+  }
+
+  while true {
+    let count: Int
+    do {
+      count = try buffer.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try descriptor.read(into: raw) } }.get()
+    } catch {
+      Terminal.diagnostic("Error: reading \(path) failed: \(error).")
+      return 1
+    }
+    if count == 0 { break }
+    bytesRead += count
+    framer.append(buffer[0..<count])
+    drain()
+  }
+  framer.finish()
+  drain()
+  assembler.finish()
+  while let fix = assembler.nextFix() { take(fix) }
+
+  let counters = framer.counters
+  let span: Double? = {
+    if let first, let last { return last.secondsSince1970 - first.secondsSince1970 }
+    return nil
+  }()
+  let rate: Double? = span.flatMap { $0 > 0 && fixes > 1 ? Double(fixes - 1) / $0 : nil }
+  if json {
+    var writer = JSONWriter()
+    writer.beginObject()
+    writer.field("file", path)
+    writer.field("bytes", bytesRead)
+    writer.object("sentences") { writer in
+      for (key, count) in byType.sorted(by: { $0.key < $1.key }) { writer.field(key, count) }
+    }
+    writer.object("rejected") { writer in
+      writer.field("badChecksum", counters.badChecksum)
+      writer.field("missingChecksum", counters.missingChecksum)
+      writer.field("overlong", counters.overlong)
+      writer.field("malformed", counters.malformed)
+      writer.field("undecodable", decodeErrors)
+      writer.field("noiseBytes", counters.noiseBytes)
+    }
+    writer.field("fixes", fixes)
+    writer.field("fixesWithPosition", positions)
+    if let first { writer.field("start", first.description) }
+    if let last { writer.field("end", last.description) }
+    if let span { writer.field("seconds", span) }
+    if let rate { writer.field("rate", rate) }
+    writer.endObject()
+    Terminal.writeBytes(writer.bytes + [0x0A])
+    return 0
+  }
+  var lines = ["\(path): \(bytesRead) bytes, \(counters.sentences) sentences"]
+  lines.append("")
+  lines.append("SENTENCES")
+  for (key, count) in byType.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }) {
+    lines.append("  " + key.padding(to: 10) + String(count).leftPadding(to: 9))
+  }
+  lines.append("")
+  lines.append("REJECTED")
+  lines.append("  bad checksum      " + String(counters.badChecksum).leftPadding(to: 9))
+  lines.append("  no checksum       " + String(counters.missingChecksum).leftPadding(to: 9))
+  lines.append("  overlong          " + String(counters.overlong).leftPadding(to: 9))
+  lines.append("  malformed         " + String(counters.malformed).leftPadding(to: 9))
+  lines.append("  undecodable       " + String(decodeErrors).leftPadding(to: 9))
+  lines.append("  noise bytes       " + String(counters.noiseBytes).leftPadding(to: 9))
+  lines.append("")
+  lines.append("FIXES")
+  lines.append("  epochs            " + String(fixes).leftPadding(to: 9))
+  lines.append("  with a position   " + String(positions).leftPadding(to: 9))
+  if let first, let last {
+    lines.append("  from              \(first)")
+    lines.append("  to                \(last)")
+  } else if let firstTime, let lastTime {
+    lines.append("  from              \(firstTime) (no date in the capture)")
+    lines.append("  to                \(lastTime)")
+  }
+  if let span { lines.append("  span              " + format(span, 1) + " s") }
+  if let rate { lines.append("  rate              " + format(rate, 2) + " Hz") }
+  Terminal.write(lines.joined(separator: "\n") + "\n")
+  return 0
+}
+
+extension String {
+  func padding(to width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
+  func leftPadding(to width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
+}
