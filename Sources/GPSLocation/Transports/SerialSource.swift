@@ -1,0 +1,230 @@
+import FoundationEssentials
+import NMEA
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A baud rate: fixed, or found automatically.
+public enum BaudRate: Hashable, Sendable, CustomStringConvertible {
+  case automatic
+  case fixed(Int)
+
+  /// The rates autobaud tries, most common first: 9600 (most USB receivers, u-blox,
+  /// MediaTek), 4800 (NMEA's own rate, SiRF), then the faster ones.
+  public static let candidates = [9600, 4800, 38400, 115200, 57600, 19200, 230400, 460800, 921600]
+
+  public var description: String {
+    switch self {
+    case .automatic: "auto"
+    case .fixed(let rate): "\(rate)"
+    }
+  }
+}
+
+/// A GPS receiver on a serial device, read through termios.
+///
+/// - Opens the path the user gave, each time: a `/dev/serial/by-id/…` or udev link keeps
+///   working when the kernel renumbers ttyUSB0 to ttyUSB1 on replug.
+/// - **Autobaud** tries ``BaudRate/candidates`` in turn, listening
+///   ``Timing/probeWindow`` at each (a 1 Hz receiver sends one burst a second), and settles
+///   on the first where two checksummed sentences arrive. Without success after the whole
+///   list it reports an error, and keeps trying. On reconnect the rate found is tried first.
+/// - **Unplug** (read gives EIO or end of file): `paused` with an error saying so; then it
+///   waits for the path with backoff (``Timing/reconnectMinimum`` doubling to
+///   ``Timing/reconnectMaximum``, sleeping in between) and, once it reopens, `resumed`.
+/// - **Silence**: no byte for ``Timing/silenceTimeout`` on an open port is reported once
+///   (a receiver that stopped talking); bytes without one valid sentence for as long mean
+///   the wrong rate: autobaud starts over, a fixed rate says so.
+/// - **Permission denied**: `authorization(.denied)` and an error naming the fix.
+public struct SerialSource: FixSource {
+  public struct Timing: Hashable, Sendable {
+    public var probeWindow: Duration = .milliseconds(1500)
+    public var silenceTimeout: Duration = .seconds(5)
+    public var reconnectMinimum: Duration = .milliseconds(250)
+    public var reconnectMaximum: Duration = .seconds(5)
+    public init() {}
+  }
+
+  public let path: String
+  public let baudRate: BaudRate
+  public let timing: Timing
+  /// Told of progress worth a line on a terminal ("NMEA at 9600 baud").
+  public let onNotice: @Sendable (String) -> Void
+
+  public init(path: String, baudRate: BaudRate = .automatic, timing: Timing = .init(), onNotice: @escaping @Sendable (String) -> Void = { _ in }) {
+    self.path = path
+    self.baudRate = baudRate
+    self.timing = timing
+    self.onNotice = onNotice
+  }
+
+  public var initialAuthorization: AuthorizationStatus { .notDetermined }
+
+  public func isPresent() async -> Bool { access(path, F_OK) == 0 }
+
+  public func checkAuthorization() async -> AuthorizationStatus {
+    do {
+      let port = try SerialPort.open(path, baudRate: 9600)
+      port.close()
+      return .authorizedAlways
+    } catch {
+      if error.code == .denied { return .denied }
+      // Busy means another process holds it, not that we may not: still authorized.
+      return error.message.contains("is busy") ? .authorizedAlways : .notDetermined
+    }
+  }
+
+  public func run(_ deliver: @escaping @Sendable (SourceEvent) async -> Void) async {
+    var backoff = timing.reconnectMinimum
+    var lastProblem: String?
+    var paused = false
+    var knownRate: Int? = if case .fixed(let rate) = baudRate { rate } else { nil }
+    while !Task.isCancelled {
+      let port: SerialPort
+      do {
+        port = try SerialPort.open(path, baudRate: knownRate ?? BaudRate.candidates[0])
+      } catch {
+        if error.message != lastProblem {
+          lastProblem = error.message
+          if error.code == .denied { await deliver(.authorization(.denied)) }
+          await deliver(.failed(error))
+        }
+        guard await sleep(backoff) else { return }
+        backoff = min(backoff * 2, timing.reconnectMaximum)
+        continue
+      }
+      backoff = timing.reconnectMinimum
+      lastProblem = nil
+      await deliver(.authorization(.authorizedAlways))
+      if paused {
+        paused = false
+        await deliver(.resumed)
+      }
+      let outcome = await read(port, knownRate: &knownRate, deliver)
+      port.close()
+      switch outcome {
+      case .cancelled:
+        return
+      case .gone(let error):
+        paused = true
+        let reason = error.map { " (\($0))" } ?? ""
+        await deliver(.paused(.init(.deviceUnavailable, "The receiver at \(path) went away\(reason); waiting for it to come back.")))
+        guard await sleep(timing.reconnectMinimum) else { return }
+      }
+    }
+  }
+
+  enum Outcome {
+    case cancelled
+    case gone(Errno?)
+  }
+
+  private func read(_ port: SerialPort, knownRate: inout Int?, _ deliver: @escaping @Sendable (SourceEvent) async -> Void) async -> Outcome {
+    let (events, continuation) = AsyncStream.makeStream(of: PortReader.Event.self, bufferingPolicy: .bufferingNewest(256))
+    let today = UTCDate(daysSince1970: Int64((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
+    let reader = PortReader(port: port, defaultDate: today, continuation: continuation)
+    reader.start()
+    defer { _ = reader }
+
+    let automatic = baudRate == .automatic
+    var candidates = BaudRate.candidates
+    if let knownRate, automatic { candidates = [knownRate] + candidates.filter { $0 != knownRate } }
+    if !automatic, let knownRate { candidates = [knownRate] }
+    var index = 0
+    var probing = automatic
+    var probeStart = ContinuousClock.now
+    let started = ContinuousClock.now
+    var silenceReported = false
+    var garbageReported = false
+    if automatic, candidates[0] != (knownRate ?? BaudRate.candidates[0]) { try? port.setBaudRate(candidates[0]) }
+
+    let outcome: Outcome = await withTaskCancellationHandler {
+      for await event in events {
+        switch event {
+        case .fix(let fix):
+          if probing {
+            // A fix proves the rate.
+            probing = false
+            knownRate = candidates[index]
+            onNotice("\(path): NMEA at \(candidates[index]) baud")
+          }
+          await deliver(.fix(fix))
+        case .closed(let error):
+          return .gone(error)
+        case .tick(let counters):
+          let now = ContinuousClock.now
+          if probing {
+            if counters.sentences >= 2 {
+              probing = false
+              knownRate = candidates[index]
+              onNotice("\(path): NMEA at \(candidates[index]) baud")
+            } else if probeStart.duration(to: now) >= timing.probeWindow {
+              index += 1
+              if index == candidates.count {
+                index = 0
+                await deliver(.failed(.init(.locationUnknown, "No NMEA from \(path) at any baud rate from 4800 to 921600 (tried for \(Int(started.duration(to: now).components.seconds)) s). Check that it is a GPS receiver and that it outputs NMEA, not only a binary protocol; autobaud keeps trying.")))
+              }
+              try? port.setBaudRate(candidates[index])
+              reader.reset()
+              probeStart = now
+            }
+            continue
+          }
+          let quiet = counters.lastByte.map { $0.duration(to: now) } ?? probeStart.duration(to: now)
+          if quiet >= timing.silenceTimeout {
+            if !silenceReported {
+              silenceReported = true
+              await deliver(.failed(.init(.locationUnknown, "No data from \(path) for \(timing.silenceTimeout). Is the receiver powered and connected?")))
+            }
+          } else {
+            silenceReported = false
+          }
+          let sinceSentence = counters.lastSentence.map { $0.duration(to: now) } ?? started.duration(to: now)
+          if counters.lastByte != nil, quiet < timing.silenceTimeout, sinceSentence >= timing.silenceTimeout {
+            if automatic {
+              // Bytes but no sentences: the receiver changed rate, or we settled wrongly.
+              probing = true
+              index = 0
+              knownRate = nil
+              try? port.setBaudRate(candidates[index])
+              reader.reset()
+              probeStart = now
+            } else if !garbageReported {
+              garbageReported = true
+              await deliver(.failed(.init(.locationUnknown, "Data from \(path) but no valid NMEA for \(timing.silenceTimeout): wrong baud rate? Try --baud auto.")))
+            }
+          }
+        }
+      }
+      return .cancelled
+    } onCancel: {
+      Task { await reader.stop() }
+    }
+    await reader.stop()
+    return Task.isCancelled ? .cancelled : outcome
+  }
+
+  private func sleep(_ duration: Duration) async -> Bool {
+    do {
+      try await Task.sleep(for: duration)
+      return true
+    } catch {
+      return false
+    }
+  }
+}
+
+extension LocationManager {
+  /// A GPS receiver on a serial device: `/dev/ttyUSB0`, `/dev/ttyACM0`,
+  /// `/dev/serial/by-id/…` or a udev link such as `/dev/gps0`. See ``SerialSource`` for
+  /// autobaud, unplug and replug, and the errors it reports.
+  public static func serial(
+    path: String, baudRate: BaudRate = .automatic, timing: SerialSource.Timing = .init(),
+    configuration: LocationEngine.Configuration = .init(), onNotice: @escaping @Sendable (String) -> Void = { _ in }
+  ) -> LocationManager {
+    .source(SerialSource(path: path, baudRate: baudRate, timing: timing, onNotice: onNotice), configuration: configuration)
+  }
+}

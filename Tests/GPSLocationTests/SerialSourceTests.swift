@@ -1,0 +1,225 @@
+import Foundation
+import GPSLocation
+import NMEA
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The serial source on real pseudo-terminals, through the same code path a USB receiver takes.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct SerialSourceTests {
+  static let capture = try! Array(Data(contentsOf: fixturesDirectory.appendingPathComponent("sirf-nmea22-1hz.nmea")))
+  static var fast: SerialSource.Timing {
+    var timing = SerialSource.Timing()
+    timing.probeWindow = .milliseconds(300)
+    timing.silenceTimeout = .seconds(2)
+    timing.reconnectMinimum = .milliseconds(50)
+    timing.reconnectMaximum = .milliseconds(400)
+    return timing
+  }
+
+  /// The fixes the NMEA pipeline makes of the capture directly: what the device must give.
+  static let expectedLocations: Int = {
+    var decoder = FixDecoder()
+    decoder.append(capture)
+    decoder.finish()
+    var count = 0
+    while let fix = decoder.next() { if fix.hasPosition { count += 1 } }
+    return count
+  }()
+
+  @Test func fixesFlowFromThePtyAsFromADevice() async throws {
+    let link = PseudoTerminal.temporaryLink("gps-flow")
+    let pty = try PseudoTerminal(link: link)
+    defer { pty.unplug() }
+    let manager = LocationManager.serial(path: link, baudRate: .fixed(9600), timing: Self.fast)
+    let stream = manager.delegate()
+    await manager.startUpdatingLocation()
+    let player = Task { await pty.play(Self.capture) }
+    var received = 0
+    var authorized = false
+    for await action in stream {
+      if case .didChangeAuthorization(.authorizedAlways) = action { authorized = true }
+      if case .didUpdateLocations = action { received += 1 }
+      // The last epoch completes only when its successor starts; 55 of 56 arrive.
+      if received == Self.expectedLocations - 1 { break }
+    }
+    await player.value
+    #expect(authorized)
+    #expect(await manager.authorizationStatus() == .authorizedAlways)
+    await manager.stopUpdatingLocation()
+  }
+
+  @Test func unplugPausesAndReplugResumesForTheSameSubscriber() async throws {
+    let link = PseudoTerminal.temporaryLink("gps-replug")
+    let first = try PseudoTerminal(link: link)
+    let manager = LocationManager.serial(path: link, baudRate: .fixed(9600), timing: Self.fast)
+    let stream = manager.delegate()
+    await manager.startUpdatingLocation()
+    var iterator = stream.makeAsyncIterator()
+    let half = Self.capture.count / 2
+    Task { await first.play(Self.capture[..<half]) }
+    var sawLocation = false
+    while let action = await iterator.next() {
+      if case .didUpdateLocations = action { sawLocation = true; break }
+    }
+    #expect(sawLocation)
+    try await Task.sleep(for: .milliseconds(300))
+    first.unplug()
+    var paused = false
+    var error: LocationManager.Error?
+    while let action = await iterator.next() {
+      if case .didPauseLocationUpdates = action { paused = true }
+      if case .didFailWithError(let failure) = action { error = failure; break }
+    }
+    #expect(paused)
+    #expect(error?.code == .deviceUnavailable && error?.message.contains("went away") == true)
+
+    // A new device appears behind the same link (a by-id path survives renumbering).
+    try await Task.sleep(for: .milliseconds(200))
+    let second = try PseudoTerminal(link: link)
+    defer { second.unplug() }
+    var resumed = false
+    Task {
+      try? await Task.sleep(for: .milliseconds(300))
+      await second.play(Self.capture[half...])
+    }
+    while let action = await iterator.next() {
+      if case .didResumeLocationUpdates = action { resumed = true }
+      if case .didUpdateLocations = action, resumed { break }
+    }
+    #expect(resumed)
+    await manager.stopUpdatingLocation()
+  }
+
+  @Test func autobaudFindsTheRateWhereTheReceiverMakesSense() async throws {
+    let link = PseudoTerminal.temporaryLink("gps-autobaud")
+    let pty = try PseudoTerminal(link: link)
+    defer { pty.unplug() }
+    // A new pty runs at 38400 already; start from a speed autobaud never tries.
+    var settings = termios()
+    tcgetattr(pty.slave, &settings)
+    cfsetispeed(&settings, speed_t(B1200))
+    cfsetospeed(&settings, speed_t(B1200))
+    tcsetattr(pty.slave, TCSANOW, &settings)
+    let notices = NoticeLog()
+    let manager = LocationManager.serial(path: link, baudRate: .automatic, timing: Self.fast) { notices.append($0) }
+    let stream = manager.delegate()
+    await manager.startUpdatingLocation()
+    // A receiver at 38400: at any other speed the port would see only line noise.
+    let receiver = Task {
+      var generator = SeededGenerator(seed: 9)
+      var offset = 0
+      while !Task.isCancelled {
+        if pty.slaveSpeed == 38400 {
+          let end = min(Self.capture.count, offset + 200)
+          pty.write(Self.capture[offset..<end])
+          offset = end == Self.capture.count ? 0 : end
+        } else {
+          pty.write((0..<200).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        }
+        try? await Task.sleep(for: .milliseconds(20))
+      }
+    }
+    defer { receiver.cancel() }
+    for await action in stream {
+      if case .didUpdateLocations = action { break }
+    }
+    #expect(pty.slaveSpeed == 38400)
+    #expect(notices.lines.contains("\(link): NMEA at 38400 baud"))
+    await manager.stopUpdatingLocation()
+  }
+
+  @Test func silenceIsReportedClearlyAfterTheTimeout() async throws {
+    let link = PseudoTerminal.temporaryLink("gps-silent")
+    let pty = try PseudoTerminal(link: link)
+    defer { pty.unplug() }
+    let manager = LocationManager.serial(path: link, baudRate: .fixed(4800), timing: Self.fast)
+    let stream = manager.delegate()
+    await manager.startUpdatingLocation()
+    let start = ContinuousClock.now
+    var error: LocationManager.Error?
+    for await action in stream {
+      if case .didFailWithError(let failure) = action { error = failure; break }
+    }
+    #expect(error?.message == "No data from \(link) for 2.0 seconds. Is the receiver powered and connected?")
+    #expect(start.duration(to: .now) >= .seconds(2))
+    await manager.stopUpdatingLocation()
+  }
+
+  @Test func aBusyDeviceIsRefusedWithAClearError() async throws {
+    let link = PseudoTerminal.temporaryLink("gps-busy")
+    let pty = try PseudoTerminal(link: link)
+    defer { pty.unplug() }
+    let holder = LocationManager.serial(path: link, baudRate: .fixed(9600), timing: Self.fast)
+    let holderStream = holder.delegate()
+    await holder.startUpdatingLocation()
+    for await action in holderStream { if case .didChangeAuthorization = action { break } }
+
+    let second = LocationManager.serial(path: link, baudRate: .fixed(9600), timing: Self.fast)
+    let stream = second.delegate()
+    await second.startUpdatingLocation()
+    var error: LocationManager.Error?
+    for await action in stream { if case .didFailWithError(let failure) = action { error = failure; break } }
+    #expect(error?.code == .deviceUnavailable && error?.message.contains("is busy") == true)
+    await second.stopUpdatingLocation()
+    await holder.stopUpdatingLocation()
+  }
+
+  @Test func aPlainFileIsNotASerialDevice() async throws {
+    let path = PseudoTerminal.temporaryLink("not-a-tty.txt")
+    _ = FileManager.default.createFile(atPath: path, contents: Data("hello".utf8))
+    let manager = LocationManager.serial(path: path, timing: Self.fast)
+    let stream = manager.delegate()
+    await manager.startUpdatingLocation()
+    var error: LocationManager.Error?
+    for await action in stream { if case .didFailWithError(let failure) = action { error = failure; break } }
+    #expect(error?.message == "\(path) is not a serial device. Give the receiver's tty, for example /dev/ttyUSB0, /dev/ttyACM0 or a /dev/serial/by-id/ link.")
+    await manager.stopUpdatingLocation()
+  }
+
+  @Test func aMissingDeviceSaysSoAndWaitsForIt() async throws {
+    let link = PseudoTerminal.temporaryLink("gps-later")
+    unlink(link)
+    let manager = LocationManager.serial(path: link, baudRate: .fixed(9600), timing: Self.fast)
+    #expect(await manager.locationServicesEnabled() == false)
+    let stream = manager.delegate()
+    await manager.startUpdatingLocation()
+    var iterator = stream.makeAsyncIterator()
+    var error: LocationManager.Error?
+    while let action = await iterator.next() { if case .didFailWithError(let failure) = action { error = failure; break } }
+    #expect(error?.message.hasPrefix("No device at \(link).") == true)
+    // Plugged in later: it is found without a restart.
+    let pty = try PseudoTerminal(link: link)
+    defer { pty.unplug() }
+    Task { try? await Task.sleep(for: .milliseconds(200)); await pty.play(Self.capture) }
+    while let action = await iterator.next() { if case .didUpdateLocations = action { break } }
+    #expect(await manager.locationServicesEnabled())
+    await manager.stopUpdatingLocation()
+  }
+
+  @Test func theOriginalTerminalSettingsComeBackOnClose() async throws {
+    let pty = try PseudoTerminal()
+    defer { pty.unplug() }
+    var before = termios()
+    tcgetattr(pty.slave, &before)
+    let manager = LocationManager.serial(path: pty.slavePath, baudRate: .fixed(115200), timing: Self.fast)
+    let stream = manager.delegate()
+    await manager.startUpdatingLocation()
+    for await action in stream { if case .didChangeAuthorization = action { break } }
+    #expect(pty.slaveSpeed == 115200)
+    await manager.stopUpdatingLocation()
+    try await Task.sleep(for: .milliseconds(300))
+    var after = termios()
+    tcgetattr(pty.slave, &after)
+    #expect(cfgetispeed(&after) == cfgetispeed(&before))
+  }
+}
+
+final class NoticeLog: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: [String] = []
+  func append(_ line: String) { lock.withLock { stored.append(line) } }
+  var lines: [String] { lock.withLock { stored } }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import GPSLocation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real pseudo-terminal pair standing in for a USB receiver: the test writes NMEA into
+/// the master side, and the code under test opens the slave through a symlink, the same
+/// way it opens `/dev/serial/by-id/…`.
+final class PseudoTerminal: @unchecked Sendable {
+  /// Guards writes against `unplug()`: a writer still running after the unplug must not
+  /// write to a descriptor number the kernel has since given to another test's pty.
+  private let lock = NSLock()
+  private var isOpen = true
+  let master: CInt
+  let slave: CInt
+  let slavePath: String
+  let link: String?
+
+  /// Opens a pair with the slave in raw mode (so nothing echoes back), and links `link` to it.
+  init(link: String? = nil) throws {
+    var master: CInt = -1
+    var slave: CInt = -1
+    var name = [CChar](repeating: 0, count: 256)
+    guard openpty(&master, &slave, &name, nil, nil) == 0 else { throw Errno.current }
+    self.master = master
+    self.slave = slave
+    self.slavePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    var settings = termios()
+    tcgetattr(slave, &settings)
+    cfmakeraw(&settings)
+    tcsetattr(slave, TCSANOW, &settings)
+    _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
+    self.link = link
+    if let link {
+      unlink(link)
+      guard symlink(slavePath, link) == 0 else { throw Errno.current }
+    }
+  }
+
+  /// Writes the bytes, as a receiver would; what does not fit while nobody reads is lost,
+  /// as on a real serial line. Nothing is written once unplugged.
+  func write(_ bytes: some Collection<UInt8>) {
+    let array = Array(bytes)
+    lock.withLock {
+      guard isOpen else { return }
+      array.withUnsafeBytes { raw in
+        var offset = 0
+        while offset < raw.count {
+          let written = Glibc.write(master, raw.baseAddress! + offset, raw.count - offset)
+          if written <= 0 { return }
+          offset += written
+        }
+      }
+    }
+  }
+
+  func write(_ text: String) { write(Array(text.utf8)) }
+
+  /// The speed the code under test set on the slave side.
+  var slaveSpeed: Int? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard isOpen else { return nil }
+    var settings = termios()
+    guard tcgetattr(slave, &settings) == 0 else { return nil }
+    let speed = cfgetispeed(&settings)
+    let table: [(speed_t, Int)] = [(speed_t(B4800), 4800), (speed_t(B9600), 9600), (speed_t(B19200), 19200), (speed_t(B38400), 38400), (speed_t(B57600), 57600), (speed_t(B115200), 115200), (speed_t(B230400), 230400), (speed_t(B460800), 460800), (speed_t(B921600), 921600)]
+    return table.first { $0.0 == speed }?.1
+  }
+
+  /// Pulls the plug: both sides close and the link disappears.
+  func unplug() {
+    lock.withLock {
+      guard isOpen else { return }
+      isOpen = false
+      if let link { unlink(link) }
+      close(slave)
+      close(master)
+    }
+  }
+
+  /// Writes a capture in chunks of random size, pausing `pause` about every ten lines
+  /// (a burst), the way a receiver's bytes reach a USB serial adapter.
+  func play(_ capture: some Collection<UInt8>, pause: Duration = .milliseconds(5), chunk: ClosedRange<Int> = 1...64, seed: UInt64 = 1) async {
+    let capture = Array(capture)
+    var generator = SeededGenerator(seed: seed)
+    var start = 0
+    var lines = 0
+    while start < capture.count {
+      let end = min(capture.count, start + Int.random(in: chunk, using: &generator))
+      write(capture[start..<end])
+      lines += capture[start..<end].filter { $0 == 0x0A }.count
+      start = end
+      if lines >= 10 {
+        lines = 0
+        try? await Task.sleep(for: pause)
+      }
+    }
+  }
+
+  static func temporaryLink(_ name: String) -> String {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gpsbridge-tests-\(getpid())")
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory.appendingPathComponent(name).path
+  }
+}
+
+struct SeededGenerator: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
