@@ -31,6 +31,7 @@ let package = Package(
 
     .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
     .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "GPSLocationTestSupport"]),
+    .testTarget(name: "gpsbridgeTests", dependencies: ["gpsbridge", "GPSLocation", "NMEA"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -106,7 +106,7 @@ func check(path: String, json: Bool) -> Int32 {
   lines.append("")
   lines.append("SENTENCES")
   for (key, count) in byType.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }) {
-    lines.append("  " + key.padding(to: 10) + String(count).leftPadding(to: 9))
+    lines.append("  " + key.padding(to: 18) + String(count).leftPadding(to: 9))
   }
   lines.append("")
   lines.append("REJECTED")

@@ -24,7 +24,7 @@ enum BaudChoice: Equatable, CustomStringConvertible {
 /// What `gpsbridge` was asked to do: the result of ``parse(_:)``, a pure function.
 enum Command: Equatable {
   case run(RunOptions)
-  case devices(json: Bool)
+  case devices(paths: [String], json: Bool)
   case record(RecordOptions)
   case check(path: String, json: Bool)
   case help(HelpTopic)
@@ -72,14 +72,19 @@ func parse(_ arguments: [String]) throws(UsageError) -> Command {
   case "devices":
     arguments.removeFirst()
     var json = false
+    var paths: [String] = []
     while let argument = arguments.popFirst() {
       switch argument {
       case "-h", "--help": return .help(.devices)
       case "--json": json = true
-      default: throw UsageError(message: "Unknown option '\(argument)' for 'devices'.", topic: .devices)
+      default:
+        guard !argument.hasPrefix("-") else {
+          throw UsageError(message: "Unknown option '\(argument)' for 'devices'.", topic: .devices)
+        }
+        paths.append(argument)
       }
     }
-    return .devices(json: json)
+    return .devices(paths: paths, json: json)
   case "check":
     arguments.removeFirst()
     var path: String?

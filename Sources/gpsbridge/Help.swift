@@ -4,7 +4,7 @@ enum Help {
     switch topic {
     case .main:
       "gpsbridge [--device <path> [--baud <rate>] | --gpsd [<host[:port]>] | --replay <file> [--speed <n|max>]] [<options>]"
-    case .devices: "gpsbridge devices [--json]"
+    case .devices: "gpsbridge devices [<path> ...] [--json]"
     case .record: "gpsbridge record (--device <path> [--baud <rate>] | --gpsd [<host[:port]>]) --output <file> [--duration <seconds>]"
     case .check: "gpsbridge check <file> [--json]"
     }
@@ -78,12 +78,17 @@ enum Help {
 
     USAGE: \(usage(.devices))
 
+    ARGUMENTS:
+      <path>                  Also describe these paths (a link such as /dev/gps0, or a
+                              device the scan does not find).
+
     OPTIONS:
       --json                  One JSON object per device.
       -h, --help              Show help information.
 
     EXAMPLES:
       gpsbridge devices
+      gpsbridge devices /dev/gps0
     """
 
   static let record = """

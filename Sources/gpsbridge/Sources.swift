@@ -1,15 +1,28 @@
 import GPSLocation
 
-/// The live sources. Until the serial and gpsd transports exist these report that plainly.
+/// A serial receiver, telling the terminal what autobaud found.
 func deviceManager(path: String, baud: BaudChoice) -> LocationManager {
-  unavailableManager("Serial receivers are not supported yet (\(path)); use --replay FILE.")
+  .serial(path: path, baudRate: baud.baudRate) { notice in Terminal.diagnostic("gpsbridge: \(notice)") }
+}
+
+extension BaudChoice {
+  var baudRate: BaudRate {
+    switch self {
+    case .automatic: .automatic
+    case .fixed(let rate): .fixed(rate)
+    }
+  }
 }
 
 func gpsdManager(host: String, port: Int) -> LocationManager {
-  unavailableManager("gpsd is not supported yet (\(host):\(port)); use --replay FILE.")
+  unavailableManager("gpsd is not supported yet (\(host):\(port)); use --device PATH or --replay FILE.")
 }
 
-func firstReceiver() async -> String? { nil }
+/// The receiver to use when none was named: a known GPS receiver, or a serial device whose
+/// USB product string says GPS/GNSS.
+func firstReceiver() async -> String? {
+  DeviceDiscovery().preferredReceiver()?.path
+}
 
 func gpsdAnswers(host: String, port: Int) async -> Bool { false }
 
@@ -19,14 +32,4 @@ func unavailableManager(_ message: String) -> LocationManager {
   var manager = LocationManager.noop
   manager.delegate = { stream }
   return manager
-}
-
-func listDevices(json: Bool) async -> Int32 {
-  Terminal.diagnostic("Error: device discovery is not available yet.")
-  return 1
-}
-
-func record(_ options: RecordOptions) async -> Int32 {
-  Terminal.diagnostic("Error: recording is not available yet.")
-  return 1
 }

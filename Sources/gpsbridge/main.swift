@@ -48,8 +48,8 @@ case .version:
   exit(0)
 case .check(let path, let json):
   exit(check(path: path, json: json))
-case .devices(let json):
-  exit(await listDevices(json: json))
+case .devices(let paths, let json):
+  exit(listDevices(paths: paths, json: json))
 case .record(let options):
   exit(await runInterruptibly { await record(options) })
 case .run(let options):

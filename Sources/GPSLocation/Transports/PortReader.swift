@@ -38,11 +38,15 @@ final class PortReader: @unchecked Sendable {
   private var timer: (any DispatchSourceTimer)?
   private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
   private var stopped = false
+  /// Receives every byte read while ``forwardBytes(_:)`` is on (for recording captures).
+  private let rawBytes: (@Sendable ([UInt8]) -> Void)?
+  private var forwarding = false
   private var waiters: [CheckedContinuation<Void, Never>] = []
   private var readSourceFinished = false
 
-  init(port: SerialPort, defaultDate: UTCDate?, continuation: AsyncStream<Event>.Continuation) {
+  init(port: SerialPort, defaultDate: UTCDate?, continuation: AsyncStream<Event>.Continuation, rawBytes: (@Sendable ([UInt8]) -> Void)? = nil) {
     self.port = port
+    self.rawBytes = rawBytes
     self.defaultDate = defaultDate
     self.continuation = continuation
     self.decoder = FixDecoder(defaultDate: defaultDate)
@@ -69,6 +73,11 @@ final class PortReader: @unchecked Sendable {
       self.timer = timer
       timer.resume()
     }
+  }
+
+  /// Turns forwarding of raw bytes on or off (off while autobaud listens at wrong rates).
+  func forwardBytes(_ on: Bool) {
+    queue.async { [self] in forwarding = on }
   }
 
   /// Starts decoding afresh (after a baud change), forgetting what was counted.
@@ -118,7 +127,9 @@ final class PortReader: @unchecked Sendable {
       let now = ContinuousClock.now
       counters.bytes += count
       counters.lastByte = now
-      decoder.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+      let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+      if forwarding, let rawBytes { rawBytes(Array(chunk)) }
+      decoder.append(chunk)
       let before = decoder.framer.counters.sentences
       while let fix = decoder.next() { continuation.yield(.fix(fix)) }
       let framed = decoder.framer.counters

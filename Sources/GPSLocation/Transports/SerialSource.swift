@@ -53,12 +53,18 @@ public struct SerialSource: FixSource {
   public let timing: Timing
   /// Told of progress worth a line on a terminal ("NMEA at 9600 baud").
   public let onNotice: @Sendable (String) -> Void
+  /// Given every byte read once the baud rate is settled, for recording a capture.
+  public let rawBytes: (@Sendable ([UInt8]) -> Void)?
 
-  public init(path: String, baudRate: BaudRate = .automatic, timing: Timing = .init(), onNotice: @escaping @Sendable (String) -> Void = { _ in }) {
+  public init(
+    path: String, baudRate: BaudRate = .automatic, timing: Timing = .init(),
+    onNotice: @escaping @Sendable (String) -> Void = { _ in }, rawBytes: (@Sendable ([UInt8]) -> Void)? = nil
+  ) {
     self.path = path
     self.baudRate = baudRate
     self.timing = timing
     self.onNotice = onNotice
+    self.rawBytes = rawBytes
   }
 
   public var initialAuthorization: AuthorizationStatus { .notDetermined }
@@ -125,9 +131,8 @@ public struct SerialSource: FixSource {
   private func read(_ port: SerialPort, knownRate: inout Int?, _ deliver: @escaping @Sendable (SourceEvent) async -> Void) async -> Outcome {
     let (events, continuation) = AsyncStream.makeStream(of: PortReader.Event.self, bufferingPolicy: .bufferingNewest(256))
     let today = UTCDate(daysSince1970: Int64((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
-    let reader = PortReader(port: port, defaultDate: today, continuation: continuation)
+    let reader = PortReader(port: port, defaultDate: today, continuation: continuation, rawBytes: rawBytes)
     reader.start()
-    defer { _ = reader }
 
     let automatic = baudRate == .automatic
     var candidates = BaudRate.candidates
@@ -140,6 +145,7 @@ public struct SerialSource: FixSource {
     var silenceReported = false
     var garbageReported = false
     if automatic, candidates[0] != (knownRate ?? BaudRate.candidates[0]) { try? port.setBaudRate(candidates[0]) }
+    if !probing { reader.forwardBytes(true) }
 
     let outcome: Outcome = await withTaskCancellationHandler {
       for await event in events {
@@ -148,6 +154,7 @@ public struct SerialSource: FixSource {
           if probing {
             // A fix proves the rate.
             probing = false
+            reader.forwardBytes(true)
             knownRate = candidates[index]
             onNotice("\(path): NMEA at \(candidates[index]) baud")
           }
@@ -159,6 +166,7 @@ public struct SerialSource: FixSource {
           if probing {
             if counters.sentences >= 2 {
               probing = false
+              reader.forwardBytes(true)
               knownRate = candidates[index]
               onNotice("\(path): NMEA at \(candidates[index]) baud")
             } else if probeStart.duration(to: now) >= timing.probeWindow {
@@ -187,6 +195,7 @@ public struct SerialSource: FixSource {
             if automatic {
               // Bytes but no sentences: the receiver changed rate, or we settled wrongly.
               probing = true
+              reader.forwardBytes(false)
               index = 0
               knownRate = nil
               try? port.setBaudRate(candidates[index])

@@ -1,0 +1,76 @@
+import GPSLocation
+import Testing
+
+@testable import gpsbridge
+
+/// `parse` is a pure function: arguments in, a command or a usage error out.
+@Suite struct CommandParsingTests {
+  @Test func noArgumentsRunsTheDefault() throws {
+    #expect(try parse([]) == .run(RunOptions()))
+  }
+
+  @Test func sourcesAndOptions() throws {
+    var options = RunOptions()
+    options.source = .replay(path: "drive.nmea", speed: .unlimited)
+    options.json = true
+    options.heading = true
+    options.visits = true
+    options.regions = [Region(identifier: "home", center: LocationCoordinate2D(latitude: 47.3769, longitude: 8.5417), radius: 100)]
+    options.distanceFilter = 10
+    #expect(try parse(["--replay", "drive.nmea", "--speed", "max", "--json", "--heading", "--visits", "--region", "home,47.3769,8.5417,100", "--distance-filter", "10"]) == .run(options))
+  }
+
+  @Test(arguments: [
+    (["--gpsd"], SourceChoice.gpsd(host: "127.0.0.1", port: 2947)),
+    (["--gpsd", "gps.local"], .gpsd(host: "gps.local", port: 2947)),
+    (["--gpsd", "10.0.0.2:3000"], .gpsd(host: "10.0.0.2", port: 3000)),
+    (["--gpsd", "[::1]:2948"], .gpsd(host: "::1", port: 2948)),
+    (["--gpsd", "--json"], .gpsd(host: "127.0.0.1", port: 2947)),
+    (["--device", "/dev/ttyACM0"], .device(path: "/dev/ttyACM0", baud: .automatic)),
+    (["--device", "/dev/ttyUSB0", "--baud", "4800"], .device(path: "/dev/ttyUSB0", baud: .fixed(4800))),
+    (["--replay", "-", "--speed", "2.5"], .replay(path: "-", speed: .multiplied(by: 2.5))),
+    (["--replay", "x.nmea", "--speed", "1"], .replay(path: "x.nmea", speed: .realTime)),
+  ])
+  func sourceChoices(_ arguments: [String], _ source: SourceChoice) throws {
+    guard case .run(let options) = try parse(arguments) else {
+      Issue.record("not a run command")
+      return
+    }
+    #expect(options.source == source)
+  }
+
+  @Test(arguments: [
+    (["--bogus"], "Unknown option '--bogus'."),
+    (["drive.nmea"], "Unexpected argument 'drive.nmea'. To replay a capture, use --replay drive.nmea."),
+    (["--device", "/dev/a", "--replay", "b"], "Choose one source: --device, --gpsd or --replay."),
+    (["--baud", "9600"], "--baud applies to --device only."),
+    (["--device", "/dev/a", "--baud", "1234"], "--baud takes 'auto' or one of 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600; got '1234'."),
+    (["--replay", "x", "--speed", "0"], "--speed takes a positive number (2 is twice real time) or 'max'; got '0'."),
+    (["--region", "home,47,8"], "--region takes ID,LAT,LON,RADIUS, like home,47.3769,8.5417,100; got 'home,47,8'."),
+    (["--region", "home,95,8,10"], "--region 'home': latitude must be within ±90 and longitude within ±180."),
+    (["--distance-filter", "far"], "--distance-filter takes a distance in metres, like 10; got 'far'."),
+    (["--replay"], "--replay needs a value."),
+    (["--gpsd", "host:99999"], "--gpsd port must be 1–65535; got 'host:99999'."),
+    (["check"], "Missing the capture file to check."),
+    (["record", "--device", "/dev/a"], "Missing --output FILE: where to write the capture."),
+    (["record", "--replay", "x", "-o", "y"], "'record' records a live source; use --device or --gpsd (a capture is already a recording)."),
+  ])
+  func usageErrorsSayWhatIsWrong(_ arguments: [String], _ message: String) {
+    #expect(throws: UsageError.self) { try parse(arguments) }
+    do {
+      _ = try parse(arguments)
+    } catch {
+      #expect(error.message == message)
+    }
+  }
+
+  @Test func subcommands() throws {
+    #expect(try parse(["devices", "/dev/gps0", "--json"]) == .devices(paths: ["/dev/gps0"], json: true))
+    #expect(try parse(["check", "x.nmea"]) == .check(path: "x.nmea", json: false))
+    #expect(try parse(["record", "--device", "/dev/ttyUSB0", "-o", "x.nmea", "--duration", "60"])
+      == .record(RecordOptions(source: .device(path: "/dev/ttyUSB0", baud: .automatic), output: "x.nmea", duration: 60)))
+    #expect(try parse(["help", "record"]) == .help(.record))
+    #expect(try parse(["check", "--help"]) == .help(.check))
+    #expect(try parse(["--help"]) == .help(.main))
+  }
+}

@@ -1,0 +1,257 @@
+import Foundation
+import GPSLocation
+import Testing
+
+@testable import gpsbridge
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The built program, run as a user would run it.
+///
+/// The golden NDJSON files in Fixtures/cli are the output contract; to re-record them after
+/// an intended change: `GPSBRIDGE_RECORD=1 swift test --filter ProgramTests`.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct ProgramTests {
+  static let goldenCaptures = ["ublox-m8-1hz", "sirf-nmea22-1hz", "quectel-nmea411-10hz", "gga-only-5hz", "marine-0.5hz"]
+
+  @Test func helpIsTheWholeHelpText() throws {
+    let result = try Program.run(["--help"])
+    #expect(result.status == 0 && result.output == Help.main + "\n" && result.error.isEmpty)
+    for topic in ["devices", "record", "check"] {
+      let sub = try Program.run(["help", topic])
+      #expect(sub.status == 0 && sub.output.contains("USAGE: gpsbridge \(topic)"), "\(topic)")
+    }
+  }
+
+  @Test func usageErrorsExit64WithTheUsageAndAPointerToHelp() throws {
+    let result = try Program.run(["--speed", "fast"])
+    #expect(result.status == 64 && result.output.isEmpty)
+    #expect(result.error == """
+      Error: --speed takes a positive number (2 is twice real time) or 'max'; got 'fast'.
+      Usage: \(Help.usage(.main))
+        See 'gpsbridge --help' for more information.
+
+      """)
+  }
+
+  @Test(arguments: goldenCaptures)
+  func replayPrintsTheGoldenNDJSON(_ name: String) throws {
+    let capture = Program.fixtures.appendingPathComponent("\(name).nmea").path
+    let result = try Program.run(["--replay", capture, "--speed", "max", "--json", "--heading"])
+    #expect(result.status == 0)
+    // The end-of-capture message names the file; the golden file has it relative.
+    let output = result.output.replacingOccurrences(of: Program.fixtures.path + "/", with: "Fixtures/")
+    let golden = Program.fixtures.appendingPathComponent("cli/\(name).ndjson")
+    if ProcessInfo.processInfo.environment["GPSBRIDGE_RECORD"] != nil {
+      try output.write(to: golden, atomically: true, encoding: .utf8)
+    }
+    let expected = try String(contentsOf: golden, encoding: .utf8)
+    let lines = output.split(separator: "\n"), wanted = expected.split(separator: "\n")
+    #expect(lines.count == wanted.count)
+    for (index, (line, want)) in zip(lines, wanted).enumerated() where line != want {
+      Issue.record("line \(index + 1):\n  got  \(line)\n  want \(want)")
+      break
+    }
+    // Every line is one JSON object with an event.
+    for line in lines.prefix(50) {
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      #expect(object?["event"] is String)
+    }
+  }
+
+  @Test func onceprintsOneLocationAndExits() throws {
+    let capture = Program.fixtures.appendingPathComponent("ublox-m8-1hz.nmea").path
+    let result = try Program.run(["--replay", capture, "--speed", "max", "--once", "--json"])
+    #expect(result.status == 0)
+    let lines = result.output.split(separator: "\n")
+    #expect(lines.count == 1 && lines.first?.hasPrefix(#"{"event":"didUpdateLocations""#) == true)
+  }
+
+  @Test func onceWithoutAFixFailsSayingSo() throws {
+    let noFix = "$GPGGA,120000,,,,,0,00,,,M,,M,,*7B\r\n$GPGGA,120001,,,,,0,00,,,M,,M,,*7A\r\n"
+    let result = try Program.run(["--replay", "-", "--speed", "max", "--once"], input: Data(noFix.utf8))
+    #expect(result.status == 1)
+    #expect(result.error.contains("Error: The source ended before a fix arrived."))
+  }
+
+  @Test func checkSummarizesACapture() throws {
+    let capture = Program.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea").path
+    let result = try Program.run(["check", capture])
+    #expect(result.status == 0)
+    for line in ["300 sentences", "  GPGSV                   120", "  bad checksum              0", "  epochs                   60",
+                 "  with a position          56", "  from              2023-12-31T23:59:30.000Z", "  rate              1.00 Hz"] {
+      #expect(result.output.contains(line), "\(line)")
+    }
+    let json = try Program.run(["check", capture, "--json"])
+    let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+    #expect(object?["fixes"] as? Int == 60)
+  }
+
+  @Test func checkOfAMissingFileExits1() throws {
+    let result = try Program.run(["check", "/nonexistent.nmea"])
+    #expect(result.status == 1 && result.error.hasPrefix("Error: cannot read /nonexistent.nmea"))
+  }
+
+  @Test func recordFromAPtyReplaysToTheSameActions() async throws {
+    let pty = try PTY()
+    defer { pty.close() }
+    let capture = try Data(contentsOf: Program.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea"))
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("recorded-\(getpid()).nmea").path
+    let writer = Task.detached {
+      try? await Task.sleep(for: .milliseconds(700))
+      pty.write(capture)
+    }
+    let result = try Program.run(["record", "--device", pty.slavePath, "--baud", "9600", "--output", output, "--duration", "2.5"])
+    await writer.value
+    #expect(result.status == 0)
+    #expect(result.error.contains("recorded \(capture.count) bytes"))
+    let recorded = try String(contentsOf: URL(fileURLWithPath: output), encoding: .utf8)
+    #expect(recorded.hasPrefix("# Date: ") && recorded.contains("# Device: \(pty.slavePath)"))
+    let original = try Program.run(["--replay", Program.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea").path, "--speed", "max", "--json"])
+    let replayed = try Program.run(["--replay", output, "--speed", "max", "--json"])
+    // All but the last line (the end-of-capture message names the file).
+    #expect(replayed.output.split(separator: "\n").dropLast() == original.output.split(separator: "\n").dropLast())
+  }
+
+  @Test func devicesDescribesAPtyBehindALink() throws {
+    let pty = try PTY()
+    defer { pty.close() }
+    let link = FileManager.default.temporaryDirectory.appendingPathComponent("gps-devices-\(getpid())").path
+    unlink(link)
+    symlink(pty.slavePath, link)
+    defer { unlink(link) }
+    let result = try Program.run(["devices", link])
+    #expect(result.status == 0)
+    let row = result.output.split(separator: "\n").first { $0.hasPrefix(link) }
+    #expect(row?.contains(String(pty.slavePath.dropFirst(5))) == true, "kernel name")
+    #expect(row?.hasSuffix("yes") == true, "accessible")
+    #expect(result.output.hasPrefix("PATH"))
+  }
+
+  @Test func permissionDeniedNamesTheFix() throws {
+    // CI runs as root, which may open anything: run the program as 'nobody' instead.
+    let pty = try PTY()
+    defer { pty.close() }
+    let binary = FileManager.default.temporaryDirectory.appendingPathComponent("gpsbridge-\(getpid())")
+    try? FileManager.default.removeItem(at: binary)
+    try FileManager.default.copyItem(at: Program.executable, to: binary)
+    chmod(binary.path, 0o755)
+    defer { try? FileManager.default.removeItem(at: binary) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+    process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path, "--device", pty.slavePath, "--once"]
+    let error = Pipe()
+    process.standardError = error
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 1)
+    #expect(text.contains("Permission denied opening \(pty.slavePath). Add yourself to the 'dialout' group"))
+  }
+
+  @Test func sigtermStopsCleanlyWithCompleteLines() throws {
+    let process = Process()
+    process.executableURL = Program.executable
+    process.arguments = ["--replay", Program.fixtures.appendingPathComponent("quectel-nmea411-10hz.nmea").path, "--json"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    Thread.sleep(forTimeInterval: 1.5)
+    process.terminate()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.count > 5 && lines.last == "")
+    for line in lines.dropLast() {
+      #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(line)")
+    }
+  }
+
+  @Test func aClosedStdoutEndsTheProgramQuietly() throws {
+    let process = Process()
+    process.executableURL = Program.executable
+    process.arguments = ["--replay", Program.fixtures.appendingPathComponent("quectel-nmea411-10hz.nmea").path, "--speed", "5", "--json"]
+    let output = Pipe(), error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    // Like `| head -1`: read a line, then close the pipe.
+    _ = output.fileHandleForReading.availableData
+    try output.fileHandleForReading.close()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(error.fileHandleForReading.readDataToEndOfFile().isEmpty)
+  }
+
+  @Test func theDefaultWithoutAReceiverReplaysTheDemoAndSaysSo() throws {
+    let process = Process()
+    process.executableURL = Program.executable
+    process.arguments = ["--json"]
+    let output = Pipe(), error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    Thread.sleep(forTimeInterval: 1.5)
+    process.terminate()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard DeviceDiscoveryHasNoReceiver.value else { return }
+    #expect(message.contains("replaying the bundled demo drive"))
+    #expect(String(decoding: data, as: UTF8.self).hasPrefix(#"{"event":"didUpdateLocations""#))
+  }
+}
+
+/// Whether this machine has no receiver plugged in (then the default must be the demo).
+enum DeviceDiscoveryHasNoReceiver {
+  static let value = DeviceDiscovery().preferredReceiver() == nil
+}
+
+/// A pty pair for the program to open by its slave path.
+final class PTY: @unchecked Sendable {
+  let master: CInt
+  let slave: CInt
+  let slavePath: String
+  private let lock = NSLock()
+  private var open = true
+
+  init() throws {
+    var master: CInt = -1, slave: CInt = -1
+    var name = [CChar](repeating: 0, count: 256)
+    guard openpty(&master, &slave, &name, nil, nil) == 0 else { throw POSIXError(.EIO) }
+    var settings = termios()
+    tcgetattr(slave, &settings)
+    cfmakeraw(&settings)
+    tcsetattr(slave, TCSANOW, &settings)
+    self.master = master
+    self.slave = slave
+    slavePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  func write(_ data: Data) {
+    lock.withLock {
+      guard open else { return }
+      data.withUnsafeBytes { raw in
+        var offset = 0
+        while offset < raw.count {
+          let written = Glibc.write(master, raw.baseAddress! + offset, min(512, raw.count - offset))
+          if written <= 0 { return }
+          offset += written
+        }
+      }
+    }
+  }
+
+  func close() {
+    lock.withLock {
+      guard open else { return }
+      open = false
+      Glibc.close(slave)
+      Glibc.close(master)
+    }
+  }
+}
