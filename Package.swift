@@ -8,6 +8,7 @@ let package = Package(
   name: "gpsbridge",
   products: [
     .library(name: "NMEA", targets: ["NMEA"]),
+    .library(name: "GPSD", targets: ["GPSD"]),
     .library(name: "GPSLocation", targets: ["GPSLocation"]),
     .library(name: "GPSLocationTestSupport", targets: ["GPSLocationTestSupport"]),
     .executable(name: "gpsbridge", targets: ["gpsbridge"]),
@@ -15,8 +16,10 @@ let package = Package(
   targets: [
     // Bytes to sentences to typed messages to one `Fix` per receiver epoch. Stdlib only.
     .target(name: "NMEA", linkerSettings: [.linkedLibrary("m")]),
+    // gpsd's JSON protocol: requests, typed reports, and reports to the same `Fix`.
+    .target(name: "GPSD", dependencies: ["NMEA"]),
     // The public API: LocationManager, its pure engine, the broadcaster and the transports.
-    .target(name: "GPSLocation", dependencies: ["NMEA"]),
+    .target(name: "GPSLocation", dependencies: ["NMEA", "GPSD"]),
     // Test values that fail the running test; kept apart so the library never links Testing.
     .target(name: "GPSLocationTestSupport", dependencies: ["GPSLocation"]),
     .executableTarget(name: "gpsbridge", dependencies: ["GPSLocation", "NMEA"]),
@@ -30,6 +33,7 @@ let package = Package(
     ),
 
     .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
+    .testTarget(name: "GPSDTests", dependencies: ["GPSD", "NMEA"]),
     .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "GPSLocationTestSupport"]),
     .testTarget(name: "gpsbridgeTests", dependencies: ["gpsbridge", "GPSLocation", "NMEA"]),
   ],

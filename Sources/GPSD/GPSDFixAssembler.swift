@@ -1,0 +1,108 @@
+import NMEA
+
+/// Turns gpsd's reports into the same ``Fix`` values the NMEA path produces, so the engine
+/// downstream cannot tell the sources apart.
+///
+/// A fix is made from each `TPV` that carries a time, with the satellites and DOPs of the
+/// latest `SKY`, the latest `GST`'s error estimates and the latest `ATT` heading. gpsd may
+/// report the same epoch twice (a partial TPV, then a fuller one, or a `?POLL`); a TPV with
+/// the time of the fix just made replaces nothing and is skipped.
+public struct GPSDFixAssembler: Sendable {
+  var sky: GPSDReport.SKY?
+  var gst: GPSDReport.GST?
+  var heading: Double?
+  var lastTime: UTCTimestamp?
+
+  public init() {}
+
+  /// Takes a report; returns a fix when it completes one.
+  public mutating func add(_ report: GPSDReport) -> Fix? {
+    switch report {
+    case .sky(let value):
+      sky = value
+    case .gst(let value):
+      gst = value
+    case .att(let value):
+      heading = value.heading
+    case .tpv(let tpv):
+      guard let text = tpv.time, let time = UTCTimestamp(text), time != lastTime else { return nil }
+      lastTime = time
+      return fix(from: tpv, at: time)
+    default:
+      break
+    }
+    return nil
+  }
+
+  func fix(from tpv: GPSDReport.TPV, at time: UTCTimestamp) -> Fix {
+    var fix = Fix(time: time.time, timestamp: time)
+    if let sky {
+      fix.satellites = (sky.satellites ?? []).compactMap { satellite in
+        guard let number = satellite.PRN else { return nil }
+        return Fix.Satellite(
+          constellation: Self.constellation(gnssID: satellite.gnssid) ?? Constellation(nmeaPRN: number), number: number,
+          elevation: satellite.el.map { Int($0.rounded()) }, azimuth: satellite.az.map { Int($0.rounded()) },
+          snr: satellite.ss.flatMap { $0 > 0 ? Int($0.rounded()) : nil }, isUsed: satellite.used ?? false)
+      }
+      fix.satellitesUsed = sky.uSat ?? sky.satellites.map { $0.filter { $0.used == true }.count }
+      fix.pdop = sky.pdop
+      fix.hdop = sky.hdop
+      fix.vdop = sky.vdop
+    }
+    if let gst {
+      fix.errorEstimate = Fix.ErrorEstimate(
+        rangeRMS: gst.rms, semiMajor: gst.major, semiMinor: gst.minor, orientation: gst.orient,
+        latitude: gst.lat, longitude: gst.lon, altitude: gst.alt)
+    }
+    let mode: FixMode = switch tpv.mode ?? 0 {
+    case 2: .twoD
+    case 3: .threeD
+    default: .none
+    }
+    guard mode != .none, let latitude = tpv.lat, let longitude = tpv.lon, latitude.isFinite, longitude.isFinite,
+      abs(latitude) <= 90, abs(longitude) <= 180
+    else { return fix }
+    fix.mode = mode
+    fix.quality = Self.quality(status: tpv.status)
+    fix.latitude = latitude
+    fix.longitude = longitude
+    fix.altitude = tpv.altMSL ?? tpv.alt
+    fix.geoidSeparation = tpv.geoidSep ?? tpv.altHAE.flatMap { hae in fix.altitude.map { hae - $0 } }
+    fix.speed = tpv.speed
+    fix.course = tpv.track
+    fix.magneticVariation = tpv.magvar
+    fix.trueHeading = heading
+    // gpsd's own estimates (its eph is at 95%-like confidence, larger than a 1σ figure).
+    fix.horizontalAccuracy = tpv.eph ?? {
+      guard let x = tpv.epx, let y = tpv.epy else { return nil }
+      return (x * x + y * y).squareRoot()
+    }()
+    fix.verticalAccuracy = mode == .threeD ? tpv.epv : nil
+    return fix
+  }
+
+  static func quality(status: Int?) -> FixQuality {
+    switch status {
+    case 2: .dgps
+    case 3: .rtkFixed
+    case 4: .rtkFloat
+    case 5, 6: .deadReckoning
+    case 8: .simulator
+    case 9: .pps
+    default: .gps
+    }
+  }
+
+  static func constellation(gnssID: Int?) -> Constellation? {
+    switch gnssID {
+    case 0: .gps
+    case 1: .sbas
+    case 2: .galileo
+    case 3: .beidou
+    case 5: .qzss
+    case 6: .glonass
+    case 7: .navic
+    default: nil
+    }
+  }
+}
