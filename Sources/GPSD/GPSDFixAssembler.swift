@@ -77,7 +77,8 @@ public struct GPSDFixAssembler: Sendable {
       guard let x = tpv.epx, let y = tpv.epy else { return nil }
       return (x * x + y * y).squareRoot()
     }()
-    fix.verticalAccuracy = mode == .threeD ? tpv.epv : nil
+    // A TPV without an altitude (gpsd sends some) has no vertical accuracy either.
+    fix.verticalAccuracy = mode == .threeD && fix.altitude != nil ? tpv.epv : nil
     return fix
   }
 

@@ -92,7 +92,7 @@ extension Location {
       altitude: fix.altitude ?? 0,
       ellipsoidalAltitude: fix.ellipsoidalAltitude,
       horizontalAccuracy: fix.horizontalAccuracy ?? -1,
-      verticalAccuracy: fix.mode == .threeD ? (fix.verticalAccuracy ?? -1) : -1,
+      verticalAccuracy: fix.mode == .threeD && fix.altitude != nil ? (fix.verticalAccuracy ?? -1) : -1,
       speed: fix.speed ?? -1,
       course: fix.course ?? -1,
       timestamp: timestamp,

@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+extension FileDescriptor {
+  /// Connects a TCP socket to `host:port` (a name, IPv4 or IPv6), trying each address in
+  /// turn, giving up on each after `timeout` seconds. The socket is left non-blocking with
+  /// TCP keepalive on (idle 10 s, then 3 probes 5 s apart), so a peer that vanished without
+  /// closing (a pulled cable, a suspended host) is noticed within about half a minute even
+  /// when no data is expected. The corresponding C functions are `getaddrinfo(3)`,
+  /// `socket(2)`, `connect(2)` and `setsockopt(2)`.
+  static func connectTCP(host: String, port: Int, timeout: Int = 3) throws(Errno) -> FileDescriptor {
+    var hints = addrinfo()
+    hints.ai_family = AF_UNSPEC
+    hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+    var list: UnsafeMutablePointer<addrinfo>?
+    let status = getaddrinfo(host, String(port), &hints, &list)
+    guard status == 0, let first = list else { throw Errno(rawValue: EHOSTUNREACH) }
+    defer { freeaddrinfo(list) }
+    var lastError = Errno(rawValue: ECONNREFUSED)
+    var entry: UnsafeMutablePointer<addrinfo>? = first
+    while let address = entry {
+      entry = address.pointee.ai_next
+      let fd = socket(address.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+      guard fd >= 0 else { lastError = .current; continue }
+      var sendTimeout = timeval(tv_sec: timeout, tv_usec: 0)
+      setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &sendTimeout, socklen_t(MemoryLayout<timeval>.size))
+      let connected = withRetryOnInterrupt { Glibc.connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen) }
+      guard connected == 0 else {
+        lastError = .current
+        Glibc.close(fd)
+        continue
+      }
+      var on: CInt = 1, idle: CInt = 10, interval: CInt = 5, count: CInt = 3
+      setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, socklen_t(MemoryLayout<CInt>.size))
+      setsockopt(fd, CInt(IPPROTO_TCP), TCP_KEEPIDLE, &idle, socklen_t(MemoryLayout<CInt>.size))
+      setsockopt(fd, CInt(IPPROTO_TCP), TCP_KEEPINTVL, &interval, socklen_t(MemoryLayout<CInt>.size))
+      setsockopt(fd, CInt(IPPROTO_TCP), TCP_KEEPCNT, &count, socklen_t(MemoryLayout<CInt>.size))
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+      return FileDescriptor(rawValue: fd)
+    }
+    throw lastError
+  }
+}
+
+private func withRetryOnInterrupt(_ call: () -> CInt) -> CInt {
+  while true {
+    let result = call()
+    if result == -1 && errno == EINTR { continue }
+    return result
+  }
+}

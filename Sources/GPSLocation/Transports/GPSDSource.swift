@@ -1,0 +1,234 @@
+import GPSD
+import NMEA
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A running gpsd, read over its TCP JSON protocol: the gpsd that owns the receiver on
+/// many Linux boxes.
+///
+/// - Connects, asks `?WATCH={"enable":true,"json":true}` (for one device if given), and turns
+///   TPV, SKY, GST and ATT reports into the same ``Fix`` values the NMEA path makes, so the
+///   engine behaves identically whichever source feeds it.
+/// - **Not running**: an error saying so, and retries with backoff
+///   (``Timing/reconnectMinimum`` doubling to ``Timing/reconnectMaximum``).
+/// - **Connection lost or gpsd restarted**: `paused`, reconnect with backoff, WATCH again,
+///   `resumed`. Subscribers see only the pause and the resume.
+/// - **Silence**: with a device active, no report for ``Timing/silenceTimeout`` means the
+///   connection is stale (TCP keepalive covers a peer that vanished while idle): reconnect.
+/// - **No device or no fix**: after ``Timing/noFixTimeout`` without a position, one error
+///   that says which; no locations are made up.
+public struct GPSDSource: FixSource {
+  public struct Timing: Hashable, Sendable {
+    public var connectTimeout = 3
+    public var silenceTimeout: Duration = .seconds(5)
+    public var noFixTimeout: Duration = .seconds(10)
+    public var reconnectMinimum: Duration = .milliseconds(250)
+    public var reconnectMaximum: Duration = .seconds(5)
+    public init() {}
+  }
+
+  public let host: String
+  public let port: Int
+  public let device: String?
+  public let timing: Timing
+  /// When set, gpsd is asked for NMEA instead of JSON and every line goes here (for
+  /// `gpsbridge record`); no fixes are made.
+  public let rawNMEA: (@Sendable ([UInt8]) -> Void)?
+
+  public init(host: String = "127.0.0.1", port: Int = 2947, device: String? = nil, timing: Timing = .init(), rawNMEA: (@Sendable ([UInt8]) -> Void)? = nil) {
+    self.host = host
+    self.port = port
+    self.device = device
+    self.timing = timing
+    self.rawNMEA = rawNMEA
+  }
+
+  var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+  public var initialAuthorization: AuthorizationStatus { .notDetermined }
+
+  public func isPresent() async -> Bool {
+    guard let socket = try? FileDescriptor.connectTCP(host: host, port: port, timeout: 1) else { return false }
+    try? socket.close()
+    return true
+  }
+
+  public func checkAuthorization() async -> AuthorizationStatus {
+    await isPresent() ? .authorizedAlways : .notDetermined
+  }
+
+  public func run(_ deliver: @escaping @Sendable (SourceEvent) async -> Void) async {
+    var backoff = timing.reconnectMinimum
+    var lastProblem: String?
+    var paused = false
+    while !Task.isCancelled {
+      let socket: FileDescriptor
+      do {
+        socket = try FileDescriptor.connectTCP(host: host, port: port, timeout: timing.connectTimeout)
+      } catch {
+        let message = error == Errno(rawValue: ECONNREFUSED)
+          ? "gpsd is not running on \(address) (connection refused). Start it (sudo systemctl start gpsd), or point --gpsd at HOST:PORT; retrying."
+          : "Cannot reach gpsd on \(address): \(error). Check the host and port; retrying."
+        if message != lastProblem {
+          lastProblem = message
+          await deliver(.failed(.init(.network, message)))
+        }
+        guard await sleep(backoff) else { return }
+        backoff = min(backoff * 2, timing.reconnectMaximum)
+        continue
+      }
+      backoff = timing.reconnectMinimum
+      lastProblem = nil
+      await deliver(.authorization(.authorizedAlways))
+      if paused {
+        paused = false
+        await deliver(.resumed)
+      }
+      let outcome = await read(socket, deliver)
+      try? socket.close()
+      guard case .lost(let reason) = outcome else { return }
+      paused = true
+      await deliver(.paused(.init(.network, "Lost the connection to gpsd on \(address) (\(reason)); reconnecting.")))
+      guard await sleep(timing.reconnectMinimum) else { return }
+    }
+  }
+
+  enum Outcome {
+    case cancelled
+    case lost(String)
+  }
+
+  enum Event: Sendable {
+    case fix(Fix)
+    case report(GPSDReport)
+    case tick
+    case closed(Errno?)
+  }
+
+  private func read(_ socket: FileDescriptor, _ deliver: @escaping @Sendable (SourceEvent) async -> Void) async -> Outcome {
+    let (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(256))
+    let decoder = ReportDecoder(continuation: continuation, rawNMEA: rawNMEA)
+    let reader = DescriptorReader(
+      descriptor: socket, label: "gpsbridge.gpsd",
+      onBytes: { bytes in decoder.received(bytes) },
+      onTick: { continuation.yield(.tick) },
+      onClosed: { error in
+        continuation.yield(.closed(error))
+        continuation.finish()
+      })
+    reader.start()
+    let request = rawNMEA == nil ? GPSDRequest.watch(device: device) : .watchNMEA(device: device)
+    do {
+      try socket.writeAll(Array(request.line.utf8))
+    } catch {
+      await reader.stop()
+      return .lost("\(error)")
+    }
+
+    let connected = ContinuousClock.now
+    var lastReport = ContinuousClock.now
+    var hasDevice = false
+    var hadPosition = false
+    var noFixReported = false
+    let outcome: Outcome = await withTaskCancellationHandler {
+      for await event in events {
+        switch event {
+        case .fix(let fix):
+          lastReport = .now
+          if fix.hasPosition { hadPosition = true }
+          await deliver(.fix(fix))
+        case .report(let report):
+          lastReport = .now
+          switch report {
+          case .devices(let list):
+            hasDevice = !(list.devices ?? []).isEmpty
+          case .device(let device):
+            if device.activated != nil { hasDevice = true }
+          case .tpv, .sky, .gst, .att:
+            hasDevice = true
+          case .error(let error):
+            await deliver(.failed(.init(.network, "gpsd on \(address) says: \(error.message ?? "error"). Check the --gpsd device name.")))
+          default:
+            break
+          }
+        case .tick:
+          let now = ContinuousClock.now
+          if hasDevice, lastReport.duration(to: now) >= timing.silenceTimeout {
+            return .lost("no report for \(timing.silenceTimeout)")
+          }
+          if !hadPosition, !noFixReported, connected.duration(to: now) >= timing.noFixTimeout, rawNMEA == nil {
+            noFixReported = true
+            let message = hasDevice
+              ? "gpsd on \(address) has a receiver but no fix after \(timing.noFixTimeout). Give it a clear view of the sky; a cold start can take a minute."
+              : "gpsd on \(address) has no GPS device. Start it with one (gpsd /dev/ttyACM0), or check that hotplugging added it (gpsctl, or 'gpsbridge devices')."
+            await deliver(.failed(.init(.locationUnknown, message)))
+          }
+        case .closed(let error):
+          return .lost(error.map { "\($0)" } ?? "gpsd closed the connection")
+        }
+      }
+      return .cancelled
+    } onCancel: {
+      Task { await reader.stop() }
+    }
+    await reader.stop()
+    return Task.isCancelled ? .cancelled : outcome
+  }
+
+  private func sleep(_ duration: Duration) async -> Bool {
+    do {
+      try await Task.sleep(for: duration)
+      return true
+    } catch {
+      return false
+    }
+  }
+}
+
+/// gpsd's bytes to reports and fixes, on the reader's queue.
+private final class ReportDecoder: @unchecked Sendable {
+  let continuation: AsyncStream<GPSDSource.Event>.Continuation
+  let rawNMEA: (@Sendable ([UInt8]) -> Void)?
+  var lines = LineSplitter()
+  var assembler = GPSDFixAssembler()
+
+  init(continuation: AsyncStream<GPSDSource.Event>.Continuation, rawNMEA: (@Sendable ([UInt8]) -> Void)?) {
+    self.continuation = continuation
+    self.rawNMEA = rawNMEA
+  }
+
+  func received(_ bytes: UnsafeRawBufferPointer) {
+    lines.append(bytes)
+    while let line = lines.next() {
+      if let rawNMEA {
+        // NMEA mode: sentences pass through; gpsd's own JSON banners still count as reports.
+        if line.first == UInt8(ascii: "$") || line.first == UInt8(ascii: "!") {
+          rawNMEA(Array(line) + [0x0D, 0x0A])
+          continuation.yield(.report(.unknown("NMEA")))
+          continue
+        }
+      }
+      guard let report = try? GPSDReport(line: line) else { continue }
+      if let fix = assembler.add(report) {
+        continuation.yield(.fix(fix))
+      } else {
+        continuation.yield(.report(report))
+      }
+    }
+  }
+}
+
+extension LocationManager {
+  /// A running gpsd (default 127.0.0.1:2947), optionally one of its devices. See
+  /// ``GPSDSource`` for reconnection and the errors it reports.
+  public static func gpsd(
+    host: String = "127.0.0.1", port: Int = 2947, device: String? = nil, timing: GPSDSource.Timing = .init(),
+    configuration: LocationEngine.Configuration = .init()
+  ) -> LocationManager {
+    .source(GPSDSource(host: host, port: port, device: device, timing: timing), configuration: configuration)
+  }
+}

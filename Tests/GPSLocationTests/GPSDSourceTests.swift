@@ -1,0 +1,122 @@
+import Foundation
+import GPSD
+import GPSLocation
+import NMEA
+import Testing
+
+/// The gpsd source against a real gpsd fed by gpsfake. CI installs gpsd; elsewhere these
+/// are skipped when gpsfake is missing (the skip says so).
+@Suite(.serialized, .timeLimit(.minutes(1)), .enabled(if: FakeGPSD.isAvailable, "gpsfake and gpspipe are not installed (Debian: gpsd gpsd-clients)"))
+struct GPSDSourceTests {
+  static let capturePath = fixturesDirectory.appendingPathComponent("sirf-nmea22-1hz.nmea").path
+  static var fast: GPSDSource.Timing {
+    var timing = GPSDSource.Timing()
+    timing.reconnectMinimum = .milliseconds(100)
+    timing.reconnectMaximum = .milliseconds(500)
+    timing.silenceTimeout = .seconds(3)
+    return timing
+  }
+
+  /// The NMEA path's locations for the same capture, by timestamp.
+  static let nmeaLocations: [Date: Location] = {
+    var decoder = FixDecoder()
+    decoder.append(try! Data(contentsOf: URL(fileURLWithPath: capturePath)))
+    decoder.finish()
+    var result: [Date: Location] = [:]
+    while let fix = decoder.next() {
+      if let location = Location(fix) { result[location.timestamp] = location }
+    }
+    return result
+  }()
+
+  @Test func locationsMatchGPSDsOwnReportsAndTheNMEAPath() async throws {
+    let gpsd = try FakeGPSD(capture: Self.capturePath)
+    defer { gpsd.stop() }
+    // gpsd's own view first: gpspipe connects, which starts gpsfake's playback.
+    let pipe = try gpsd.pipe(seconds: 5)
+    let output = Pipe()
+    pipe.standardOutput = output
+    pipe.standardError = FileHandle.nullDevice
+    try pipe.run()
+
+    let manager = LocationManager.gpsd(port: gpsd.port, timing: Self.fast)
+    let stream = manager.delegate()
+    await manager.startUpdatingLocation()
+    var received: [Location] = []
+    for await action in stream {
+      if case .didUpdateLocations(let locations) = action { received += locations }
+      if received.count >= 20 { break }
+    }
+    await manager.stopUpdatingLocation()
+    pipe.terminate()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    pipe.waitUntilExit()
+
+    var gpsdTPVs: [Date: GPSDReport.TPV] = [:]
+    for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
+      if case .tpv(let tpv) = try? GPSDReport(line: Array(line.utf8)), let time = tpv.time, let stamp = UTCTimestamp(time), tpv.lat != nil {
+        gpsdTPVs[Date(timeIntervalSince1970: stamp.secondsSince1970)] = tpv
+      }
+    }
+    #expect(received.count >= 20)
+    var comparedWithGPSD = 0
+    for location in received {
+      let nmea = try #require(Self.nmeaLocations[location.timestamp], "no NMEA fix at \(location.timestamp)")
+      #expect(abs(location.coordinate.latitude - nmea.coordinate.latitude) < 1e-8)
+      #expect(abs(location.coordinate.longitude - nmea.coordinate.longitude) < 1e-8)
+      #expect(abs(location.speed - nmea.speed) < 1e-3 && location.course == nmea.course)
+      if let tpv = gpsdTPVs[location.timestamp] {
+        comparedWithGPSD += 1
+        #expect(location.coordinate.latitude == tpv.lat && location.coordinate.longitude == tpv.lon)
+        #expect(location.speed == tpv.speed && location.course == tpv.track)
+        // gpsd sometimes reports an epoch before its GGA arrived: no altitude then.
+        if let altitude = tpv.altMSL ?? tpv.alt {
+          #expect(location.altitude == altitude && location.altitude == nmea.altitude)
+        } else {
+          #expect(location.verticalAccuracy < 0)
+        }
+      }
+    }
+    #expect(comparedWithGPSD >= 10, "gpspipe and the source saw the same epochs")
+  }
+
+  @Test func gpsdRestartedPausesThenResumesTheSameSubscriber() async throws {
+    let port = FakeGPSD.freePort()
+    var gpsd: FakeGPSD? = try FakeGPSD(capture: Self.capturePath, port: port, cycle: 0.05)
+    let manager = LocationManager.gpsd(port: port, timing: Self.fast)
+    let stream = manager.delegate()
+    await manager.startUpdatingLocation()
+    var iterator = stream.makeAsyncIterator()
+    while let action = await iterator.next() { if case .didUpdateLocations = action { break } }
+    gpsd?.stop()
+    var paused = false
+    var lostMessage: String?
+    while let action = await iterator.next() {
+      if case .didPauseLocationUpdates = action { paused = true }
+      if case .didFailWithError(let error) = action, paused { lostMessage = error.message; break }
+    }
+    #expect(paused && lostMessage?.hasPrefix("Lost the connection to gpsd on 127.0.0.1:\(port)") == true)
+    gpsd = try FakeGPSD(capture: Self.capturePath, port: port, cycle: 0.05)
+    defer { gpsd?.stop() }
+    var resumed = false
+    while let action = await iterator.next() {
+      if case .didResumeLocationUpdates = action { resumed = true }
+      if case .didUpdateLocations = action, resumed { break }
+    }
+    #expect(resumed)
+    await manager.stopUpdatingLocation()
+  }
+
+  @Test func gpsdNotRunningSaysSoAndIsNotEnabled() async throws {
+    let port = FakeGPSD.freePort()
+    let manager = LocationManager.gpsd(port: port, timing: Self.fast)
+    #expect(await manager.locationServicesEnabled() == false)
+    let stream = manager.delegate()
+    await manager.startUpdatingLocation()
+    var error: LocationManager.Error?
+    for await action in stream { if case .didFailWithError(let failure) = action { error = failure; break } }
+    #expect(error?.code == .network)
+    #expect(error?.message == "gpsd is not running on 127.0.0.1:\(port) (connection refused). Start it (sudo systemctl start gpsd), or point --gpsd at HOST:PORT; retrying.")
+    await manager.stopUpdatingLocation()
+  }
+}

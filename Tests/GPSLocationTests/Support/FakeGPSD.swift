@@ -1,0 +1,83 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real gpsd fed a capture by `gpsfake`, on a port of its own.
+final class FakeGPSD: @unchecked Sendable {
+  static let gpsfake = ["/usr/bin/gpsfake", "/usr/local/bin/gpsfake"].first { FileManager.default.isExecutableFile(atPath: $0) }
+  static let gpspipe = ["/usr/bin/gpspipe", "/usr/local/bin/gpspipe"].first { FileManager.default.isExecutableFile(atPath: $0) }
+  static var isAvailable: Bool { gpsfake != nil && gpspipe != nil }
+
+  let port: Int
+  let process: Process
+
+  /// Starts gpsfake playing `capture` once, `cycle` seconds between sentences, and waits
+  /// until its gpsd accepts connections.
+  init(capture: String, port: Int = FakeGPSD.freePort(), cycle: Double = 0.02) throws {
+    self.port = port
+    process = Process()
+    process.executableURL = URL(fileURLWithPath: Self.gpsfake!)
+    process.arguments = ["-q", "-1", "-P", String(port), "-c", String(cycle), capture]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let deadline = Date().addingTimeInterval(10)
+    while Date() < deadline {
+      if Self.accepts(port: port) { return }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    stop()
+    throw POSIXError(.ETIMEDOUT)
+  }
+
+  /// Kills gpsfake and the gpsd it started, found by their port (gpsfake does not always
+  /// pass SIGTERM on, and its gpsd runs as another user).
+  func stop() {
+    for signal in ["-TERM", "-KILL"] {
+      Self.pkill(signal, "gpsfake .*-P \(port) ")
+      Self.pkill(signal, "gpsd .*-S \(port) ")
+      let deadline = Date().addingTimeInterval(2)
+      while (process.isRunning || Self.accepts(port: port)), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+      if !process.isRunning && !Self.accepts(port: port) { return }
+    }
+  }
+
+  static func pkill(_ signal: String, _ pattern: String) {
+    let pkill = Process()
+    pkill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
+    pkill.arguments = [signal, "-f", pattern]
+    try? pkill.run()
+    pkill.waitUntilExit()
+  }
+
+  static func accepts(port: Int) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+    }
+  }
+
+  /// A port nobody listens on now.
+  static func freePort() -> Int {
+    for _ in 0..<100 {
+      let port = Int.random(in: 20_000...60_000)
+      if !accepts(port: port) { return port }
+    }
+    return 29_470
+  }
+
+  /// `gpspipe -w` on this gpsd for `seconds`: gpsd's own view of the capture.
+  func pipe(seconds: Double) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Self.gpspipe!)
+    process.arguments = ["-w", "-x", String(seconds), "127.0.0.1:\(port)"]
+    return process
+  }
+}
