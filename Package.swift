@@ -34,8 +34,10 @@ let package = Package(
 
     .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
     .testTarget(name: "GPSDTests", dependencies: ["GPSD", "NMEA"]),
-    .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "GPSLocationTestSupport"]),
-    .testTarget(name: "gpsbridgeTests", dependencies: ["gpsbridge", "GPSLocation", "NMEA"]),
+    .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "GPSLocationTestSupport", "TestHelpers"]),
+    .testTarget(name: "gpsbridgeTests", dependencies: ["gpsbridge", "GPSLocation", "NMEA", "TestHelpers"]),
+    // Real pseudo-terminals and a real gpsd (via gpsfake) for the tests above.
+    .target(name: "TestHelpers", path: "Tests/TestHelpers"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -39,8 +39,8 @@ func record(_ options: RecordOptions) async -> Int32 {
     description = path + (device.usbID.map { " (USB \($0)\(device.knownAs.map { ", " + $0 } ?? ""))" } ?? "")
     source = SerialSource(path: path, baudRate: baud.baudRate, onNotice: { Terminal.diagnostic("gpsbridge: \($0)") }, rawBytes: sink)
   case .gpsd(let host, let port):
-    Terminal.diagnostic("Error: recording from gpsd (\(host):\(port)) is not supported yet; record the device itself with --device.")
-    return 1
+    description = "gpsd \(host):\(port) (its devices' NMEA)"
+    source = GPSDSource(host: host, port: port, rawNMEA: sink)
   case .automatic:
     guard let path = DeviceDiscovery().preferredReceiver()?.path else {
       Terminal.diagnostic("Error: no GPS receiver found to record. Name one with --device PATH (see 'gpsbridge devices').")
@@ -76,7 +76,7 @@ func record(_ options: RecordOptions) async -> Int32 {
       switch event {
       case .failed(let error), .paused(let error), .ended(let error):
         Terminal.diagnostic("gpsbridge: \(error.message)")
-        if error.code == .denied || error.message.contains("not a serial device") {
+        if error.code == .denied || error.message.contains("not a serial device") || error.message.contains("not running") {
           status = 1
         }
       default:

@@ -15,7 +15,7 @@ extension BaudChoice {
 }
 
 func gpsdManager(host: String, port: Int) -> LocationManager {
-  unavailableManager("gpsd is not supported yet (\(host):\(port)); use --device PATH or --replay FILE.")
+  .gpsd(host: host, port: port)
 }
 
 /// The receiver to use when none was named: a known GPS receiver, or a serial device whose
@@ -24,12 +24,7 @@ func firstReceiver() async -> String? {
   DeviceDiscovery().preferredReceiver()?.path
 }
 
-func gpsdAnswers(host: String, port: Int) async -> Bool { false }
-
-func unavailableManager(_ message: String) -> LocationManager {
-  let (stream, continuation) = AsyncStream.makeStream(of: LocationManager.Action.self)
-  continuation.yield(.didFailWithError(.init(.denied, message)))
-  var manager = LocationManager.noop
-  manager.delegate = { stream }
-  return manager
+/// Whether a gpsd listens at `host:port` (a quick connect, then close).
+func gpsdAnswers(host: String, port: Int) async -> Bool {
+  await GPSDSource(host: host, port: port).isPresent()
 }

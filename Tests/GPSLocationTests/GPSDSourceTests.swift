@@ -2,6 +2,7 @@ import Foundation
 import GPSD
 import GPSLocation
 import NMEA
+import TestHelpers
 import Testing
 
 /// The gpsd source against a real gpsd fed by gpsfake. CI installs gpsd; elsewhere these

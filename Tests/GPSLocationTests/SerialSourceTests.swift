@@ -1,6 +1,7 @@
 import Foundation
 import GPSLocation
 import NMEA
+import TestHelpers
 import Testing
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import GPSLocation
+import TestHelpers
 import Testing
 
 @testable import gpsbridge
@@ -94,8 +95,8 @@ import Glibc
   }
 
   @Test func recordFromAPtyReplaysToTheSameActions() async throws {
-    let pty = try PTY()
-    defer { pty.close() }
+    let pty = try PseudoTerminal()
+    defer { pty.unplug() }
     let capture = try Data(contentsOf: Program.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea"))
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("recorded-\(getpid()).nmea").path
     let writer = Task.detached {
@@ -115,8 +116,8 @@ import Glibc
   }
 
   @Test func devicesDescribesAPtyBehindALink() throws {
-    let pty = try PTY()
-    defer { pty.close() }
+    let pty = try PseudoTerminal()
+    defer { pty.unplug() }
     let link = FileManager.default.temporaryDirectory.appendingPathComponent("gps-devices-\(getpid())").path
     unlink(link)
     symlink(pty.slavePath, link)
@@ -131,8 +132,8 @@ import Glibc
 
   @Test func permissionDeniedNamesTheFix() throws {
     // CI runs as root, which may open anything: run the program as 'nobody' instead.
-    let pty = try PTY()
-    defer { pty.close() }
+    let pty = try PseudoTerminal()
+    defer { pty.unplug() }
     let binary = FileManager.default.temporaryDirectory.appendingPathComponent("gpsbridge-\(getpid())")
     try? FileManager.default.removeItem(at: binary)
     try FileManager.default.copyItem(at: Program.executable, to: binary)
@@ -187,6 +188,21 @@ import Glibc
     #expect(error.fileHandleForReading.readDataToEndOfFile().isEmpty)
   }
 
+  @Test(.enabled(if: FakeGPSD.isAvailable, "gpsfake is not installed (Debian: gpsd gpsd-clients)"))
+  func gpsdEndToEndGivesTheCapturesLocations() throws {
+    let capture = Program.fixtures.appendingPathComponent("ublox-m8-1hz.nmea").path
+    let gpsd = try FakeGPSD(capture: capture)
+    defer { gpsd.stop() }
+    let result = try Program.run(["--gpsd", "127.0.0.1:\(gpsd.port)", "--once", "--json"], timeout: 20)
+    #expect(result.status == 0, "\(result.error)")
+    let line = try #require(result.output.split(separator: "\n").last)
+    let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+    #expect(object?["event"] as? String == "didUpdateLocations")
+    let location = (object?["locations"] as? [[String: Any]])?.first
+    #expect((location?["latitude"] as? Double).map { abs($0 - 47.3769) < 0.01 } == true)
+    #expect((location?["timestamp"] as? String)?.hasPrefix("2024-05-01T10:1") == true)
+  }
+
   @Test func theDefaultWithoutAReceiverReplaysTheDemoAndSaysSo() throws {
     let process = Process()
     process.executableURL = Program.executable
@@ -209,49 +225,4 @@ import Glibc
 /// Whether this machine has no receiver plugged in (then the default must be the demo).
 enum DeviceDiscoveryHasNoReceiver {
   static let value = DeviceDiscovery().preferredReceiver() == nil
-}
-
-/// A pty pair for the program to open by its slave path.
-final class PTY: @unchecked Sendable {
-  let master: CInt
-  let slave: CInt
-  let slavePath: String
-  private let lock = NSLock()
-  private var open = true
-
-  init() throws {
-    var master: CInt = -1, slave: CInt = -1
-    var name = [CChar](repeating: 0, count: 256)
-    guard openpty(&master, &slave, &name, nil, nil) == 0 else { throw POSIXError(.EIO) }
-    var settings = termios()
-    tcgetattr(slave, &settings)
-    cfmakeraw(&settings)
-    tcsetattr(slave, TCSANOW, &settings)
-    self.master = master
-    self.slave = slave
-    slavePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  }
-
-  func write(_ data: Data) {
-    lock.withLock {
-      guard open else { return }
-      data.withUnsafeBytes { raw in
-        var offset = 0
-        while offset < raw.count {
-          let written = Glibc.write(master, raw.baseAddress! + offset, min(512, raw.count - offset))
-          if written <= 0 { return }
-          offset += written
-        }
-      }
-    }
-  }
-
-  func close() {
-    lock.withLock {
-      guard open else { return }
-      open = false
-      Glibc.close(slave)
-      Glibc.close(master)
-    }
-  }
 }

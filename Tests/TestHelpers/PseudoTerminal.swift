@@ -1,5 +1,4 @@
 import Foundation
-import GPSLocation
 
 #if canImport(Glibc)
 import Glibc
@@ -8,22 +7,22 @@ import Glibc
 /// A real pseudo-terminal pair standing in for a USB receiver: the test writes NMEA into
 /// the master side, and the code under test opens the slave through a symlink, the same
 /// way it opens `/dev/serial/by-id/…`.
-final class PseudoTerminal: @unchecked Sendable {
+public final class PseudoTerminal: @unchecked Sendable {
   /// Guards writes against `unplug()`: a writer still running after the unplug must not
   /// write to a descriptor number the kernel has since given to another test's pty.
   private let lock = NSLock()
   private var isOpen = true
-  let master: CInt
-  let slave: CInt
-  let slavePath: String
-  let link: String?
+  public let master: CInt
+  public let slave: CInt
+  public let slavePath: String
+  public let link: String?
 
   /// Opens a pair with the slave in raw mode (so nothing echoes back), and links `link` to it.
-  init(link: String? = nil) throws {
+  public init(link: String? = nil) throws {
     var master: CInt = -1
     var slave: CInt = -1
     var name = [CChar](repeating: 0, count: 256)
-    guard openpty(&master, &slave, &name, nil, nil) == 0 else { throw Errno.current }
+    guard openpty(&master, &slave, &name, nil, nil) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     self.master = master
     self.slave = slave
     self.slavePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -35,31 +34,40 @@ final class PseudoTerminal: @unchecked Sendable {
     self.link = link
     if let link {
       unlink(link)
-      guard symlink(slavePath, link) == 0 else { throw Errno.current }
+      guard symlink(slavePath, link) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }
   }
 
-  /// Writes the bytes, as a receiver would; what does not fit while nobody reads is lost,
-  /// as on a real serial line. Nothing is written once unplugged.
-  func write(_ bytes: some Collection<UInt8>) {
+  /// Writes the bytes, as a receiver would. When the pty's buffer is full it waits for the
+  /// reader, for up to a second, and then drops the rest, as a real serial line would.
+  /// Nothing is written once unplugged.
+  public func write(_ bytes: some Collection<UInt8>) {
     let array = Array(bytes)
     lock.withLock {
       guard isOpen else { return }
       array.withUnsafeBytes { raw in
         var offset = 0
+        var waited = 0
         while offset < raw.count {
           let written = Glibc.write(master, raw.baseAddress! + offset, raw.count - offset)
-          if written <= 0 { return }
-          offset += written
+          if written > 0 {
+            offset += written
+            waited = 0
+          } else if written < 0, errno == EAGAIN, waited < 1000 {
+            usleep(1000)
+            waited += 1
+          } else {
+            return
+          }
         }
       }
     }
   }
 
-  func write(_ text: String) { write(Array(text.utf8)) }
+  public func write(_ text: String) { write(Array(text.utf8)) }
 
   /// The speed the code under test set on the slave side.
-  var slaveSpeed: Int? {
+  public var slaveSpeed: Int? {
     lock.lock()
     defer { lock.unlock() }
     guard isOpen else { return nil }
@@ -71,7 +79,7 @@ final class PseudoTerminal: @unchecked Sendable {
   }
 
   /// Pulls the plug: both sides close and the link disappears.
-  func unplug() {
+  public func unplug() {
     lock.withLock {
       guard isOpen else { return }
       isOpen = false
@@ -83,7 +91,7 @@ final class PseudoTerminal: @unchecked Sendable {
 
   /// Writes a capture in chunks of random size, pausing `pause` about every ten lines
   /// (a burst), the way a receiver's bytes reach a USB serial adapter.
-  func play(_ capture: some Collection<UInt8>, pause: Duration = .milliseconds(5), chunk: ClosedRange<Int> = 1...64, seed: UInt64 = 1) async {
+  public func play(_ capture: some Collection<UInt8>, pause: Duration = .milliseconds(5), chunk: ClosedRange<Int> = 1...64, seed: UInt64 = 1) async {
     let capture = Array(capture)
     var generator = SeededGenerator(seed: seed)
     var start = 0
@@ -100,17 +108,17 @@ final class PseudoTerminal: @unchecked Sendable {
     }
   }
 
-  static func temporaryLink(_ name: String) -> String {
+  public static func temporaryLink(_ name: String) -> String {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gpsbridge-tests-\(getpid())")
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     return directory.appendingPathComponent(name).path
   }
 }
 
-struct SeededGenerator: RandomNumberGenerator {
+public struct SeededGenerator: RandomNumberGenerator {
   var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
+  public init(seed: UInt64) { state = seed }
+  public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -5,17 +5,17 @@ import Glibc
 #endif
 
 /// A real gpsd fed a capture by `gpsfake`, on a port of its own.
-final class FakeGPSD: @unchecked Sendable {
-  static let gpsfake = ["/usr/bin/gpsfake", "/usr/local/bin/gpsfake"].first { FileManager.default.isExecutableFile(atPath: $0) }
-  static let gpspipe = ["/usr/bin/gpspipe", "/usr/local/bin/gpspipe"].first { FileManager.default.isExecutableFile(atPath: $0) }
-  static var isAvailable: Bool { gpsfake != nil && gpspipe != nil }
+public final class FakeGPSD: @unchecked Sendable {
+  public static let gpsfake = ["/usr/bin/gpsfake", "/usr/local/bin/gpsfake"].first { FileManager.default.isExecutableFile(atPath: $0) }
+  public static let gpspipe = ["/usr/bin/gpspipe", "/usr/local/bin/gpspipe"].first { FileManager.default.isExecutableFile(atPath: $0) }
+  public static var isAvailable: Bool { gpsfake != nil && gpspipe != nil }
 
-  let port: Int
-  let process: Process
+  public let port: Int
+  public let process: Process
 
   /// Starts gpsfake playing `capture` once, `cycle` seconds between sentences, and waits
   /// until its gpsd accepts connections.
-  init(capture: String, port: Int = FakeGPSD.freePort(), cycle: Double = 0.02) throws {
+  public init(capture: String, port: Int = FakeGPSD.freePort(), cycle: Double = 0.02) throws {
     self.port = port
     process = Process()
     process.executableURL = URL(fileURLWithPath: Self.gpsfake!)
@@ -34,7 +34,7 @@ final class FakeGPSD: @unchecked Sendable {
 
   /// Kills gpsfake and the gpsd it started, found by their port (gpsfake does not always
   /// pass SIGTERM on, and its gpsd runs as another user).
-  func stop() {
+  public func stop() {
     for signal in ["-TERM", "-KILL"] {
       Self.pkill(signal, "gpsfake .*-P \(port) ")
       Self.pkill(signal, "gpsd .*-S \(port) ")
@@ -52,7 +52,7 @@ final class FakeGPSD: @unchecked Sendable {
     pkill.waitUntilExit()
   }
 
-  static func accepts(port: Int) -> Bool {
+  public static func accepts(port: Int) -> Bool {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
     var address = sockaddr_in()
@@ -65,7 +65,7 @@ final class FakeGPSD: @unchecked Sendable {
   }
 
   /// A port nobody listens on now.
-  static func freePort() -> Int {
+  public static func freePort() -> Int {
     for _ in 0..<100 {
       let port = Int.random(in: 20_000...60_000)
       if !accepts(port: port) { return port }
@@ -74,7 +74,7 @@ final class FakeGPSD: @unchecked Sendable {
   }
 
   /// `gpspipe -w` on this gpsd for `seconds`: gpsd's own view of the capture.
-  func pipe(seconds: Double) throws -> Process {
+  public func pipe(seconds: Double) throws -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Self.gpspipe!)
     process.arguments = ["-w", "-x", String(seconds), "127.0.0.1:\(port)"]
