@@ -32,6 +32,17 @@ let package = Package(
       path: "Benchmarks/NMEABenchmark"
     ),
 
+    .executableTarget(
+      name: "engine-benchmark",
+      dependencies: ["GPSLocation", "NMEA"],
+      path: "Benchmarks/EngineBenchmark"
+    ),
+    .executableTarget(
+      name: "serial-latency",
+      dependencies: ["GPSLocation", "NMEA"],
+      path: "Benchmarks/SerialLatency"
+    ),
+
     .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
     .testTarget(name: "GPSDTests", dependencies: ["GPSD", "NMEA"]),
     .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "GPSLocationTestSupport", "TestHelpers"]),

@@ -25,6 +25,24 @@ public struct Region: Hashable, Sendable, Codable {
   }
 }
 
+extension Region {
+  private enum CodingKeys: String, CodingKey {
+    case identifier, center, radius, notifyOnEntry, notifyOnExit
+  }
+
+  /// Decodes a region; `notifyOnEntry` and `notifyOnExit` default to true when left out, so
+  /// a regions file needs only an identifier, a centre and a radius.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      identifier: try container.decode(String.self, forKey: .identifier),
+      center: try container.decode(LocationCoordinate2D.self, forKey: .center),
+      radius: try container.decode(Double.self, forKey: .radius),
+      notifyOnEntry: try container.decodeIfPresent(Bool.self, forKey: .notifyOnEntry) ?? true,
+      notifyOnExit: try container.decodeIfPresent(Bool.self, forKey: .notifyOnExit) ?? true)
+  }
+}
+
 /// Whether the device is inside a region, as `CLRegionState`.
 public enum RegionState: String, Hashable, Sendable, Codable {
   case unknown, inside, outside
