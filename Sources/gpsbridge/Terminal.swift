@@ -11,19 +11,7 @@ enum Terminal {
   static let standardErrorIsTerminal = isatty(2) == 1
 
   static func write(_ text: String, to descriptor: CInt = 1) {
-    var text = text
-    text.withUTF8 { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          if errno == EPIPE && descriptor == 1 { exit(0) }
-          return
-        }
-        offset += written
-      }
-    }
+    writeBytes(Array(text.utf8), to: descriptor)
   }
 
   static func writeBytes(_ bytes: [UInt8], to descriptor: CInt = 1) {

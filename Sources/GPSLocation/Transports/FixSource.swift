@@ -29,3 +29,13 @@ public protocol FixSource: Sendable {
   /// awaited, so a fast source waits for the manager instead of queueing without bound.
   func run(_ deliver: @escaping @Sendable (SourceEvent) async -> Void) async
 }
+
+/// Sleeps for `duration`; `false` when the task was cancelled meanwhile (time to stop).
+func sleepUnlessCancelled(_ duration: Duration) async -> Bool {
+  do {
+    try await Task.sleep(for: duration)
+    return true
+  } catch {
+    return false
+  }
+}

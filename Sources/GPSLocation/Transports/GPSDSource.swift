@@ -77,7 +77,7 @@ public struct GPSDSource: FixSource {
           lastProblem = message
           await deliver(.failed(.init(.network, message)))
         }
-        guard await sleep(backoff) else { return }
+        guard await sleepUnlessCancelled(backoff) else { return }
         backoff = min(backoff * 2, timing.reconnectMaximum)
         continue
       }
@@ -93,7 +93,7 @@ public struct GPSDSource: FixSource {
       guard case .lost(let reason) = outcome else { return }
       paused = true
       await deliver(.paused(.init(.network, "Lost the connection to gpsd on \(address) (\(reason)); reconnecting.")))
-      guard await sleep(timing.reconnectMinimum) else { return }
+      guard await sleepUnlessCancelled(timing.reconnectMinimum) else { return }
     }
   }
 
@@ -177,15 +177,6 @@ public struct GPSDSource: FixSource {
     }
     await reader.stop()
     return Task.isCancelled ? .cancelled : outcome
-  }
-
-  private func sleep(_ duration: Duration) async -> Bool {
-    do {
-      try await Task.sleep(for: duration)
-      return true
-    } catch {
-      return false
-    }
   }
 }
 

@@ -98,7 +98,7 @@ public struct SerialSource: FixSource {
           if error.code == .denied { await deliver(.authorization(.denied)) }
           await deliver(.failed(error))
         }
-        guard await sleep(backoff) else { return }
+        guard await sleepUnlessCancelled(backoff) else { return }
         backoff = min(backoff * 2, timing.reconnectMaximum)
         continue
       }
@@ -118,7 +118,7 @@ public struct SerialSource: FixSource {
         paused = true
         let reason = error.map { " (\($0))" } ?? ""
         await deliver(.paused(.init(.deviceUnavailable, "The receiver at \(path) went away\(reason); waiting for it to come back.")))
-        guard await sleep(timing.reconnectMinimum) else { return }
+        guard await sleepUnlessCancelled(timing.reconnectMinimum) else { return }
       }
     }
   }
@@ -214,15 +214,6 @@ public struct SerialSource: FixSource {
     }
     await reader.stop()
     return Task.isCancelled ? .cancelled : outcome
-  }
-
-  private func sleep(_ duration: Duration) async -> Bool {
-    do {
-      try await Task.sleep(for: duration)
-      return true
-    } catch {
-      return false
-    }
   }
 }
 
