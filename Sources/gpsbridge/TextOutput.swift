@@ -22,7 +22,8 @@ struct TextOutput: ActionOutput {
     if case .didUpdateLocations(let locations) = action, let location = locations.last {
       recent.append(location.timestamp)
       if recent.count > 11 { recent.removeFirst(recent.count - 11) }
-      quality = location.fixQuality.map(Self.name) ?? "fix"
+      let dimension = location.verticalAccuracy >= 0 || location.ellipsoidalAltitude != nil ? "3D" : "2D"
+      quality = dimension + " " + (location.fixQuality.map(Self.name) ?? "fix")
       satellites = location.satellitesUsed
     }
     if case .didPauseLocationUpdates = action { quality = "paused" }
