@@ -103,15 +103,11 @@ public struct Framer: Sendable {
   /// The next complete sentence, or `nil` when more bytes are needed.
   public mutating func next() -> Sentence? {
     while true {
-      var state = scan
-      var counters = self.counters
       let event = Framer.byteClasses.withUnsafeBufferPointer { classes in
         storage.withUnsafeBufferPointer { bytes in
-          Framer.advance(&state, &counters, bytes: bytes, classes: classes, options: options)
+          Framer.advance(&scan, &counters, bytes: bytes, classes: classes, options: options)
         }
       }
-      scan = state
-      self.counters = counters
       switch event {
       case .needMore:
         return nil

@@ -63,9 +63,11 @@ public struct Sentence: Hashable, Sendable, CustomStringConvertible {
   /// Number of data fields after the address (a trailing empty field counts).
   public var fieldCount: Int {
     guard addressEnd < payloadEnd else { return 0 }
-    var count = 0
-    for index in addressEnd..<payloadEnd where storage[index] == UInt8(ascii: ",") { count += 1 }
-    return count
+    return storage.withUnsafeBufferPointer { buffer in
+      var count = 0
+      for index in addressEnd..<payloadEnd where buffer[index] == UInt8(ascii: ",") { count += 1 }
+      return count
+    }
   }
 
   /// Reads the data fields in place. The ``Fields`` cursor points into this sentence's buffer
@@ -74,16 +76,10 @@ public struct Sentence: Hashable, Sendable, CustomStringConvertible {
   public func withFields<Result, Failure: Error>(
     _ body: (inout Fields) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    let outcome: Swift.Result<Result, Failure> = storage.withUnsafeBufferPointer { buffer in
-      var fields = Fields(
-        base: buffer.baseAddress!, position: addressEnd, end: payloadEnd, type: type)
-      do throws(Failure) {
-        return .success(try body(&fields))
-      } catch {
-        return .failure(error)
-      }
+    try storage.withUnsafeBufferPointer { (buffer: UnsafeBufferPointer<UInt8>) throws(Failure) -> Result in
+      var fields = Fields(base: buffer.baseAddress!, position: addressEnd, end: payloadEnd, type: type)
+      return try body(&fields)
     }
-    return try outcome.get()
   }
 
   public static func == (lhs: Sentence, rhs: Sentence) -> Bool {
