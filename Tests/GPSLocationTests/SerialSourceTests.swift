@@ -200,6 +200,22 @@ import Glibc
     await manager.stopUpdatingLocation()
   }
 
+  @Test func requestWhenInUseAuthorizationChecksTheDeviceAgain() async throws {
+    let link = PseudoTerminal.temporaryLink("gps-authorization")
+    unlink(link)
+    let manager = LocationManager.serial(path: link, baudRate: .fixed(9600), timing: Self.fast)
+    #expect(await manager.authorizationStatus() == .notDetermined)
+    let stream = manager.delegate()
+    var iterator = stream.makeAsyncIterator()
+    await manager.requestWhenInUseAuthorization()
+    #expect(await iterator.next() == .didChangeAuthorization(.notDetermined))
+    let pty = try PseudoTerminal(link: link)
+    defer { pty.unplug() }
+    await manager.requestWhenInUseAuthorization()
+    #expect(await iterator.next() == .didChangeAuthorization(.authorizedAlways))
+    #expect(await manager.authorizationStatus() == .authorizedAlways)
+  }
+
   @Test func theOriginalTerminalSettingsComeBackOnClose() async throws {
     let pty = try PseudoTerminal()
     defer { pty.unplug() }
