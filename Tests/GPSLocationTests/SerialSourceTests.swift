@@ -216,6 +216,27 @@ import Glibc
     #expect(await manager.authorizationStatus() == .authorizedAlways)
   }
 
+  @Test func droppingTheManagerReleasesTheDevice() async throws {
+    let link = PseudoTerminal.temporaryLink("gps-dropped")
+    let pty = try PseudoTerminal(link: link)
+    defer { pty.unplug() }
+    var first: LocationManager? = LocationManager.serial(path: link, baudRate: .fixed(9600), timing: Self.fast)
+    let firstStream = first!.delegate()
+    await first!.startUpdatingLocation()
+    var firstIterator = firstStream.makeAsyncIterator()
+    #expect(await firstIterator.next() == .didChangeAuthorization(.authorizedAlways))
+    first = nil
+    // Its delegate stream ends, and the port is free for the next one.
+    while await firstIterator.next() != nil {}
+    try await Task.sleep(for: .milliseconds(200))
+    let second = LocationManager.serial(path: link, baudRate: .fixed(9600), timing: Self.fast)
+    let stream = second.delegate()
+    await second.startUpdatingLocation()
+    var iterator = stream.makeAsyncIterator()
+    #expect(await iterator.next() == .didChangeAuthorization(.authorizedAlways))
+    await second.stopUpdatingLocation()
+  }
+
   @Test func theOriginalTerminalSettingsComeBackOnClose() async throws {
     let pty = try PseudoTerminal()
     defer { pty.unplug() }

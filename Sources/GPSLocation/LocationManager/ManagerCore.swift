@@ -115,8 +115,9 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
     reconcile()
   }
 
-  /// Stops everything: used when the last reference to the manager goes away.
-  func shutdown() {
+  /// The last manager value is gone: stop the source (closing the device) and the timer,
+  /// and end the delegate streams.
+  deinit {
     sourceTask?.cancel()
     timerTask?.cancel()
     broadcaster.finish()
