@@ -108,6 +108,65 @@ struct GPSDSourceTests {
     await manager.stopUpdatingLocation()
   }
 
+  @Test func aReceiverWithoutAFixIsReportedNotInvented() async throws {
+    let capture = FileManager.default.temporaryDirectory.appendingPathComponent("nofix-\(getpid()).nmea")
+    let lines = (0..<120).map { second -> String in
+      let time = String(format: "1200%02d.00", second % 60)
+      let body = "GPGGA,\(time),,,,,0,00,99.99,,,,,,"
+      return "$\(body)*\(String(format: "%02X", body.utf8.reduce(0, ^)))\r\n"
+    }
+    try Data(lines.joined().utf8).write(to: capture)
+    defer { try? FileManager.default.removeItem(at: capture) }
+    let gpsd = try FakeGPSD(capture: capture.path, cycle: 0.05)
+    defer { gpsd.stop() }
+    var timing = Self.fast
+    timing.noFixTimeout = .seconds(2)
+    let manager = LocationManager.gpsd(port: gpsd.port, timing: timing)
+    let stream = manager.delegate()
+    await manager.startUpdatingLocation()
+    var error: LocationManager.Error?
+    var locations = 0
+    for await action in stream {
+      if case .didUpdateLocations = action { locations += 1 }
+      if case .didFailWithError(let failure) = action { error = failure; break }
+    }
+    #expect(locations == 0)
+    #expect(error?.code == .locationUnknown)
+    #expect(error?.message.hasPrefix("gpsd on 127.0.0.1:\(gpsd.port) has a receiver but no fix after 2.0 seconds.") == true)
+    await manager.stopUpdatingLocation()
+  }
+
+  @Test func silenceOnAnOpenConnectionIsDetectedAndTheClientReconnects() async throws {
+    // A server that answers like gpsd with a device, then says nothing more.
+    let server = try ScriptedServer(lines: [
+      #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#,
+      #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM0","activated":"2024-05-01T08:00:00.000Z"}]}"#,
+      #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2024-05-01T08:00:00.000Z","lat":47.3769,"lon":8.5417,"altMSL":410.0}"#,
+    ])
+    defer { server.stop() }
+    var timing = Self.fast
+    timing.silenceTimeout = .seconds(1)
+    let manager = LocationManager.gpsd(port: server.port, timing: timing)
+    let stream = manager.delegate()
+    await manager.startUpdatingLocation()
+    var sequence: [String] = []
+    for await action in stream {
+      switch action {
+      case .didUpdateLocations: sequence.append("location")
+      case .didPauseLocationUpdates: sequence.append("paused")
+      case .didFailWithError(let error): sequence.append(error.message)
+      case .didResumeLocationUpdates: sequence.append("resumed")
+      default: break
+      }
+      if sequence.last == "resumed" { break }
+    }
+    #expect(sequence == [
+      "location", "paused",
+      "Lost the connection to gpsd on 127.0.0.1:\(server.port) (no report for 1.0 seconds); reconnecting.", "resumed",
+    ])
+    await manager.stopUpdatingLocation()
+  }
+
   @Test func gpsdNotRunningSaysSoAndIsNotEnabled() async throws {
     let port = FakeGPSD.freePort()
     let manager = LocationManager.gpsd(port: port, timing: Self.fast)

@@ -165,7 +165,15 @@ import Glibc
     for await action in stream { if case .didFailWithError(let failure) = action { error = failure; break } }
     #expect(error?.code == .deviceUnavailable && error?.message.contains("is busy") == true)
     await second.stopUpdatingLocation()
+    // The last stop releases the device: the next manager opens it.
     await holder.stopUpdatingLocation()
+    try await Task.sleep(for: .milliseconds(200))
+    let third = LocationManager.serial(path: link, baudRate: .fixed(9600), timing: Self.fast)
+    let thirdStream = third.delegate()
+    await third.startUpdatingLocation()
+    var iterator = thirdStream.makeAsyncIterator()
+    #expect(await iterator.next() == .didChangeAuthorization(.authorizedAlways))
+    await third.stopUpdatingLocation()
   }
 
   @Test func aPlainFileIsNotASerialDevice() async throws {

@@ -1,0 +1,52 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A TCP server on 127.0.0.1 that sends each client the given lines and then keeps the
+/// connection open without a word: a stand-in for a gpsd that has gone silent.
+public final class ScriptedServer: @unchecked Sendable {
+  public let port: Int
+  private let listener: CInt
+  private let lock = NSLock()
+  private var clients: [CInt] = []
+  private var closed = false
+
+  public init(lines: [String]) throws {
+    listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var on: CInt = 1
+    setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<CInt>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let socketFD = listener
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, length) == 0 && getsockname(socketFD, $0, &length) == 0 }
+    }
+    guard bound, listen(listener, 8) == 0 else { throw POSIXError(.EADDRINUSE) }
+    port = Int(UInt16(bigEndian: address.sin_port))
+    let text = Data(lines.map { $0 + "\r\n" }.joined().utf8)
+    let listener = self.listener
+    Thread.detachNewThread { [self] in
+      while true {
+        let client = accept(listener, nil, nil)
+        guard client >= 0 else { return }
+        lock.withLock { clients.append(client) }
+        _ = text.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      }
+    }
+  }
+
+  public func stop() {
+    lock.withLock {
+      guard !closed else { return }
+      closed = true
+      shutdown(listener, Int32(SHUT_RDWR))
+      close(listener)
+      for client in clients { close(client) }
+    }
+  }
+}
