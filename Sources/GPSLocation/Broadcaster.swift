@@ -15,7 +15,12 @@ public final class Broadcaster<Element: Sendable>: Sendable {
 
   private struct State: ~Copyable {
     var nextID = 0
-    var subscribers: [Int: AsyncStream<Element>.Continuation] = [:]
+    var subscribers: [Int: AsyncStream<Element>.Continuation] = [:] {
+      didSet { current = Array(subscribers.values) }
+    }
+    /// The subscribers as an array, rebuilt only when one comes or goes, so yielding
+    /// allocates nothing.
+    var current: [AsyncStream<Element>.Continuation] = []
   }
 
   public init(bufferLimit: Int = 1024) {
@@ -38,7 +43,7 @@ public final class Broadcaster<Element: Sendable>: Sendable {
 
   /// Sends `element` to every current subscriber.
   public func yield(_ element: Element) {
-    let subscribers = state.withLock { Array($0.subscribers.values) }
+    let subscribers = state.withLock { $0.current }
     for subscriber in subscribers { subscriber.yield(element) }
   }
 
