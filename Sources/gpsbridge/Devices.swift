@@ -33,7 +33,7 @@ func listDevices(paths: [String], json: Bool) -> Int32 {
   }
   let rows = devices.map { device -> [String] in
     let receiver = device.knownAs ?? device.product ?? "-"
-    return [device.path, device.kernelName, device.usbID ?? "-", device.isKnownReceiver ? receiver : (device.knownAs != nil ? receiver : receiver), device.isAccessible ? "yes" : "no"]
+    return [device.path, device.kernelName, device.usbID ?? "-", receiver, device.isAccessible ? "yes" : "no"]
   }
   let headers = ["PATH", "KERNEL", "USB ID", "RECEIVER", "ACCESS"]
   let widths = (0..<headers.count).map { column in ([headers[column]] + rows.map { $0[column] }).map(\.count).max() ?? 0 }
