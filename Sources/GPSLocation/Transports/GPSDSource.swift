@@ -62,39 +62,24 @@ public struct GPSDSource: FixSource {
   }
 
   public func run(_ deliver: @escaping @Sendable (SourceEvent) async -> Void) async {
-    var backoff = timing.reconnectMinimum
-    var lastProblem: String?
-    var paused = false
-    while !Task.isCancelled {
-      let socket: FileDescriptor
-      do {
-        socket = try FileDescriptor.connectTCP(host: host, port: port, timeout: timing.connectTimeout)
-      } catch {
-        let message = error == Errno(rawValue: ECONNREFUSED)
-          ? "gpsd is not running on \(address) (connection refused). Start it (sudo systemctl start gpsd), or point --gpsd at HOST:PORT; retrying."
-          : "Cannot reach gpsd on \(address): \(error). Check the host and port; retrying."
-        if message != lastProblem {
-          lastProblem = message
-          await deliver(.failed(.init(.network, message)))
+    await runReconnecting(
+      minimum: timing.reconnectMinimum, maximum: timing.reconnectMaximum, deliver: deliver,
+      open: { () throws(LocationManager.Error) -> FileDescriptor in
+        do throws(Errno) {
+          return try FileDescriptor.connectTCP(host: host, port: port, timeout: timing.connectTimeout)
+        } catch {
+          throw .init(.network, error == Errno(rawValue: ECONNREFUSED)
+            ? "gpsd is not running on \(address) (connection refused). Start it (sudo systemctl start gpsd), or point --gpsd at HOST:PORT; retrying."
+            : "Cannot reach gpsd on \(address): \(error). Check the host and port; retrying.")
         }
-        guard await sleepUnlessCancelled(backoff) else { return }
-        backoff = min(backoff * 2, timing.reconnectMaximum)
-        continue
-      }
-      backoff = timing.reconnectMinimum
-      lastProblem = nil
-      await deliver(.authorization(.authorizedAlways))
-      if paused {
-        paused = false
-        await deliver(.resumed)
-      }
-      let outcome = await read(socket, deliver)
-      try? socket.close()
-      guard case .lost(let reason) = outcome else { return }
-      paused = true
-      await deliver(.paused(.init(.network, "Lost the connection to gpsd on \(address) (\(reason)); reconnecting.")))
-      guard await sleepUnlessCancelled(timing.reconnectMinimum) else { return }
-    }
+      },
+      session: { (socket: FileDescriptor) in
+        switch await read(socket, deliver) {
+        case .cancelled: return .cancelled
+        case .lost(let reason): return .lost(.init(.network, "Lost the connection to gpsd on \(address) (\(reason)); reconnecting."))
+        }
+      },
+      close: { (socket: FileDescriptor) in try? socket.close() })
   }
 
   enum Outcome {

@@ -84,43 +84,19 @@ public struct SerialSource: FixSource {
   }
 
   public func run(_ deliver: @escaping @Sendable (SourceEvent) async -> Void) async {
-    var backoff = timing.reconnectMinimum
-    var lastProblem: String?
-    var paused = false
     var knownRate: Int? = if case .fixed(let rate) = baudRate { rate } else { nil }
-    while !Task.isCancelled {
-      let port: SerialPort
-      do {
-        port = try SerialPort.open(path, baudRate: knownRate ?? BaudRate.candidates[0])
-      } catch {
-        if error.message != lastProblem {
-          lastProblem = error.message
-          if error.code == .denied { await deliver(.authorization(.denied)) }
-          await deliver(.failed(error))
+    await runReconnecting(
+      minimum: timing.reconnectMinimum, maximum: timing.reconnectMaximum, deliver: deliver,
+      open: { () throws(LocationManager.Error) in try SerialPort.open(path, baudRate: knownRate ?? BaudRate.candidates[0]) },
+      session: { port in
+        switch await read(port, knownRate: &knownRate, deliver) {
+        case .cancelled: return .cancelled
+        case .gone(let error):
+          let reason = error.map { " (\($0))" } ?? ""
+          return .lost(.init(.deviceUnavailable, "The receiver at \(path) went away\(reason); waiting for it to come back."))
         }
-        guard await sleepUnlessCancelled(backoff) else { return }
-        backoff = min(backoff * 2, timing.reconnectMaximum)
-        continue
-      }
-      backoff = timing.reconnectMinimum
-      lastProblem = nil
-      await deliver(.authorization(.authorizedAlways))
-      if paused {
-        paused = false
-        await deliver(.resumed)
-      }
-      let outcome = await read(port, knownRate: &knownRate, deliver)
-      port.close()
-      switch outcome {
-      case .cancelled:
-        return
-      case .gone(let error):
-        paused = true
-        let reason = error.map { " (\($0))" } ?? ""
-        await deliver(.paused(.init(.deviceUnavailable, "The receiver at \(path) went away\(reason); waiting for it to come back.")))
-        guard await sleepUnlessCancelled(timing.reconnectMinimum) else { return }
-      }
-    }
+      },
+      close: { port in port.close() })
   }
 
   enum Outcome {
