@@ -1,0 +1,43 @@
+import GPSLocation
+import GPSLocationTestSupport
+import NMEA
+import Testing
+
+/// The README's examples, run, so the README stays true. The live manager is swapped for a
+/// replay of the demo drive; everything else is as printed there.
+@Suite(.timeLimit(.minutes(1))) struct ReadmeExampleTests {
+  @Test func subscribingAndReactingToActions() async {
+    let manager = LocationManager.replay(capture: .file(fixturesDirectory.appendingPathComponent("drive.nmea").path), speed: .unlimited)
+
+    let actions = manager.delegate()          // every call is a new subscriber; any number may listen
+    await manager.set(desiredAccuracy: 10)
+    await manager.startMonitoringForRegion(
+      Region(identifier: "home", center: LocationCoordinate2D(latitude: 47.3769, longitude: 8.5417), radius: 100))
+    await manager.startUpdatingLocation()
+
+    var printed: [String] = []
+    for await action in actions {
+      switch action {
+      case .didUpdateLocations(let locations): printed.append("\(locations.last!.coordinate)")
+      case .didEnterRegion(let region): printed.append("welcome to \(region.identifier)")
+      case .didPauseLocationUpdates: printed.append("receiver unplugged; waiting for it")
+      case .didFailWithError(let error): printed.append(error.message)   // says what to do
+      default: break
+      }
+      if printed.count == 3 { break }
+    }
+    #expect(printed.count == 3 && printed.allSatisfy { $0.hasPrefix("LocationCoordinate2D(latitude: 47.37") })
+  }
+
+  @Test func testValuesAsTheReadmeShowsThem() async {
+    let location = Location(coordinate: LocationCoordinate2D(latitude: 47.3769, longitude: 8.5417))
+    var manager = LocationManager.unimplemented
+    manager.authorizationStatus = { .authorizedAlways }
+    let (controlled, actions) = LocationManager.controlled(manager)
+    let stream = controlled.delegate()
+    actions.yield(.didUpdateLocations([location]))
+    var iterator = stream.makeAsyncIterator()
+    #expect(await iterator.next() == .didUpdateLocations([location]))
+    #expect(await controlled.authorizationStatus() == .authorizedAlways)
+  }
+}
