@@ -13,13 +13,14 @@ public final class FakeGPSD: @unchecked Sendable {
   public let port: Int
   public let process: Process
 
-  /// Starts gpsfake playing `capture` once, `cycle` seconds between sentences, and waits
-  /// until its gpsd accepts connections.
+  /// Starts gpsfake playing `capture` over and over, `cycle` seconds between sentences, and
+  /// waits until its gpsd accepts connections. (Played once, with `-1`, the capture could
+  /// be over before a slow test connects: the readiness probe already starts playback.)
   public init(capture: String, port: Int = FakeGPSD.freePort(), cycle: Double = 0.02) throws {
     self.port = port
     process = Process()
     process.executableURL = URL(fileURLWithPath: Self.gpsfake!)
-    process.arguments = ["-q", "-1", "-P", String(port), "-c", String(cycle), capture]
+    process.arguments = ["-q", "-P", String(port), "-c", String(cycle), capture]
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
