@@ -52,4 +52,35 @@ import Testing
     for await value in slow { seen.append(value) }
     #expect(seen == Array(990..<1000))
   }
+
+  @Test func waitForRoomReturnsOnceTheReaderCatchesUp() async {
+    let broadcaster = Broadcaster<Int>(bufferLimit: 10, roomTimeout: .seconds(30))
+    let stream = broadcaster.subscribe()
+    for value in 0..<8 { broadcaster.yield(value) }  // more than half the buffer unread
+    let reader = Task {
+      var seen: [Int] = []
+      for await value in stream {
+        seen.append(value)
+        if seen.count == 8 { break }
+      }
+      return seen
+    }
+    let clock = ContinuousClock()
+    let start = clock.now
+    await broadcaster.waitForRoom()
+    #expect(start.duration(to: clock.now) < .seconds(10))
+    #expect(await reader.value == Array(0..<8))
+  }
+
+  @Test func waitForRoomGivesUpOnAReaderThatStopped() async {
+    let broadcaster = Broadcaster<Int>(bufferLimit: 10, roomTimeout: .milliseconds(200))
+    let stream = broadcaster.subscribe()
+    for value in 0..<8 { broadcaster.yield(value) }
+    let clock = ContinuousClock()
+    let start = clock.now
+    await broadcaster.waitForRoom()
+    let waited = start.duration(to: clock.now)
+    #expect(waited >= .milliseconds(150) && waited < .seconds(10))
+    _ = stream
+  }
 }

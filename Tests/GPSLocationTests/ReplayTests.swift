@@ -68,4 +68,28 @@ import Testing
     guard case .didFailWithError(let error) = try #require(actions.last) else { return }
     #expect(error.message.hasPrefix("Cannot read the capture /nonexistent/drive.nmea"))
   }
+
+  @Test func aSlowReaderOfAFastReplayMissesNothing() async throws {
+    // The drive has 1,380 fixes, more than a subscriber buffers; a reader slower than the
+    // replay must still see every one, in order.
+    let manager = LocationManager.replay(capture: .file(fixturesDirectory.appendingPathComponent("drive.nmea").path), speed: .unlimited)
+    let stream = manager.delegate()
+    await manager.startUpdatingLocation()
+    var times: [Date] = []
+    for await action in stream {
+      if case .didUpdateLocations(let locations) = action {
+        times += locations.map(\.timestamp)
+        // Fall far behind once: the replay must wait rather than drop what is unread.
+        if times.count == 1 { try await Task.sleep(for: .milliseconds(600)) }
+      }
+      if case .didFailWithError = action { break }
+    }
+    var decoder = FixDecoder()
+    decoder.append(try Data(contentsOf: fixturesDirectory.appendingPathComponent("drive.nmea")))
+    decoder.finish()
+    var positions = 0
+    while let fix = decoder.next() { if fix.hasPosition { positions += 1 } }
+    #expect(positions > 1024 && times.count == positions)
+    #expect(times == times.sorted())
+  }
 }

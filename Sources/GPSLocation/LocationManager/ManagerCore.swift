@@ -45,11 +45,12 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
     for action in actions { broadcaster.yield(action) }
   }
 
-  private func receive(_ event: SourceEvent, generation: Int) {
+  private func receive(_ event: SourceEvent, generation: Int) async {
     guard generation == sourceGeneration else { return }
     switch event {
     case .fix(let fix):
       emit(engine.handle(fix))
+      if source.prefersLosslessDelivery { await broadcaster.waitForRoom() }
     case .authorization(let status):
       guard status != authorization else { break }
       authorization = status

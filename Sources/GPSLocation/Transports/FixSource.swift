@@ -28,6 +28,14 @@ public protocol FixSource: Sendable {
   /// Produces events until cancelled or, for a capture, until it ends. Each `deliver` is
   /// awaited, so a fast source waits for the manager instead of queueing without bound.
   func run(_ deliver: @escaping @Sendable (SourceEvent) async -> Void) async
+  /// Whether the manager should wait for slow subscribers rather than let their oldest
+  /// actions go (see ``Broadcaster/waitForRoom()``). A replay wants this; a live device,
+  /// which will not wait, does not.
+  var prefersLosslessDelivery: Bool { get }
+}
+
+extension FixSource {
+  public var prefersLosslessDelivery: Bool { false }
 }
 
 /// Sleeps for `duration`; `false` when the task was cancelled meanwhile (time to stop).

@@ -65,6 +65,9 @@ public struct ReplaySource<C: Clock>: FixSource where C.Duration == Duration {
 
   public var initialAuthorization: AuthorizationStatus { .authorizedAlways }
 
+  /// A replay waits for its subscribers instead of dropping their actions.
+  public var prefersLosslessDelivery: Bool { true }
+
   public func isPresent() async -> Bool {
     switch capture {
     case .file("-"), .bytes: true
