@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Fans actions out to any number of `delegate()` streams.
 ///
 /// Each subscriber gets its own `AsyncStream` and receives, in order, every action yielded
@@ -18,9 +16,9 @@ public final class Broadcaster<Element: Sendable>: Sendable {
   public let bufferLimit: Int
   /// The longest ``waitForRoom()`` waits.
   public let roomTimeout: Duration
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
-  private struct State: ~Copyable {
+  private struct State {
     var nextID = 0
     var continuations: [Int: AsyncStream<Element>.Continuation] = [:] {
       didSet { current = continuations.map { ($0.key, $0.value) } }

@@ -1,7 +1,6 @@
 import FoundationEssentials
 import GPSLocation
 import NMEA
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -20,8 +19,8 @@ func record(_ options: RecordOptions) async -> Int32 {
   }
   defer { if output != "-" { try? file.close() } }
   let today = UTCDate(daysSince1970: Int64((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
-  let recorded = Mutex(0)
-  let writeFailed = Mutex(false)
+  let recorded = Locked(0)
+  let writeFailed = Locked(false)
   let sink: @Sendable ([UInt8]) -> Void = { bytes in
     do {
       try file.writeAll(bytes)
