@@ -197,14 +197,3 @@ private final class ReportDecoder: @unchecked Sendable {
     }
   }
 }
-
-extension LocationManager {
-  /// A running gpsd (default 127.0.0.1:2947), optionally one of its devices. See
-  /// ``GPSDSource`` for reconnection and the errors it reports.
-  public static func gpsd(
-    host: String = "127.0.0.1", port: Int = 2947, device: String? = nil, timing: GPSDSource.Timing = .init(),
-    configuration: LocationEngine.Configuration = .init()
-  ) -> LocationManager {
-    .source(GPSDSource(host: host, port: port, device: device, timing: timing), configuration: configuration)
-  }
-}

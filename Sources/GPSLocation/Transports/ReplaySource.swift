@@ -199,22 +199,3 @@ struct Pacer<C: Clock> where C.Duration == Duration {
     return lastDay * 86_400_000_000_000 + time
   }
 }
-
-extension LocationManager {
-  /// A manager that replays a capture through the same pipeline and engine as a live
-  /// receiver, so a recorded drive yields the actions the device did. Authorization is
-  /// `authorizedAlways`; the end of the capture is reported as `didPauseLocationUpdates`
-  /// and `didFailWithError` with code ``Error/Code/endOfCapture``.
-  public static func replay(
-    capture: Capture, speed: ReplaySpeed = .realTime, configuration: LocationEngine.Configuration = .init()
-  ) -> LocationManager {
-    replay(capture: capture, speed: speed, configuration: configuration, clock: ContinuousClock())
-  }
-
-  /// ``replay(capture:speed:configuration:)`` on a clock of your choosing (for tests).
-  public static func replay<C: Clock>(
-    capture: Capture, speed: ReplaySpeed = .realTime, configuration: LocationEngine.Configuration = .init(), clock: C
-  ) -> LocationManager where C.Duration == Duration {
-    .source(ReplaySource(capture: capture, speed: speed, clock: clock), configuration: configuration, clock: clock)
-  }
-}

@@ -192,15 +192,3 @@ public struct SerialSource: FixSource {
     return Task.isCancelled ? .cancelled : outcome
   }
 }
-
-extension LocationManager {
-  /// A GPS receiver on a serial device: `/dev/ttyUSB0`, `/dev/ttyACM0`,
-  /// `/dev/serial/by-id/…` or a udev link such as `/dev/gps0`. See ``SerialSource`` for
-  /// autobaud, unplug and replug, and the errors it reports.
-  public static func serial(
-    path: String, baudRate: BaudRate = .automatic, timing: SerialSource.Timing = .init(),
-    configuration: LocationEngine.Configuration = .init(), onNotice: @escaping @Sendable (String) -> Void = { _ in }
-  ) -> LocationManager {
-    .source(SerialSource(path: path, baudRate: baudRate, timing: timing, onNotice: onNotice), configuration: configuration)
-  }
-}
