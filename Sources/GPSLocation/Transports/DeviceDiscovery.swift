@@ -84,11 +84,11 @@ public struct DeviceDiscovery: Sendable {
     let gpsLinks = entries(devRoot).filter { $0.hasPrefix("gps") }.map { devRoot + "/" + $0 }
     var names = Set(entries(sysfsRoot + "/class/tty").filter { $0.hasPrefix("ttyUSB") || $0.hasPrefix("ttyACM") })
     for link in byID.keys + gpsLinks {
-      if let target = resolve(link) { names.insert(String(target.split(separator: "/").last ?? "")) }
+      if let target = realPath(link) { names.insert(String(target.split(separator: "/").last ?? "")) }
     }
     let devices = names.filter { !$0.isEmpty }.map { name -> SerialDevice in
       let node = devRoot + "/" + name
-      let stable = byID.first { resolve($0.key) == node || $0.value.hasSuffix("/" + name) }?.key
+      let stable = byID.first { realPath($0.key) == node || $0.value.hasSuffix("/" + name) }?.key
       return describe(node: node, kernelName: name, stablePath: stable)
     }
     return devices.sorted { ($0.isKnownReceiver ? 0 : 1, $0.kernelName) < ($1.isKnownReceiver ? 0 : 1, $1.kernelName) }
@@ -96,7 +96,7 @@ public struct DeviceDiscovery: Sendable {
 
   /// Describes one path (a node or a link), for devices not found by scanning.
   public func describe(path: String) -> SerialDevice {
-    let node = resolve(path) ?? path
+    let node = realPath(path) ?? path
     let name = node.hasPrefix(devRoot + "/") ? String(node.dropFirst(devRoot.count + 1)) : String(node.split(separator: "/").last ?? "")
     return describe(node: node, kernelName: name, stablePath: path == node ? nil : path)
   }
@@ -168,11 +168,6 @@ public struct DeviceDiscovery: Sendable {
   }
 
   /// Follows links to the final path.
-  func resolve(_ path: String) -> String? {
-    guard let resolved = realPath(path) else { return nil }
-    return resolved
-  }
-
   func realPath(_ path: String) -> String? {
     guard let pointer = realpath(path, nil) else { return nil }
     defer { free(pointer) }
