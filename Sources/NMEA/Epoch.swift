@@ -1,30 +1,42 @@
-/// What the sentences of one epoch have said so far. Each value remembers how trustworthy its
-/// source was, so that when several sentences carry it (GGA and RMC, or one GGA per
-/// constellation) the combined (`GN`) and fuller sentence wins regardless of order.
-struct Epoch: Sendable {
+/// What the sentences of one epoch have said so far.
+///
+/// **The newest value wins**, as in gpsd: when several sentences of the epoch carry the same
+/// value (GGA, RMC and GLL each carry the position; RMC and VTG the speed and course), the
+/// last one received is kept, and an empty field never erases an earlier value. Marine
+/// gateways and NMEA 2000 bridges sample each sentence's position at a slightly different
+/// instant; the last is the freshest. Two refinements:
+/// - A position that is an earlier one of the same epoch rounded (or cut) to fewer decimals
+///   (GGA `2037.72792` then RMC `2037.7279`) does not replace it: it says nothing new and
+///   would only lose precision.
+/// - A combined solution (talker `GN`) is not replaced by a single constellation's (`GP`,
+///   `GL`, …) when a receiver sends both: the combined one uses every satellite.
+///
+/// A sentence that says it has no fix (GGA quality 0, RMC or GLL status `V`, GNS mode `N`)
+/// contributes no position, since receivers repeat their last position in such sentences.
+struct Epoch: Sendable, Equatable {
   var time: UTCTime?
   var date: UTCDate?
 
   var latitude: Coordinate?
   var longitude: Coordinate?
-  var positionRank = -1
+  var positionIsCombined = false
   var altitude: FixedPoint?
   var geoidSeparation: FixedPoint?
-  var altitudeRank = -1
+  var altitudeIsCombined = false
 
   var ggaQuality: FixQuality?
   var gnsQuality: FixQuality?
   var rmcQuality: FixQuality?
   var gllQuality: FixQuality?
 
-  var speedKnots: FixedPoint?
-  var speedKilometresPerHour: FixedPoint?
+  /// Speed over ground in metres per second, from the last sentence that gave one.
+  var speed: Speed?
   var course: FixedPoint?
   var magneticVariation: FixedPoint?
   var trueHeading: FixedPoint?
 
   var satellitesUsed: Int?
-  var satellitesUsedRank = -1
+  var satellitesUsedIsCombined = false
   var gsaMode: FixMode?
   var pdop: FixedPoint?
   var hdop: FixedPoint?
@@ -35,82 +47,122 @@ struct Epoch: Sendable {
   var used = UsedSatellites()
   var gst: GST?
 
-  var isEmpty: Bool { time == nil && !sawGSA && latitude == nil }
+  /// A speed as the sentence wrote it, in knots or kilometres per hour.
+  enum Speed: Sendable, Equatable {
+    case knots(FixedPoint)
+    case kilometresPerHour(FixedPoint)
 
-  static func rank(_ talker: Talker, _ base: Int) -> Int {
-    talker == .combined ? base + 10 : base
+    var metresPerSecond: Double {
+      switch self {
+      case .knots(let value): value.doubleValue * EpochAssembler.metresPerSecondPerKnot
+      case .kilometresPerHour(let value): value.doubleValue / 3.6
+      }
+    }
   }
 
-  mutating func setPosition(_ latitude: Coordinate?, _ longitude: Coordinate?, rank: Int) {
-    guard let latitude, let longitude, rank > positionRank else { return }
+  /// Keeps a value unless a combined solution already gave one and this one is not combined.
+  static func replaces(_ isCombined: Bool, over existingIsCombined: Bool) -> Bool {
+    isCombined || !existingIsCombined
+  }
+
+  mutating func setPosition(_ latitude: Coordinate?, _ longitude: Coordinate?, talker: Talker) {
+    guard let latitude, let longitude else { return }
+    let isCombined = talker == .combined
+    if let oldLatitude = self.latitude, let oldLongitude = self.longitude {
+      guard Self.replaces(isCombined, over: positionIsCombined) else { return }
+      if latitude.isRounding(of: oldLatitude), longitude.isRounding(of: oldLongitude) { return }
+    }
     self.latitude = latitude
     self.longitude = longitude
-    positionRank = rank
+    positionIsCombined = isCombined
   }
 
-  mutating func setAltitude(_ altitude: FixedPoint?, _ separation: FixedPoint?, rank: Int) {
-    guard altitude != nil || separation != nil, rank > altitudeRank else { return }
-    self.altitude = altitude
-    self.geoidSeparation = separation
-    altitudeRank = rank
+  mutating func setAltitude(_ altitude: FixedPoint?, _ separation: FixedPoint?, talker: Talker) {
+    guard altitude != nil || separation != nil else { return }
+    let isCombined = talker == .combined
+    guard self.altitude == nil && geoidSeparation == nil || Self.replaces(isCombined, over: altitudeIsCombined) else { return }
+    self.altitude = altitude ?? self.altitude
+    self.geoidSeparation = separation ?? geoidSeparation
+    altitudeIsCombined = isCombined
   }
 
-  mutating func setSatellitesUsed(_ count: Int?, rank: Int) {
-    guard let count, rank > satellitesUsedRank else { return }
+  mutating func setSatellitesUsed(_ count: Int?, talker: Talker) {
+    guard let count else { return }
+    let isCombined = talker == .combined
+    guard satellitesUsed == nil || Self.replaces(isCombined, over: satellitesUsedIsCombined) else { return }
     satellitesUsed = count
-    satellitesUsedRank = rank
+    satellitesUsedIsCombined = isCombined
   }
 
   mutating func merge(_ message: Message) {
     switch message {
     case .gga(let gga):
-      let rank = Self.rank(gga.talker, 3)
-      setPosition(gga.latitude, gga.longitude, rank: rank)
-      setAltitude(gga.altitude, gga.geoidSeparation, rank: rank)
-      setSatellitesUsed(gga.satellitesUsed, rank: rank)
+      if gga.quality != .invalid {
+        setPosition(gga.latitude, gga.longitude, talker: gga.talker)
+        setAltitude(gga.altitude, gga.geoidSeparation, talker: gga.talker)
+      }
+      setSatellitesUsed(gga.satellitesUsed, talker: gga.talker)
       if ggaQuality == nil || gga.talker == .combined { ggaQuality = gga.quality ?? ggaQuality }
-      if hdop == nil { hdop = gga.hdop }
+      hdop = gga.hdop ?? hdop
     case .gns(let gns):
-      let rank = Self.rank(gns.talker, 3)
-      setPosition(gns.latitude, gns.longitude, rank: rank)
-      setAltitude(gns.altitude, gns.geoidSeparation, rank: rank)
-      setSatellitesUsed(gns.satellitesUsed, rank: rank)
+      if gns.mode != .invalid {
+        setPosition(gns.latitude, gns.longitude, talker: gns.talker)
+        setAltitude(gns.altitude, gns.geoidSeparation, talker: gns.talker)
+      }
+      setSatellitesUsed(gns.satellitesUsed, talker: gns.talker)
       if gnsQuality == nil || gns.talker == .combined { gnsQuality = gns.mode ?? gnsQuality }
-      if hdop == nil { hdop = gns.hdop }
+      hdop = gns.hdop ?? hdop
     case .rmc(let rmc):
-      setPosition(rmc.latitude, rmc.longitude, rank: Self.rank(rmc.talker, 2))
       let quality: FixQuality? = rmc.isValid == false ? .invalid : (rmc.mode ?? (rmc.isValid == true ? .gps : nil))
+      if quality != .invalid { setPosition(rmc.latitude, rmc.longitude, talker: rmc.talker) }
       if rmcQuality == nil || rmc.talker == .combined { rmcQuality = quality ?? rmcQuality }
-      if speedKnots == nil { speedKnots = rmc.speedKnots }
-      if course == nil { course = rmc.course }
-      if magneticVariation == nil { magneticVariation = rmc.magneticVariation }
-      if let rmcDate = rmc.date { date = rmcDate }
+      if let knots = rmc.speedKnots { speed = .knots(knots) }
+      course = rmc.course ?? course
+      magneticVariation = rmc.magneticVariation ?? magneticVariation
+      date = rmc.date ?? date
     case .gll(let gll):
-      setPosition(gll.latitude, gll.longitude, rank: Self.rank(gll.talker, 1))
       let quality: FixQuality? = gll.isValid == false ? .invalid : (gll.mode ?? (gll.isValid == true ? .gps : nil))
+      if quality != .invalid { setPosition(gll.latitude, gll.longitude, talker: gll.talker) }
       if gllQuality == nil { gllQuality = quality }
     case .vtg(let vtg):
-      if course == nil { course = vtg.course }
-      if speedKnots == nil { speedKnots = vtg.speedKnots }
-      if speedKilometresPerHour == nil { speedKilometresPerHour = vtg.speedKilometresPerHour }
+      course = vtg.course ?? course
+      if let knots = vtg.speedKnots {
+        speed = .knots(knots)
+      } else if let kilometresPerHour = vtg.speedKilometresPerHour {
+        speed = .kilometresPerHour(kilometresPerHour)
+      }
     case .gsa(let gsa):
       sawGSA = true
       if let mode = gsa.fixMode { gsaMode = max(gsaMode ?? .none, mode) }
-      if pdop == nil || gsa.pdop != nil && gsa.talker == .combined { pdop = gsa.pdop ?? pdop }
-      if let gsaHDOP = gsa.hdop { hdop = gsaHDOP }
-      if vdop == nil { vdop = gsa.vdop }
+      pdop = gsa.pdop ?? pdop
+      hdop = gsa.hdop ?? hdop
+      vdop = gsa.vdop ?? vdop
       used.insert(gsa.satellites, constellation: gsa.constellation)
     case .zda(let zda):
-      if let zdaDate = zda.date { date = zdaDate }
+      date = zda.date ?? date
     case .gst(let gstMessage):
       gst = gstMessage
     case .hdt(let hdt):
-      if let heading = hdt.heading { trueHeading = heading }
+      trueHeading = hdt.heading ?? trueHeading
     case .ths(let ths):
       if ths.isValid { trueHeading = ths.heading }
     case .gsv, .txt, .unsupported:
       break
     }
+  }
+}
+
+extension Coordinate {
+  /// Whether this is `precise` written with fewer decimals of minutes, rounded or cut.
+  func isRounding(of precise: Coordinate) -> Bool {
+    guard minutes.scale < precise.minutes.scale, isNegative == precise.isNegative else { return false }
+    let drop = FixedPoint.powersOfTenInteger[Int(precise.minutes.scale - minutes.scale)]
+    // Both as minutes since the start of the degree, at the precise scale.
+    let coarse = (Int64(wholeDegrees) * 60 * FixedPoint.powersOfTenInteger[Int(minutes.scale)] + minutes.mantissa) * drop
+    let fine = Int64(precise.wholeDegrees) * 60 * FixedPoint.powersOfTenInteger[Int(precise.minutes.scale)] + precise.minutes.mantissa
+    let difference = fine - coarse
+    // Cut: fine lies in [coarse, coarse + drop). Rounded: in [coarse - drop/2, coarse + drop/2].
+    return (difference >= 0 && difference < drop) || 2 * abs(difference) <= drop
   }
 }
 

@@ -4,28 +4,66 @@
 /// Feed every decoded message to ``add(_:)`` and drain ``nextFix()``. At end of input call
 /// ``finish()`` to flush the last epoch.
 ///
-/// **When an epoch ends.** A receiver sends its sentences in the same order every cycle, so
-/// the assembler learns which sentence ends the cycle: whenever a new time stamp arrives
-/// while an epoch is still open, the last sentence of that epoch becomes the *end marker*.
-/// From then on a fix is emitted the moment its end marker arrives, not one cycle later
-/// when the next epoch begins. Sentences are told apart by talker, type, and for repeated
-/// ones by their order within the epoch (the second `GNGSA`), for GSV groups by being the
-/// group's last sentence. If the marker is missing from an epoch (a sentence lost to noise,
-/// a lower-rate sentence), the next time stamp closes it as before and the marker is learned
-/// again; a timed sentence arriving just after its epoch was emitted also re-teaches it.
+/// ## The rule
 ///
-/// **Dates.** From RMC or ZDA in the epoch; else the last such date, moved on a day when
-/// the time of day wraps past midnight; else ``defaultDate`` (a capture's `# Date:`). With
-/// none, fixes carry a time of day but no ``Fix/timestamp``.
+/// Everything above the assembler (heading, regions, visits) trusts that a fix holds what its
+/// own epoch's sentences said and nothing else, so epochs are cut by time, never by guesswork:
+///
+/// 1. **A timed sentence of another time closes the open epoch** (GGA, RMC, GLL, GNS, GST,
+///    ZDA carry a time of day). The open epoch is emitted first, then the sentence starts the
+///    next one: nothing from one time ever merges into a fix of another. "Another time" means
+///    at least half an epoch interval away, the interval being learned from how often each
+///    sentence type repeats; so a receiver that stamps RMC 50 ms after GGA in the same cycle
+///    still makes one epoch (once its rate is known, from the second cycle on). Time going
+///    backwards, as in a spliced log, is another time too.
+/// 2. **Untimed sentences** (GSA, GSV, VTG, HDT, …) belong to the open epoch: the one of the
+///    last timed sentence, as in gpsd. While no timed epoch is open (a receiver that does not
+///    know the time yet sends every sentence with an empty time, for minutes), they belong to
+///    no fix: they are counted in ``Counters/untimedSentences`` and dropped, except that GSV
+///    still updates the sky. An untimed sentence of the type that began the open epoch means
+///    the receiver has started a cycle without a time (it lost it): the open epoch ends there.
+///    Nothing accumulates, so a no-fix period of any length holds no memory.
+/// 3. **The end of the cycle is learned**, so a fix is emitted the moment its epoch is
+///    complete rather than a whole cycle later when the next time stamp arrives. The first
+///    time change teaches the *end marker*: the last sentence of the epoch it closes. From
+///    then on an epoch is emitted as soon as its marker arrives. Sentences are told apart by
+///    talker, type, their order within the epoch (the second `GNGSA`) and, for GSV and TXT
+///    groups, whether they end the group. An epoch whose marker does not come is closed by
+///    the next time stamp; one such epoch (a sentence lost to noise, an epoch with only a GLL)
+///    keeps the marker, two in a row (the receiver changed its cycle) teach it again.
+/// 4. **A sentence after the marker** (the epoch was already emitted): its data are merged
+///    into the epoch all the same and counted in ``Counters/lateSentences``. When they change
+///    what the fix says, the marker ended the cycle too early: an updated fix for the same
+///    time is emitted at once (counted in ``Counters/updatedFixes``), as gpsd sends a second
+///    TPV, and the next time change teaches the marker again, so this happens once per change
+///    of the receiver's cycle, never as a lasting one-epoch lag. A late sentence that changes
+///    nothing (a GSV sent only on whole seconds, a VTG repeating RMC's speed) teaches nothing.
+/// 5. **End of input** (``finish()``, a capture's end, a device unplugged) emits the open
+///    epoch.
+///
+/// Within an epoch the newest value of each field wins (see `Epoch`). Satellites in view are
+/// the exception: receivers send GSV less often than fixes and the sky changes slowly, so each
+/// fix carries the latest complete GSV groups, with used flags from the latest GSA.
+///
+/// ## Dates
+///
+/// From RMC or ZDA in the epoch; else the last such date, moved on a day when the time of day
+/// wraps past midnight; else ``defaultDate`` (a capture's `# Date:`). With none, fixes carry a
+/// time of day but no ``Fix/timestamp``.
 public struct EpochAssembler: Sendable {
   /// Counts of what the assembler saw.
   public struct Counters: Hashable, Sendable, Codable {
-    /// Fixes emitted, with or without a position.
+    /// Fixes emitted, with or without a position (updates not counted again).
     public var epochs = 0
     /// Of those, fixes without a position.
     public var noFix = 0
-    /// Timed sentences that arrived after their epoch had been emitted (then dropped).
+    /// Sentences that arrived after their epoch had been emitted at its learned end.
     public var lateSentences = 0
+    /// Fixes emitted again for a time already emitted, because a late sentence changed them.
+    public var updatedFixes = 0
+    /// Untimed sentences while no timed epoch was open (a receiver that has no time yet);
+    /// they belong to no fix.
+    public var untimedSentences = 0
     public init() {}
   }
 
@@ -39,11 +77,19 @@ public struct EpochAssembler: Sendable {
 
   public private(set) var counters = Counters()
 
+  /// The open epoch; `epoch.time` is `nil` while none is open.
   var epoch = Epoch()
-  /// Keys of the open epoch's messages so far, in order.
-  var epochKeys: [MessageKey] = []
+  /// Whether the open epoch has been emitted at its end marker (and may still take late sentences).
+  var emitted = false
+  /// Whether a sentence after the open epoch's emission changed it: its marker came too early.
+  var markerWasEarly = false
+  /// Epochs in a row closed by a time change without their marker.
+  var markerMisses = 0
+  var cycle = CycleKeys()
   var endMarker: MessageKey?
-  var lastEmittedTime: UTCTime?
+  /// The time step of the time change that taught ``endMarker``, nanoseconds.
+  var markerStep: Int64 = 0
+  var rate = EpochRate()
 
   var knownDate: UTCDate?
   var knownDateTime = UTCTime(nanosecondsSinceMidnight: 0)
@@ -52,68 +98,109 @@ public struct EpochAssembler: Sendable {
   var sky = SkyView()
   var lastUsed = UsedSatellites()
   var ready: [Fix] = []
+  var readIndex = 0
 
   public init(defaultDate: UTCDate? = nil) {
     self.defaultDate = defaultDate
-    epochKeys.reserveCapacity(64)
     ready.reserveCapacity(2)
   }
 
   /// Adds one decoded message of the stream, in the order received.
   public mutating func add(_ message: Message) {
-    let time = message.time
-    if let time {
-      if let open = epoch.time, open != time {
-        // A new time stamp: the open epoch is over, and its last sentence ends the cycle.
-        endMarker = epochKeys.last
-        close()
-      } else if epoch.time == nil, time == lastEmittedTime {
-        // Part of the epoch already emitted: the marker fired too early.
-        counters.lateSentences += 1
-        endMarker = key(for: message)
-        return
+    let (base, stamp) = MessageKey.Base.of(message)
+    if let time = stamp {
+      // A marker taught by a time step that the rate now shows to be within one cycle (a
+      // cycle split before the rate was known) is forgotten.
+      if rate.observe(base, at: time), let interval = rate.interval, 2 * markerStep < interval { endMarker = nil }
+      if let open = epoch.time, !rate.isSameEpoch(time, open) {
+        close(byTimeChange: abs(time.nanosecondsSinceMidnight - open.nanosecondsSinceMidnight))
       }
-      epoch.time = time
+      if epoch.time == nil {
+        epoch.time = time
+        cycle.begin(with: base)
+      }
+    } else if epoch.time == nil {
+      counters.untimedSentences += 1
+      if case .gsv(let gsv) = message { sky.add(gsv) }
+      return
+    } else if base == cycle.startKey, base.type != .gsv {
+      // The receiver began a new cycle without a time: the open epoch is over.
+      close(byTimeChange: nil)
+      counters.untimedSentences += 1
+      return
     }
     if case .gsv(let gsv) = message { sky.add(gsv) }
+    let key = cycle.record(base)
+    if emitted {
+      counters.lateSentences += 1
+      let before = epoch
+      epoch.merge(message)
+      if epoch != before {
+        markerWasEarly = true
+        counters.updatedFixes += 1
+        ready.append(makeFix())
+      }
+      return
+    }
     epoch.merge(message)
-    let key = key(for: message)
-    if epochKeys.count < 64 { epochKeys.append(key) }
-    if key == endMarker, epoch.time != nil { close() }
+    if let key, key == endMarker { emit() }
   }
 
-  /// Ends the stream: emits the open epoch, if it has a time.
+  /// Ends the stream: emits the open epoch if it has not been yet. Adding more afterwards
+  /// starts afresh, keeping what was learned about the receiver.
   public mutating func finish() {
-    close()
+    close(byTimeChange: nil)
   }
 
   /// The next completed fix, oldest first; `nil` when none is waiting.
   public mutating func nextFix() -> Fix? {
-    guard !ready.isEmpty else { return nil }
-    return ready.removeFirst()
+    guard readIndex < ready.count else { return nil }
+    let fix = ready[readIndex]
+    readIndex += 1
+    if readIndex == ready.count {
+      ready.removeAll(keepingCapacity: true)
+      readIndex = 0
+    }
+    return fix
   }
 
-  func key(for message: Message) -> MessageKey {
-    var base = MessageKey(message)
-    // The nth sentence with the same key in this epoch is a different key.
-    base.occurrence = epochKeys.reduce(0) { count, key in
-      key.talker == base.talker && key.type == base.type && key.detail == base.detail ? count + 1 : count
-    }
-    return base
-  }
-
-  mutating func close() {
-    defer {
-      epoch = Epoch()
-      epochKeys.removeAll(keepingCapacity: true)
-    }
-    guard let time = epoch.time else { return }
-    lastEmittedTime = time
-    if epoch.sawGSA { lastUsed = epoch.used }
-    let fix = makeFix(time: time)
+  /// Emits the open epoch at its end marker; it stays open for late sentences.
+  mutating func emit() {
+    let fix = makeFix()
+    emitted = true
     counters.epochs += 1
     if !fix.hasPosition { counters.noFix += 1 }
     ready.append(fix)
+  }
+
+  /// Closes the open epoch: emits it unless it was emitted already and, when a time change
+  /// (of `step` nanoseconds) closed it, checks the marker against it (rules 3 and 4).
+  mutating func close(byTimeChange step: Int64?) {
+    guard epoch.time != nil else { return }
+    let closedAtMarker = emitted
+    if !emitted { emit() }
+    if epoch.sawGSA { lastUsed = epoch.used }
+    if let step, let last = cycle.lastKey {
+      var teach = false
+      if closedAtMarker {
+        markerMisses = 0
+        teach = markerWasEarly
+      } else if endMarker == nil {
+        teach = true
+      } else {
+        markerMisses += 1
+        teach = markerMisses >= 2
+      }
+      if teach {
+        endMarker = last
+        markerStep = step
+        markerMisses = 0
+      }
+    }
+    epoch = Epoch()
+    emitted = false
+    markerWasEarly = false
+    cycle.reset()
   }
 
   mutating func resolveDate(for time: UTCTime) -> UTCDate? {
@@ -138,7 +225,8 @@ public struct EpochAssembler: Sendable {
     return date
   }
 
-  mutating func makeFix(time: UTCTime) -> Fix {
+  mutating func makeFix() -> Fix {
+    let time = epoch.time ?? UTCTime(nanosecondsSinceMidnight: 0)
     let date = resolveDate(for: time)
     var fix = Fix(time: time, timestamp: date.map { UTCTimestamp(date: $0, time: time) })
     let stated = epoch.ggaQuality ?? epoch.gnsQuality ?? epoch.rmcQuality ?? epoch.gllQuality
@@ -149,7 +237,7 @@ public struct EpochAssembler: Sendable {
     fix.pdop = epoch.pdop?.doubleValue
     fix.hdop = epoch.hdop?.doubleValue
     fix.vdop = epoch.vdop?.doubleValue
-    fix.satellites = sky.satellites(used: lastUsed)
+    fix.satellites = sky.satellites(used: epoch.sawGSA ? epoch.used : lastUsed)
     if let gst = epoch.gst {
       fix.errorEstimate = Fix.ErrorEstimate(
         rangeRMS: gst.rangeRMS?.doubleValue, semiMajor: gst.semiMajorSigma?.doubleValue,
@@ -170,11 +258,7 @@ public struct EpochAssembler: Sendable {
     } else {
       fix.mode = epoch.altitude != nil ? .threeD : .twoD
     }
-    if let knots = epoch.speedKnots {
-      fix.speed = knots.doubleValue * Self.metresPerSecondPerKnot
-    } else if let kilometresPerHour = epoch.speedKilometresPerHour {
-      fix.speed = kilometresPerHour.doubleValue / 3.6
-    }
+    fix.speed = epoch.speed?.metresPerSecond
     fix.course = epoch.course?.doubleValue
     fix.magneticVariation = epoch.magneticVariation?.doubleValue
     fix.trueHeading = epoch.trueHeading?.doubleValue
@@ -215,50 +299,117 @@ public struct EpochAssembler: Sendable {
 
 /// Identifies a sentence's place in the receiver's cycle.
 struct MessageKey: Hashable, Sendable {
-  var talker: Talker
-  var type: SentenceType
-  /// For GSV and TXT groups: the signal and whether this is the group's last sentence. For
-  /// GSA: the system ID.
-  var detail: Int
-  /// How many sentences with the same talker, type and detail came before in this epoch.
-  var occurrence = 0
+  /// What a sentence is, without its order in the epoch.
+  struct Base: Hashable, Sendable {
+    var talker: Talker
+    var type: SentenceType
+    /// For GSV and TXT groups: the signal and whether this is the group's last sentence. For
+    /// GSA: the system ID.
+    var detail: Int
 
-  init(_ message: Message) {
-    talker = message.talker
-    switch message {
-    case .gsv(let gsv):
-      type = .gsv
-      detail = ((gsv.signalID ?? 0) + 1) * 2 + (gsv.isLast ? 1 : 0)
-    case .txt(let txt):
-      type = .txt
-      detail = (txt.messageNumber ?? 1) >= (txt.messageCount ?? 1) ? 1 : 0
-    case .gsa(let gsa):
-      type = .gsa
-      detail = gsa.systemID ?? 0
-    case .unsupported(let sentence):
-      type = sentence.type
-      detail = 0
-    default:
-      type = Self.type(of: message)
-      detail = 0
+    init(talker: Talker, type: SentenceType, detail: Int = 0) {
+      self.talker = talker
+      self.type = type
+      self.detail = detail
+    }
+
+    /// A message's base key and its time stamp, read in one pass over the message.
+    static func of(_ message: Message) -> (Base, UTCTime?) {
+      switch message {
+      case .gga(let m): (Base(talker: m.talker, type: .gga), m.time)
+      case .rmc(let m): (Base(talker: m.talker, type: .rmc), m.time)
+      case .gll(let m): (Base(talker: m.talker, type: .gll), m.time)
+      case .gns(let m): (Base(talker: m.talker, type: .gns), m.time)
+      case .gst(let m): (Base(talker: m.talker, type: .gst), m.time)
+      case .zda(let m): (Base(talker: m.talker, type: .zda), m.time)
+      case .gsa(let m): (Base(talker: m.talker, type: .gsa, detail: m.systemID ?? 0), nil)
+      case .gsv(let m): (Base(talker: m.talker, type: .gsv, detail: ((m.signalID ?? 0) + 1) * 2 + (m.isLast ? 1 : 0)), nil)
+      case .txt(let m):
+        (Base(talker: m.talker, type: .txt, detail: (m.messageNumber ?? 1) >= (m.messageCount ?? 1) ? 1 : 0), nil)
+      case .vtg(let m): (Base(talker: m.talker, type: .vtg), nil)
+      case .hdt(let m): (Base(talker: m.talker, type: .hdt), nil)
+      case .ths(let m): (Base(talker: m.talker, type: .ths), nil)
+      case .unsupported(let sentence): (Base(talker: sentence.talker, type: sentence.type), nil)
+      }
     }
   }
 
-  static func type(of message: Message) -> SentenceType {
-    switch message {
-    case .gga: .gga
-    case .rmc: .rmc
-    case .gsa: .gsa
-    case .gsv: .gsv
-    case .vtg: .vtg
-    case .gll: .gll
-    case .zda: .zda
-    case .gns: .gns
-    case .gst: .gst
-    case .hdt: .hdt
-    case .ths: .ths
-    case .txt: .txt
-    case .unsupported(let sentence): sentence.type
+  var base: Base
+  /// How many sentences with the same base came before in this epoch.
+  var occurrence: Int
+}
+
+/// The keys of the open epoch: how often each base key has occurred, and the last key, in
+/// fixed storage (at most ``capacity`` distinct bases are told apart; an epoch with more
+/// teaches no marker).
+struct CycleKeys: Sendable {
+  static let capacity = 48
+  var counts: [(MessageKey.Base, Int)] = []
+  var startKey: MessageKey.Base?
+  var lastKey: MessageKey?
+
+  init() {
+    counts.reserveCapacity(Self.capacity)
+  }
+
+  mutating func begin(with base: MessageKey.Base) {
+    startKey = base
+  }
+
+  /// Records one more sentence of `base`; its key, or `nil` when the epoch is too varied to track.
+  mutating func record(_ base: MessageKey.Base) -> MessageKey? {
+    var key: MessageKey?
+    if let index = counts.firstIndex(where: { $0.0 == base }) {
+      key = MessageKey(base: base, occurrence: counts[index].1)
+      counts[index].1 += 1
+    } else if counts.count < Self.capacity {
+      key = MessageKey(base: base, occurrence: 0)
+      counts.append((base, 1))
     }
+    lastKey = key
+    return key
+  }
+
+  mutating func reset() {
+    counts.removeAll(keepingCapacity: true)
+    startKey = nil
+    lastKey = nil
+  }
+}
+
+/// The receiver's epoch interval, learned from how often each sentence type repeats, so that
+/// two sentences of one cycle stamped a few milliseconds apart are told from two epochs.
+struct EpochRate: Sendable {
+  static let capacity = 16
+  var lastTimes: [(MessageKey.Base, Int64)] = []
+  /// The shortest positive step between two sentences of the same type, nanoseconds.
+  var interval: Int64?
+
+  init() {
+    lastTimes.reserveCapacity(Self.capacity)
+  }
+
+  /// Notes a sentence's time; `true` when this made the learned interval shorter.
+  mutating func observe(_ base: MessageKey.Base, at time: UTCTime) -> Bool {
+    let now = time.nanosecondsSinceMidnight
+    if let index = lastTimes.firstIndex(where: { $0.0 == base }) {
+      let step = now - lastTimes[index].1
+      lastTimes[index].1 = now
+      // A step of 0 is the same epoch; a negative one is midnight or a splice.
+      if step > 0, step < interval ?? .max {
+        interval = step
+        return true
+      }
+    } else if lastTimes.count < Self.capacity {
+      lastTimes.append((base, now))
+    }
+    return false
+  }
+
+  /// Whether `time` belongs to the epoch stamped `open`: within half an interval of it.
+  func isSameEpoch(_ time: UTCTime, _ open: UTCTime) -> Bool {
+    let difference = abs(time.nanosecondsSinceMidnight - open.nanosecondsSinceMidnight)
+    guard let interval else { return difference == 0 }
+    return 2 * difference < interval
   }
 }

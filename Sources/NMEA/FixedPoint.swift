@@ -33,4 +33,9 @@ public struct FixedPoint: Hashable, Sendable, Codable, CustomStringConvertible {
   static let powersOfTen: [Double] = (0...18).map { exponent in
     (0..<exponent).reduce(1.0) { value, _ in value * 10 }
   }
+
+  /// 10^0 through 10^18 as integers.
+  static let powersOfTenInteger: [Int64] = (0...18).map { exponent in
+    (0..<exponent).reduce(1) { value, _ in value * 10 }
+  }
 }

@@ -37,18 +37,47 @@ import Glibc
     let manager = LocationManager.serial(path: link, baudRate: .fixed(9600), timing: Self.fast)
     let stream = manager.delegate()
     await manager.startUpdatingLocation()
-    let player = Task { await pty.play(Self.capture) }
+    let player = Task {
+      await pty.play(Self.capture)
+      // The receiver goes away right after its last epoch: that epoch still arrives.
+      try? await Task.sleep(for: .milliseconds(200))
+      pty.unplug()
+    }
     var received = 0
     var authorized = false
     for await action in stream {
       if case .didChangeAuthorization(.authorizedAlways) = action { authorized = true }
       if case .didUpdateLocations = action { received += 1 }
-      // The last epoch completes only when its successor starts; 55 of 56 arrive.
-      if received == Self.expectedLocations - 1 { break }
+      if case .didPauseLocationUpdates = action { break }
     }
     await player.value
+    #expect(received == Self.expectedLocations)
     #expect(authorized)
     #expect(await manager.authorizationStatus() == .authorizedAlways)
+    await manager.stopUpdatingLocation()
+  }
+
+  @Test func aReceiverUnpluggedAfterItsFirstEpochStillGivesThatFix() async throws {
+    let link = PseudoTerminal.temporaryLink("gps-one-epoch")
+    let pty = try PseudoTerminal(link: link)
+    let manager = LocationManager.serial(path: link, baudRate: .fixed(9600), timing: Self.fast)
+    let stream = manager.delegate()
+    await manager.startUpdatingLocation()
+    // One epoch, so no end of cycle has been learned: only the unplug ends it.
+    let epoch = [
+      "$GPGGA,120000.000,3351.6000,S,15112.6000,E,1,08,1.2,30.0,M,,M,,0000*66",
+      "$GPRMC,120000.000,A,3351.6000,S,15112.6000,E,15.55,90.00,010524,2.1,W*6A",
+    ].map { $0 + "\r\n" }.joined()
+    try await Task.sleep(for: .milliseconds(100))
+    pty.write(Array(epoch.utf8))
+    try await Task.sleep(for: .milliseconds(300))
+    pty.unplug()
+    var locations: [Location] = []
+    for await action in stream {
+      if case .didUpdateLocations(let batch) = action { locations += batch }
+      if case .didPauseLocationUpdates = action { break }
+    }
+    #expect(locations.map(\.course) == [90])
     await manager.stopUpdatingLocation()
   }
 

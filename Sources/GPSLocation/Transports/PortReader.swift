@@ -38,7 +38,9 @@ final class PortReader: @unchecked Sendable {
         guard let self else { return }
         continuation.yield(.tick(counters))
       },
-      onClosed: { error in
+      onClosed: { [weak self] error in
+        // The device went away: its last epoch is complete, as at the end of a capture.
+        self?.flush()
         continuation.yield(.closed(error))
         continuation.finish()
       })
@@ -58,6 +60,11 @@ final class PortReader: @unchecked Sendable {
       decoder = FixDecoder(defaultDate: defaultDate)
       counters = Counters()
     }
+  }
+
+  private func flush() {
+    decoder.finish()
+    while let fix = decoder.next() { continuation.yield(.fix(fix)) }
   }
 
   private func received(_ bytes: UnsafeRawBufferPointer) {
