@@ -466,6 +466,7 @@ def main():
 
     drive_scenario()
     embed_demo()
+    receiver_habits()
 
 
 def drive_scenario():
@@ -552,6 +553,242 @@ def embed_demo():
         f.write("let demoCapture: StaticString = #\"\"\"\n")
         f.write(text.replace("\r\n", "\n"))
         f.write("\"\"\"#\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# Receiver habits: captures that exercise how real receivers cut their cycles, for the
+# differential check against gpsd (Scripts/compare-with-gpsd) and the epoch-assembly tests.
+# They have no expected fixes of their own: gpsd's decoder is their oracle.
+
+HABITS = os.path.join(OUT, "receivers")
+
+
+def write_habit(name, header, lines):
+    os.makedirs(HABITS, exist_ok=True)
+    with open(os.path.join(HABITS, name + ".nmea"), "w", newline="") as f:
+        f.write("".join(line + "\r\n" for line in list(header) + lines))
+
+
+def corrupt(line):
+    """A line hit by noise on the wire: one character changed, so its checksum fails."""
+    index = len(line) // 2
+    return line[:index] + ("X" if line[index] != "X" else "Y") + line[index + 1:]
+
+
+def mediatek_cold_start(states, day0, sky):
+    """A MediaTek-style receiver from a cold start: minutes of cycles with every field empty
+    (no time yet), then fixes with RMC and VTG after GGA, GSA and GSV; later a stretch under
+    a bridge where the time is kept but the fix is lost (a shorter, timed no-fix cycle)."""
+    lines = []
+    for _ in range(150):
+        lines += [sentence("GPGGA,,,,,,0,00,,,M,,M,,"), sentence("GPGSA,A,1,,,,,,,,,,,,,,,"),
+                  sentence("GPRMC,,V,,,,,,,,,,N"), sentence("GPVTG,,T,,M,,N,,K,N")]
+    for state in states:
+        now = [s for s in sky.at(state.t) if s["talker"] == "GP"]
+        time = fmt_time(state.t, 3)
+        y, m, d = date_of(day0, state.t)
+        date = "%02d%02d%02d" % (d, m, y % 100)
+        if not state.has_fix:
+            lines += [sentence("GPGGA,%s,,,,,0,00,,,M,,M,," % time), sentence("GPRMC,%s,V,,,,,,,%s,,,N" % (time, date))]
+            continue
+        used = used_of(now)
+        lat, ns, _ = fmt_coord(state.lat, 2, 4, "NS")
+        lon, ew, _ = fmt_coord(state.lon, 3, 4, "EW")
+        knots = fmt_number(state.speed / float(KNOT), 2)[0]
+        course = fmt_number(state.course, 2)[0]
+        slots = ["%02d" % s["number"] for s in used] + [""] * (12 - len(used))
+        lines += [sentence("GPGGA,%s,%s,%s,%s,%s,1,%02d,0.9,%s,M,47.9,M,,"
+                           % (time, lat, ns, lon, ew, len(used), fmt_number(state.alt, 1)[0])),
+                  sentence("GPGSA,A,3,%s,1.5,0.9,1.2" % ",".join(slots))]
+        lines += gsv_group("GP", now)
+        lines += [sentence("GPRMC,%s,A,%s,%s,%s,%s,%s,%s,%s,,,A" % (time, lat, ns, lon, ew, knots, course, date)),
+                  sentence("GPVTG,%s,T,,M,%s,N,%s,K,A" % (course, knots, fmt_number(state.speed * 3.6, 2)[0]))]
+    return lines
+
+
+def garmin_nmea20(states, day0, sky):
+    """An NMEA 2.0 receiver (no mode fields anywhere) on a noisy line: RMC, GGA, GSA, GSV,
+    GLL and Garmin's $PGRME; now and then a sentence is corrupted, and some seconds only the
+    GLL gets through."""
+    lines = []
+    rng = random.Random(20)
+    for index, state in enumerate(states):
+        now = [s for s in sky.at(state.t) if s["talker"] == "GP"]
+        used = used_of(now)
+        time = fmt_time(state.t, 0)
+        y, m, d = date_of(day0, state.t)
+        date = "%02d%02d%02d" % (d, m, y % 100)
+        lat, ns, _ = fmt_coord(state.lat, 2, 4, "NS")
+        lon, ew, _ = fmt_coord(state.lon, 3, 4, "EW")
+        slots = ["%02d" % s["number"] for s in used] + [""] * (12 - len(used))
+        epoch = [sentence("GPRMC,%s,A,%s,%s,%s,%s,%s,%s,%s,1.9,E" % (time, lat, ns, lon, ew,
+                          fmt_number(state.speed / float(KNOT), 1)[0], fmt_number(state.course, 1)[0], date)),
+                 sentence("GPGGA,%s,%s,%s,%s,%s,1,%02d,1.1,%s,M,-22.1,M,," % (time, lat, ns, lon, ew, len(used),
+                                                                             fmt_number(state.alt, 1)[0])),
+                 sentence("GPGSA,A,3,%s,2.1,1.1,1.8" % ",".join(slots))]
+        epoch += gsv_group("GP", now)
+        epoch += [sentence("GPGLL,%s,%s,%s,%s,%s,A" % (lat, ns, lon, ew, time)),
+                  sentence("PGRME,5.1,M,7.3,M,8.9,M")]
+        if index % 17 == 9:
+            epoch = [epoch[-2]]                        # only the GLL got through
+        elif rng.random() < 0.15:
+            hit = rng.randrange(len(epoch))
+            epoch[hit] = corrupt(epoch[hit])
+        lines += epoch
+    return lines
+
+
+def mixed_precision(states, day0):
+    """A receiver whose GGA carries five decimals of minutes and whose RMC and GLL carry four,
+    rounded, at 5 Hz: the fuller position must survive the later, rounded ones."""
+    lines = []
+    for state in states:
+        time = fmt_time(state.t, 2)
+        y, m, d = date_of(day0, state.t)
+        date = "%02d%02d%02d" % (d, m, y % 100)
+        lat5, ns, _ = fmt_coord(state.lat, 2, 5, "NS")
+        lon5, ew, _ = fmt_coord(state.lon, 3, 5, "EW")
+        lat4, _, _ = fmt_coord(state.lat, 2, 4, "NS")
+        lon4, _, _ = fmt_coord(state.lon, 3, 4, "EW")
+        lines += [sentence("GPGGA,%s,%s,%s,%s,%s,1,10,0.8,%s,M,34.0,M,," % (time, lat5, ns, lon5, ew, fmt_number(state.alt, 1)[0])),
+                  sentence("GPRMC,%s,A,%s,%s,%s,%s,%s,%s,%s,,,A" % (time, lat4, ns, lon4, ew,
+                           fmt_number(state.speed / float(KNOT), 2)[0], fmt_number(state.course, 1)[0], date)),
+                  sentence("GPGLL,%s,%s,%s,%s,%s,A,A" % (lat4, ns, lon4, ew, time))]
+    return lines
+
+
+def marine_gateway(states, day0):
+    """An NMEA 2000 to 0183 gateway: GGA, RMC and GLL share the time stamp but each carries
+    the position sampled when that PGN arrived, so the last digits differ; wind, depth and
+    heading from other instruments are interleaved."""
+    lines = []
+    for state in states:
+        time = fmt_time(state.t, 2)
+        y, m, d = date_of(day0, state.t)
+        date = "%02d%02d%02d" % (d, m, y % 100)
+        step = state.speed * 0.3 / EARTH_RADIUS  # 0.3 s of travel, in radians
+        positions = []
+        for k in range(3):
+            lat = state.lat + math.degrees(step * k * math.cos(math.radians(state.course)))
+            lon = state.lon + math.degrees(step * k * math.sin(math.radians(state.course)) / math.cos(math.radians(state.lat)))
+            positions.append((fmt_coord(lat, 2, 6, "NS"), fmt_coord(lon, 3, 6, "EW")))
+        (lat0, ns0, _), (lon0, ew0, _) = positions[0]
+        (lat1, ns1, _), (lon1, ew1, _) = positions[1]
+        (lat2, ns2, _), (lon2, ew2, _) = positions[2]
+        lines += [sentence("GPGGA,%s,%s,%s,%s,%s,1,09,0.9,1.5,M,-2.0,M,," % (time, lat0, ns0, lon0, ew0)),
+                  sentence("IIMWV,045.0,R,12.4,N,A"),
+                  sentence("GPRMC,%s,A,%s,%s,%s,%s,%s,%s,%s,0.5,W,A" % (time, lat1, ns1, lon1, ew1,
+                           fmt_number(state.speed / float(KNOT), 1)[0], fmt_number(state.course, 1)[0], date)),
+                  sentence("SDDPT,12.3,0.5"),
+                  sentence("HEHDT,%s,T" % fmt_number((state.course + 2) % 360, 1)[0]),
+                  sentence("GPGLL,%s,%s,%s,%s,%s,A,A" % (lat2, ns2, lon2, ew2, time))]
+    return lines
+
+
+def multi_gnss(states, day0, sky):
+    """A multi-GNSS receiver in NMEA 4.0 style: the combined solution with talker GN, one GSA
+    and one GSV group per constellation under its own talker, and after the GNGGA a GPGGA with
+    the GPS-only solution a few decimetres away."""
+    lines = []
+    for state in states:
+        now = sky.at(state.t)
+        time = fmt_time(state.t, 2)
+        y, m, d = date_of(day0, state.t)
+        date = "%02d%02d%02d" % (d, m, y % 100)
+        lat, ns, _ = fmt_coord(state.lat, 2, 5, "NS")
+        lon, ew, _ = fmt_coord(state.lon, 3, 5, "EW")
+        gps_lat, gns, _ = fmt_coord(state.lat + 3e-6, 2, 5, "NS")
+        gps_lon, gew, _ = fmt_coord(state.lon - 2e-6, 3, 5, "EW")
+        groups = [(t, [s for s in now if s["talker"] == t]) for t in ("GP", "GL", "GA")]
+        count = sum(len(used_of(g)) for _, g in groups)
+        lines += [sentence("GNRMC,%s,A,%s,%s,%s,%s,%s,%s,%s,,,A" % (time, lat, ns, lon, ew,
+                           fmt_number(state.speed / float(KNOT), 3)[0], fmt_number(state.course, 2)[0], date)),
+                  sentence("GNGGA,%s,%s,%s,%s,%s,1,%02d,0.7,%s,M,47.3,M,," % (time, lat, ns, lon, ew, count, fmt_number(state.alt, 1)[0])),
+                  sentence("GPGGA,%s,%s,%s,%s,%s,1,%02d,1.1,%s,M,47.3,M,," % (time, gps_lat, gns, gps_lon, gew,
+                                                                            len(used_of(groups[0][1])), fmt_number(state.alt + 0.4, 1)[0]))]
+        for talker, group in groups:
+            used = used_of(group)
+            slots = ["%02d" % s["number"] for s in used] + [""] * (12 - len(used))
+            lines.append(sentence("%sGSA,A,3,%s,1.2,0.7,1.0" % (talker, ",".join(slots))))
+        for talker, group in groups:
+            lines += gsv_group(talker, group)
+        lines.append(sentence("GNGLL,%s,%s,%s,%s,%s,A,A" % (lat, ns, lon, ew, time)))
+    return lines
+
+
+def ublox_20hz(states, day0, sky):
+    """A u-blox at 20 Hz: RMC, VTG, GGA, two GSA every 50 ms; GSV and GLL only on whole seconds."""
+    lines = []
+    for state in states:
+        time = fmt_time(state.t, 2)
+        y, m, d = date_of(day0, state.t)
+        date = "%02d%02d%02d" % (d, m, y % 100)
+        lat, ns, _ = fmt_coord(state.lat, 2, 7, "NS")
+        lon, ew, _ = fmt_coord(state.lon, 3, 7, "EW")
+        knots = fmt_number(state.speed / float(KNOT), 3)[0]
+        course = fmt_number(state.course, 2)[0]
+        lines += [sentence("GNRMC,%s,A,%s,%s,%s,%s,%s,%s,%s,,,A" % (time, lat, ns, lon, ew, knots, course, date)),
+                  sentence("GNVTG,%s,T,,M,%s,N,%s,K,A" % (course, knots, fmt_number(state.speed * 3.6, 3)[0])),
+                  sentence("GNGGA,%s,%s,%s,%s,%s,1,16,0.62,%s,M,47.3,M,," % (time, lat, ns, lon, ew, fmt_number(state.alt, 2)[0])),
+                  sentence("GNGSA,A,3,02,05,07,09,13,16,20,26,29,30,,,1.10,0.62,0.91,1"),
+                  sentence("GNGSA,A,3,66,67,76,77,82,83,,,,,,,1.10,0.62,0.91,2")]
+        if abs(state.t - round(state.t)) < 1e-6:
+            now = sky.at(state.t)
+            lines += gsv_group("GP", [s for s in now if s["talker"] == "GP"], 1)
+            lines += gsv_group("GL", [s for s in now if s["talker"] == "GL"], 1)
+            lines.append(sentence("GNGLL,%s,%s,%s,%s,%s,A,A" % (lat, ns, lon, ew, time)))
+    return lines
+
+
+def stamped_apart(states, day0):
+    """A receiver that stamps GGA on the second and RMC 50 ms later, in one cycle."""
+    lines = []
+    for state in states:
+        y, m, d = date_of(day0, state.t)
+        date = "%02d%02d%02d" % (d, m, y % 100)
+        lat, ns, _ = fmt_coord(state.lat, 2, 4, "NS")
+        lon, ew, _ = fmt_coord(state.lon, 3, 4, "EW")
+        lines += [sentence("GPGGA,%s,%s,%s,%s,%s,1,08,1.0,%s,M,47.0,M,," % (fmt_time(state.t, 3), lat, ns, lon, ew, fmt_number(state.alt, 1)[0])),
+                  sentence("GPRMC,%s,A,%s,%s,%s,%s,%s,%s,%s,,,A" % (fmt_time(state.t + 0.05, 3), lat, ns, lon, ew,
+                           fmt_number(state.speed / float(KNOT), 2)[0], fmt_number(state.course, 1)[0], date))]
+    return lines
+
+
+def receiver_habits():
+    day = (2024, 5, 1)
+    states = journey(9 * 3600, 1, [(30, 8, 0, True), (12, 8, 1, False), (30, 10, -1, True)], lat=51.5074, lon=-0.1278, alt=20)
+    write_habit("mediatek-cold-start-1hz", ["# Device: simulated MediaTek MT3339, cold start, then a bridge"],
+                mediatek_cold_start(states, day, Sky(11, [GPS])))
+
+    states = journey(14 * 3600, 1, [(90, 6, 0.5, True)], lat=37.7749, lon=-122.4194, alt=15)
+    write_habit("garmin-nmea20-noisy-1hz", ["# Device: simulated Garmin GPS 18, NMEA 2.0, on a noisy line"],
+                garmin_nmea20(states, day, Sky(12, [GPS])))
+
+    states = journey(10 * 3600, 5, [(30, 12, 2, True)], lat=20.6288, lon=-103.3857, alt=1550)
+    write_habit("mixed-precision-5hz", ["# Device: simulated receiver, 5-decimal GGA, 4-decimal RMC and GLL"],
+                mixed_precision(states, day))
+
+    states = journey(7 * 3600, 1, [(60, 3, 0.2, True)], lat=43.2965, lon=5.3698, alt=1.5, course=180)
+    write_habit("marine-gateway-1hz", ["# Device: simulated NMEA 2000 gateway with wind, depth and heading"],
+                marine_gateway(states, day))
+
+    states = journey(11 * 3600, 1, [(60, 15, 0.3, True)], lat=48.8566, lon=2.3522, alt=35)
+    write_habit("multi-gnss-nmea40-1hz", ["# Device: simulated multi-GNSS receiver, NMEA 4.0, per-constellation talkers"],
+                multi_gnss(states, day, Sky(13, [GPS, GLONASS, GALILEO])))
+
+    states = journey(12 * 3600, 20, [(6, 25, 5, True)], lat=45.4642, lon=9.19, alt=120)
+    write_habit("ublox-f9-20hz", ["# Device: simulated u-blox F9 at 20 Hz"], ublox_20hz(states, day, Sky(14, [GPS, GLONASS])))
+
+    states = journey(13 * 3600, 1, [(40, 9, 0, True)], lat=59.3293, lon=18.0686, alt=28)
+    write_habit("stamped-apart-1hz", ["# Device: simulated receiver stamping RMC 50 ms after GGA"], stamped_apart(states, day))
+
+    first = journey(15 * 3600 + 20 * 60, 1, [(20, 10, 0, True)], lat=35.6762, lon=139.6503, alt=40)
+    second = journey(15 * 3600, 1, [(20, 10, 0, True)], lat=35.6800, lon=139.6600, alt=40)
+    write_habit("spliced-backwards-1hz", ["# Device: two recordings spliced together, the second from earlier that day"],
+                [line for out, _ in ublox_m8(first + second, day, Sky(15, [GPS, GLONASS])) for line in out])
+
+    write_habit("one-rmc", ["# Device: a capture of one sentence"],
+                [sentence("GPRMC,161229.487,A,3723.2475,N,12158.3416,W,0.13,309.62,120598,,,A")])
 
 
 if __name__ == "__main__":

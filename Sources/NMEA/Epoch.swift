@@ -13,7 +13,7 @@
 ///
 /// A sentence that says it has no fix (GGA quality 0, RMC or GLL status `V`, GNS mode `N`)
 /// contributes no position, since receivers repeat their last position in such sentences.
-struct Epoch: Sendable, Equatable {
+struct Epoch: Sendable {
   var time: UTCTime?
   var date: UTCDate?
 
@@ -150,6 +150,22 @@ struct Epoch: Sendable, Equatable {
       break
     }
   }
+}
+
+extension Epoch {
+  /// Whether a fix made from this epoch would say what one made from `other` says: the same
+  /// position, motion, quality, dimension, dilutions and error estimates. (Which sentence
+  /// said it, and the used satellites' flags in the sky view, do not count.)
+  func saysTheSame(as other: Epoch) -> Bool {
+    latitude == other.latitude && longitude == other.longitude && altitude == other.altitude
+      && geoidSeparation == other.geoidSeparation && statedQuality == other.statedQuality
+      && speed == other.speed && course == other.course && magneticVariation == other.magneticVariation
+      && trueHeading == other.trueHeading && satellitesUsed == other.satellitesUsed && gsaMode == other.gsaMode
+      && pdop == other.pdop && hdop == other.hdop && vdop == other.vdop && gst == other.gst && date == other.date
+  }
+
+  /// The fix quality the sentences state, the fullest source first: GGA, GNS, RMC, GLL.
+  var statedQuality: FixQuality? { ggaQuality ?? gnsQuality ?? rmcQuality ?? gllQuality }
 }
 
 extension Coordinate {

@@ -135,7 +135,7 @@ public struct EpochAssembler: Sendable {
       counters.lateSentences += 1
       let before = epoch
       epoch.merge(message)
-      if epoch != before {
+      if !epoch.saysTheSame(as: before) {
         markerWasEarly = true
         counters.updatedFixes += 1
         ready.append(makeFix())
@@ -229,7 +229,7 @@ public struct EpochAssembler: Sendable {
     let time = epoch.time ?? UTCTime(nanosecondsSinceMidnight: 0)
     let date = resolveDate(for: time)
     var fix = Fix(time: time, timestamp: date.map { UTCTimestamp(date: $0, time: time) })
-    let stated = epoch.ggaQuality ?? epoch.gnsQuality ?? epoch.rmcQuality ?? epoch.gllQuality
+    let stated = epoch.statedQuality
     let hasPosition = epoch.latitude != nil && epoch.longitude != nil
     let quality = hasPosition ? (stated ?? .gps) : .invalid
     fix.quality = quality

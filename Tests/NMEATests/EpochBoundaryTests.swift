@@ -199,6 +199,31 @@ import Testing
     #expect(emittedAfterLine[lines.count - 1].map(\.second) == [5])
   }
 
+  @Test func lateSentencesThatSayNothingNewEmitNothingAndTeachNothing() throws {
+    // 10 Hz; on whole seconds GSV and a GLL repeating GGA's position follow the usual end.
+    let lines = (0..<30).flatMap { index -> [String] in
+      let time = "1200" + two(index / 10) + "." + String(index % 10) + "0"
+      var cycle = [
+        nmea("GNRMC,\(time),A,4807.\(1000 + index),N,01131.000,E,10.0,\(100 + index).0,010524,,,A"),
+        nmea("GNGGA,\(time),4807.\(1000 + index),N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"),
+        nmea("GNGSA,A,3,04,05,09,12,,,,,,,,,2.0,1.2,1.6,1"),
+      ]
+      if index % 10 == 0 {
+        cycle += [nmea("GPGSV,1,1,04,04,40,100,45,05,30,200,40,09,10,300,33,12,20,120,30"),
+                  nmea("GNGLL,4807.\(1000 + index),N,01131.000,E,\(time),A,A")]
+      }
+      return cycle
+    }
+    var decoder = FixDecoder(defaultDate: Self.date)
+    decoder.append(Array(lines.joined().utf8))
+    decoder.finish()
+    var fixes: [Fix] = []
+    while let fix = decoder.next() { fixes.append(fix) }
+    #expect(fixes.map { Int($0.course ?? 0) } == (0..<30).map { 100 + $0 })
+    #expect(decoder.assembler.counters.updatedFixes == 0)
+    #expect(decoder.assembler.counters.lateSentences == 4)
+  }
+
   @Test(arguments: [0.5, 1, 5, 10, 20])
   func receiversAtEveryRateGiveEachEpochOnceWithItsOwnValues(_ hertz: Double) {
     let step = Int((1000 / hertz).rounded())
