@@ -18,11 +18,14 @@ let package = Package(
     .target(name: "NMEA", linkerSettings: [.linkedLibrary("m")]),
     // gpsd's JSON protocol: requests, typed reports, and reports to the same `Fix`.
     .target(name: "GPSD", dependencies: ["NMEA"]),
-    // The public API: LocationManager, its pure engine, the broadcaster and the transports.
-    .target(name: "GPSLocation", dependencies: ["NMEA", "GPSD"]),
+    // Shared plumbing users never call (package access only): the C library imported once,
+    // POSIX wrappers over per-syscall shims, a lock, the broadcaster, a JSON byte writer.
+    .target(name: "Plumbing"),
+    // The public API: LocationManager, its pure engine and the transports.
+    .target(name: "GPSLocation", dependencies: ["NMEA", "GPSD", "Plumbing"]),
     // Test values that fail the running test; kept apart so the library never links Testing.
-    .target(name: "GPSLocationTestSupport", dependencies: ["GPSLocation"]),
-    .executableTarget(name: "gpsbridge", dependencies: ["GPSLocation", "NMEA"]),
+    .target(name: "GPSLocationTestSupport", dependencies: ["GPSLocation", "Plumbing"]),
+    .executableTarget(name: "gpsbridge", dependencies: ["GPSLocation", "NMEA", "GPSD", "Plumbing"]),
 
     // Benchmarks are executables of their own, never part of a library product.
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
@@ -34,19 +37,20 @@ let package = Package(
 
     .executableTarget(
       name: "engine-benchmark",
-      dependencies: ["GPSLocation", "NMEA"],
+      dependencies: ["GPSLocation", "NMEA", "Plumbing"],
       path: "Benchmarks/EngineBenchmark"
     ),
     .executableTarget(
       name: "serial-latency",
-      dependencies: ["GPSLocation", "NMEA"],
+      dependencies: ["GPSLocation", "NMEA", "Plumbing"],
       path: "Benchmarks/SerialLatency"
     ),
 
     .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
+    .testTarget(name: "PlumbingTests", dependencies: ["Plumbing"]),
     .testTarget(name: "GPSDTests", dependencies: ["GPSD", "NMEA"]),
-    .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "GPSLocationTestSupport", "TestHelpers"]),
-    .testTarget(name: "gpsbridgeTests", dependencies: ["gpsbridge", "GPSLocation", "NMEA", "TestHelpers"]),
+    .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "GPSLocationTestSupport", "TestHelpers", "Plumbing"]),
+    .testTarget(name: "gpsbridgeTests", dependencies: ["gpsbridge", "GPSLocation", "NMEA", "TestHelpers", "Plumbing"]),
     // Real pseudo-terminals and a real gpsd (via gpsfake) for the tests above.
     .target(name: "TestHelpers", path: "Tests/TestHelpers"),
   ],

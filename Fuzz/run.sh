@@ -16,7 +16,7 @@ swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name NMEAFuzz \
   -o "$work/fuzz-nmea"
 
 # Seed corpus: each fixture in pieces of 40 lines, with a chunk-size byte in front.
-for capture in Fixtures/*.nmea; do
+for capture in Fixtures/*.nmea Fixtures/receivers/*.nmea; do
   name=$(basename "$capture" .nmea)
   split -l 40 -d -a 3 "$capture" "$work/corpus/$name-"
 done

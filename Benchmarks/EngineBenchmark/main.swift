@@ -3,6 +3,7 @@
 //   swift run -c release engine-benchmark [--fixes N]
 //
 // Figures are from this run; compare the ratios (cost with regions over cost without).
+import Plumbing
 import FoundationEssentials
 import GPSLocation
 import NMEA

@@ -2,53 +2,70 @@ import GPSLocation
 import Testing
 import XCTest
 
-/// Records a failure in whichever test framework is running: a Swift Testing issue inside a
-/// `@Test`, `XCTFail` inside an `XCTestCase`.
-func reportUnimplemented(_ endpoint: String, fileID: StaticString = #fileID, line: UInt = #line) {
-  let message = "Unimplemented: 'LocationManager.\(endpoint)'"
-  if Test.current != nil {
-    Issue.record(Comment(rawValue: message))
-  } else {
-    XCTFail(message)
+/// Where a test made an unimplemented manager: its failures are reported there, so they
+/// point at the test rather than at this file.
+struct SourcePlace: Sendable {
+  var fileID: StaticString
+  var filePath: StaticString
+  var line: UInt
+  var column: UInt
+
+  /// Records a failure in whichever test framework is running: a Swift Testing issue inside
+  /// a `@Test`, `XCTFail` inside an `XCTestCase`.
+  func reportUnimplemented(_ endpoint: String) {
+    let message = "Unimplemented: 'LocationManager.\(endpoint)'"
+    if Test.current != nil {
+      Issue.record(
+        Comment(rawValue: message),
+        sourceLocation: SourceLocation(fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column)))
+    } else {
+      XCTFail(message, file: filePath, line: line)
+    }
   }
 }
 
 extension LocationManager {
   /// A manager whose every endpoint fails the running test, naming the endpoint
-  /// (`Unimplemented: 'LocationManager.requestLocation'`), and returns a placeholder.
-  /// Override the endpoints a test expects to be called, so that any other call fails loudly:
+  /// (`Unimplemented: 'LocationManager.requestLocation'`) at the line that made the manager,
+  /// and returns a placeholder. Override the endpoints a test expects to be called, so that any
+  /// other call fails loudly:
   ///
   /// ```swift
-  /// var manager = LocationManager.unimplemented
+  /// var manager = LocationManager.unimplemented()
   /// manager.authorizationStatus = { .authorizedAlways }
   /// ```
-  public static let unimplemented = LocationManager(
-    accuracyAuthorization: { reportUnimplemented("accuracyAuthorization"); return nil },
-    authorizationStatus: { reportUnimplemented("authorizationStatus"); return .notDetermined },
-    delegate: { reportUnimplemented("delegate"); return AsyncStream { $0.finish() } },
-    heading: { reportUnimplemented("heading"); return nil },
-    headingAvailable: { reportUnimplemented("headingAvailable"); return false },
-    location: { reportUnimplemented("location"); return nil },
-    locationServicesEnabled: { reportUnimplemented("locationServicesEnabled"); return false },
-    maximumRegionMonitoringDistance: { reportUnimplemented("maximumRegionMonitoringDistance"); return 0 },
-    monitoredRegions: { reportUnimplemented("monitoredRegions"); return [] },
-    requestAlwaysAuthorization: { reportUnimplemented("requestAlwaysAuthorization") },
-    requestLocation: { reportUnimplemented("requestLocation") },
-    requestState: { _ in reportUnimplemented("requestState") },
-    requestWhenInUseAuthorization: { reportUnimplemented("requestWhenInUseAuthorization") },
-    set: { _ in reportUnimplemented("set") },
+  public static func unimplemented(
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  ) -> LocationManager {
+    let place = SourcePlace(fileID: fileID, filePath: filePath, line: line, column: column)
+    return LocationManager(
+    accuracyAuthorization: { place.reportUnimplemented("accuracyAuthorization"); return nil },
+    authorizationStatus: { place.reportUnimplemented("authorizationStatus"); return .notDetermined },
+    delegate: { place.reportUnimplemented("delegate"); return AsyncStream { $0.finish() } },
+    heading: { place.reportUnimplemented("heading"); return nil },
+    headingAvailable: { place.reportUnimplemented("headingAvailable"); return false },
+    location: { place.reportUnimplemented("location"); return nil },
+    locationServicesEnabled: { place.reportUnimplemented("locationServicesEnabled"); return false },
+    maximumRegionMonitoringDistance: { place.reportUnimplemented("maximumRegionMonitoringDistance"); return 0 },
+    monitoredRegions: { place.reportUnimplemented("monitoredRegions"); return [] },
+    requestAlwaysAuthorization: { place.reportUnimplemented("requestAlwaysAuthorization") },
+    requestLocation: { place.reportUnimplemented("requestLocation") },
+    requestState: { _ in place.reportUnimplemented("requestState") },
+    requestWhenInUseAuthorization: { place.reportUnimplemented("requestWhenInUseAuthorization") },
+    set: { _ in place.reportUnimplemented("set") },
     significantLocationChangeMonitoringAvailable: {
-      reportUnimplemented("significantLocationChangeMonitoringAvailable"); return false
+      place.reportUnimplemented("significantLocationChangeMonitoringAvailable"); return false
     },
-    startMonitoringForRegion: { _ in reportUnimplemented("startMonitoringForRegion") },
-    startMonitoringSignificantLocationChanges: { reportUnimplemented("startMonitoringSignificantLocationChanges") },
-    startMonitoringVisits: { reportUnimplemented("startMonitoringVisits") },
-    startUpdatingHeading: { reportUnimplemented("startUpdatingHeading") },
-    startUpdatingLocation: { reportUnimplemented("startUpdatingLocation") },
-    stopMonitoringForRegion: { _ in reportUnimplemented("stopMonitoringForRegion") },
-    stopMonitoringSignificantLocationChanges: { reportUnimplemented("stopMonitoringSignificantLocationChanges") },
-    stopMonitoringVisits: { reportUnimplemented("stopMonitoringVisits") },
-    stopUpdatingHeading: { reportUnimplemented("stopUpdatingHeading") },
-    stopUpdatingLocation: { reportUnimplemented("stopUpdatingLocation") }
-  )
+    startMonitoringForRegion: { _ in place.reportUnimplemented("startMonitoringForRegion") },
+    startMonitoringSignificantLocationChanges: { place.reportUnimplemented("startMonitoringSignificantLocationChanges") },
+    startMonitoringVisits: { place.reportUnimplemented("startMonitoringVisits") },
+    startUpdatingHeading: { place.reportUnimplemented("startUpdatingHeading") },
+    startUpdatingLocation: { place.reportUnimplemented("startUpdatingLocation") },
+    stopMonitoringForRegion: { _ in place.reportUnimplemented("stopMonitoringForRegion") },
+    stopMonitoringSignificantLocationChanges: { place.reportUnimplemented("stopMonitoringSignificantLocationChanges") },
+    stopMonitoringVisits: { place.reportUnimplemented("stopMonitoringVisits") },
+    stopUpdatingHeading: { place.reportUnimplemented("stopUpdatingHeading") },
+    stopUpdatingLocation: { place.reportUnimplemented("stopUpdatingLocation") }
+    )
+  }
 }

@@ -1,9 +1,6 @@
 import GPSLocation
 import NMEA
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import Plumbing
 
 /// `gpsbridge check FILE`: what a capture holds and how clean it is.
 func check(path: String, json: Bool) -> Int32 {

@@ -1,4 +1,5 @@
 import GPSLocation
+import Plumbing
 
 /// `gpsbridge devices`: a table of candidate receivers.
 func listDevices(paths: [String], json: Bool) -> Int32 {

@@ -1,4 +1,5 @@
 import GPSLocation
+import Plumbing
 
 /// `--json`: exactly one JSON object per action and line, written (flushed) per line.
 struct JSONLinesOutput: ActionOutput {

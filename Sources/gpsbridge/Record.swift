@@ -1,10 +1,7 @@
 import FoundationEssentials
 import GPSLocation
 import NMEA
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import Plumbing
 
 /// `gpsbridge record`: a live source's own bytes into a capture file that `--replay` and
 /// the test fixtures read, behind `# Date:` and `# Device:` comments.

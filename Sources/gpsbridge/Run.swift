@@ -1,9 +1,6 @@
 import FoundationEssentials
 import GPSLocation
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import Plumbing
 
 /// The main job: open the source, start what was asked for, print every action.
 func run(_ options: RunOptions) async -> Int32 {

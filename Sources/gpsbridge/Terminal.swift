@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Plumbing
 
 /// Unbuffered writes to the standard streams. A closed stdout (`gpsbridge | head`) ends
 /// the program quietly with status 0, as a pipeline expects.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GPSLocation
+import Plumbing
 import NMEA
 
 /// One readable line per action, and on a terminal a status line that updates in place
@@ -70,7 +71,7 @@ struct TextOutput: ActionOutput {
 
   static func line(for action: LocationManager.Action) -> String {
     let blank = String(repeating: " ", count: 12)
-    func time(_ date: Date) -> String { String(JSONWriter.iso8601(date).dropFirst(11).dropLast()) }
+    func time(_ date: Date) -> String { String(iso8601(date).dropFirst(11).dropLast()) }
     func region(_ region: Region) -> String { region.identifier }
     func coordinate(_ coordinate: LocationCoordinate2D) -> String {
       format(coordinate.latitude, 6) + ", " + format(coordinate.longitude, 6)

@@ -2,10 +2,7 @@
 // Exit status: 0 success, 1 runtime failure, 64 usage error (EX_USAGE).
 import Dispatch
 import GPSLocation
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import Plumbing
 
 let version = "0.1.0"
 

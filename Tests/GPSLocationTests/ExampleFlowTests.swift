@@ -73,7 +73,7 @@ final class CurrentLocationModel {
 
   @Test func notYetAuthorizedAsksThenLocatesOnceGranted() async {
     let calls = Calls()
-    var base = LocationManager.unimplemented
+    var base = LocationManager.unimplemented()
     base.locationServicesEnabled = { true }
     base.authorizationStatus = { .notDetermined }
     base.requestWhenInUseAuthorization = { calls.record("requestWhenInUseAuthorization") }
@@ -92,7 +92,7 @@ final class CurrentLocationModel {
   }
 
   @Test func alreadyAuthorizedLocatesAtOnceEvenWithTwoSubscribers() async {
-    var base = LocationManager.unimplemented
+    var base = LocationManager.unimplemented()
     base.locationServicesEnabled = { true }
     base.authorizationStatus = { .authorizedAlways }
     base.set = { _ in }
@@ -114,7 +114,7 @@ final class CurrentLocationModel {
   }
 
   @Test func deniedShowsTheAlertAndRequestsNothing() async {
-    var base = LocationManager.unimplemented
+    var base = LocationManager.unimplemented()
     base.locationServicesEnabled = { true }
     base.authorizationStatus = { .denied }
     let model = CurrentLocationModel(manager: base)
@@ -123,7 +123,7 @@ final class CurrentLocationModel {
   }
 
   @Test func aFailedRequestResetsTheFlagAndTellsTheUser() async {
-    var base = LocationManager.unimplemented
+    var base = LocationManager.unimplemented()
     base.locationServicesEnabled = { true }
     base.authorizationStatus = { .authorizedAlways }
     base.set = { _ in }
@@ -150,12 +150,12 @@ final class CurrentLocationModel {
 
   @Test func unimplementedEndpointsFailTheTestNamingThemselves() async {
     await withKnownIssue {
-      _ = await LocationManager.unimplemented.authorizationStatus()
+      _ = await LocationManager.unimplemented().authorizationStatus()
     } matching: { issue in
       issue.comments.contains { $0.rawValue == "Unimplemented: 'LocationManager.authorizationStatus'" }
     }
     await withKnownIssue {
-      await LocationManager.unimplemented.requestLocation()
+      await LocationManager.unimplemented().requestLocation()
     } matching: { issue in
       issue.comments.contains { $0.rawValue == "Unimplemented: 'LocationManager.requestLocation'" }
     }

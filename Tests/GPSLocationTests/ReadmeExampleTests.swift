@@ -31,7 +31,7 @@ import Testing
 
   @Test func testValuesAsTheReadmeShowsThem() async {
     let location = Location(coordinate: LocationCoordinate2D(latitude: 47.3769, longitude: 8.5417))
-    var manager = LocationManager.unimplemented
+    var manager = LocationManager.unimplemented()
     manager.authorizationStatus = { .authorizedAlways }
     let (controlled, actions) = LocationManager.controlled(manager)
     let stream = controlled.delegate()

@@ -1,12 +1,5 @@
 import FoundationEssentials
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Plumbing
 
 /// Mean Earth radius (IUGG), metres.
 let earthRadius = 6_371_008.8

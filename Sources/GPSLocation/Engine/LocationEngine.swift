@@ -1,13 +1,6 @@
 import FoundationEssentials
 import NMEA
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Plumbing
 
 /// The manager's brain, with no I/O and no clock of its own: fixes, commands and the time
 /// in, actions out.

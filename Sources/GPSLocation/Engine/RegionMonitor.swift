@@ -1,12 +1,5 @@
 import FoundationEssentials
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Plumbing
 
 /// Decides entry into and exit from circular regions, from fixes alone.
 ///

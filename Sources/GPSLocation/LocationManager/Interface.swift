@@ -5,7 +5,7 @@ import FoundationEssentials
 ///
 /// Make one with ``serial(path:baudRate:configuration:)``, ``gpsd(host:port:device:configuration:)`` or
 /// ``replay(capture:speed:configuration:)`` (all share one engine, so a capture replays to the
-/// actions the device produced), ``noop``, or, in tests, `.unimplemented` and
+/// actions the device produced), ``noop``, or, in tests, `.unimplemented()` and
 /// `.controlled()` from `GPSLocationTestSupport`. Or build your own with the memberwise init.
 ///
 /// Subscribe with ``delegate``: every call returns a new stream that receives every action

@@ -1,3 +1,4 @@
+import Plumbing
 import NMEA
 
 /// The one actor behind a live or replay `LocationManager`: owns the engine, starts the

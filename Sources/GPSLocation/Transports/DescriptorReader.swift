@@ -1,3 +1,4 @@
+import Plumbing
 import Dispatch
 
 /// Reads a non-blocking descriptor (a serial port, a socket) as bytes arrive, with a

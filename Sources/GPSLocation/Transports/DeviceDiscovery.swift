@@ -1,10 +1,5 @@
 import FoundationEssentials
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Plumbing
 
 /// A serial device that may be a GPS receiver.
 public struct SerialDevice: Hashable, Sendable, Codable {

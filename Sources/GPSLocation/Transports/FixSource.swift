@@ -1,3 +1,4 @@
+import Plumbing
 import NMEA
 
 /// What a source reports to the manager.

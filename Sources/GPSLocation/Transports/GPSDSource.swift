@@ -1,11 +1,6 @@
 import GPSD
 import NMEA
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Plumbing
 
 /// A running gpsd, read over its TCP JSON protocol: the gpsd that owns the receiver on
 /// many Linux boxes.

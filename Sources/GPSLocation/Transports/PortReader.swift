@@ -1,3 +1,4 @@
+import Plumbing
 import NMEA
 
 /// A serial port's bytes decoded into fixes as they arrive, with the counters autobaud and

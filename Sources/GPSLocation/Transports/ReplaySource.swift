@@ -1,11 +1,6 @@
 import FoundationEssentials
 import NMEA
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Plumbing
 
 /// How fast a capture replays.
 public enum ReplaySpeed: Hashable, Sendable, CustomStringConvertible {

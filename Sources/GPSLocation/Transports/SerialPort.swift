@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Plumbing
 
 /// An open serial device in raw 8N1, held exclusively, whose original settings are put back
 /// on ``close()``.

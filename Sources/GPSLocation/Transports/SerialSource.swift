@@ -1,11 +1,6 @@
 import FoundationEssentials
 import NMEA
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Plumbing
 
 /// A baud rate: fixed, or found automatically.
 public enum BaudRate: Hashable, Sendable, CustomStringConvertible {

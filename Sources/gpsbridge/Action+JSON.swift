@@ -1,11 +1,14 @@
 import FoundationEssentials
+import GPSLocation
+import NMEA
+import Plumbing
 
 /// The NDJSON form of actions: the contract of `gpsbridge --json`, documented in the README.
 /// One object per action with `"event"` (the case name) and the case's payload under the
 /// Swift property names; unknown values (CoreLocation's negatives, `nil`) are left out.
 extension LocationManager.Action {
   /// The action's case name, as used in `"event"`.
-  public var name: String {
+  var name: String {
     switch self {
     case .didChangeAuthorization: "didChangeAuthorization"
     case .didDetermineState: "didDetermineState"
@@ -23,14 +26,14 @@ extension LocationManager.Action {
   }
 
   /// One line of JSON, without the newline.
-  public var jsonLine: String {
+  var jsonLine: String {
     var writer = JSONWriter()
     write(into: &writer)
     return writer.string
   }
 
   /// Appends the action's JSON object to `writer`.
-  public func write(into writer: inout JSONWriter) {
+  func write(into writer: inout JSONWriter) {
     writer.beginObject()
     writer.field("event", name)
     switch self {
@@ -121,4 +124,17 @@ extension LocationManager.Error {
     writer.field("code", code.rawValue)
     writer.field("message", message)
   }
+}
+
+extension JSONWriter {
+  /// A date as ISO 8601 in UTC with milliseconds: `2024-05-01T08:00:00.000Z`.
+  mutating func field(_ key: String, _ date: Date) {
+    field(key, iso8601(date))
+  }
+}
+
+/// ISO 8601 in UTC with milliseconds: `2024-05-01T08:00:00.000Z`.
+func iso8601(_ date: Date) -> String {
+  let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+  return UTCTimestamp(nanosecondsSince1970: milliseconds * 1_000_000).description
 }

@@ -11,11 +11,11 @@
 /// calls ``waitForRoom()`` between yields: it returns once every subscriber's buffer is at
 /// most half full, or after ``roomTimeout`` at the latest, so a subscriber that stopped
 /// reading slows such a producer down but cannot stop it.
-public final class Broadcaster<Element: Sendable>: Sendable {
+package final class Broadcaster<Element: Sendable>: Sendable {
   /// Actions buffered per subscriber before the oldest are dropped.
-  public let bufferLimit: Int
+  package let bufferLimit: Int
   /// The longest ``waitForRoom()`` waits.
-  public let roomTimeout: Duration
+  package let roomTimeout: Duration
   private let state = Locked(State())
 
   private struct State {
@@ -32,13 +32,13 @@ public final class Broadcaster<Element: Sendable>: Sendable {
     var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
   }
 
-  public init(bufferLimit: Int = 1024, roomTimeout: Duration = .seconds(1)) {
+  package init(bufferLimit: Int = 1024, roomTimeout: Duration = .seconds(1)) {
     self.bufferLimit = bufferLimit
     self.roomTimeout = roomTimeout
   }
 
   /// A new stream that receives every element yielded from now on.
-  public func subscribe() -> AsyncStream<Element> {
+  package func subscribe() -> AsyncStream<Element> {
     let (inner, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .bufferingNewest(bufferLimit))
     let id = state.withLock { state in
       defer { state.nextID += 1 }
@@ -59,7 +59,7 @@ public final class Broadcaster<Element: Sendable>: Sendable {
   }
 
   /// Sends `element` to every current subscriber.
-  public func yield(_ element: Element) {
+  package func yield(_ element: Element) {
     let subscribers = state.withLock { $0.current }
     var fill: [(Int, Int)] = []
     for (id, subscriber) in subscribers {
@@ -73,7 +73,7 @@ public final class Broadcaster<Element: Sendable>: Sendable {
 
   /// Returns once every subscriber has at most half a buffer unread, or after
   /// ``roomTimeout``.
-  public func waitForRoom() async {
+  package func waitForRoom() async {
     let half = bufferLimit / 2
     guard state.withLock({ state in state.unread.values.contains { $0 > half } }) else { return }
     let id = state.withLock { state in
@@ -96,10 +96,10 @@ public final class Broadcaster<Element: Sendable>: Sendable {
   }
 
   /// How many streams are subscribed.
-  public var subscriberCount: Int { state.withLock { $0.continuations.count } }
+  package var subscriberCount: Int { state.withLock { $0.continuations.count } }
 
   /// Ends every stream.
-  public func finish() {
+  package func finish() {
     let subscribers = state.withLock { state in
       defer { state.continuations.removeAll() }
       return Array(state.continuations.values)

@@ -1,6 +1,7 @@
 import Foundation
 import GPSLocation
 import NMEA
+@testable import gpsbridge
 import Testing
 
 /// The demo drive against its ground truth, and against its checked-in transcript.
@@ -9,7 +10,7 @@ import Testing
 /// `GPSBRIDGE_RECORD=1 swift test --filter DriveTranscriptTests`.
 @Suite struct DriveTranscriptTests {
   static let regions: [Region] = {
-    let data = try! Data(contentsOf: fixturesDirectory.appendingPathComponent("drive.regions.json"))
+    let data = try! Data(contentsOf: Program.fixtures.appendingPathComponent("drive.regions.json"))
     return try! JSONDecoder().decode([Region].self, from: data)
   }()
 
@@ -30,7 +31,7 @@ import Testing
   }
 
   static let truth: Truth = {
-    let data = try! Data(contentsOf: fixturesDirectory.appendingPathComponent("drive.truth.json"))
+    let data = try! Data(contentsOf: Program.fixtures.appendingPathComponent("drive.truth.json"))
     return try! JSONDecoder().decode(Truth.self, from: data)
   }()
 
@@ -41,7 +42,7 @@ import Testing
     for region in regions { actions += engine.startMonitoring(region) }
     engine.startMonitoringVisits()
     var decoder = FixDecoder()
-    decoder.append(try! Data(contentsOf: fixturesDirectory.appendingPathComponent("drive.nmea")))
+    decoder.append(try! Data(contentsOf: Program.fixtures.appendingPathComponent("drive.nmea")))
     decoder.finish()
     while let fix = decoder.next() { actions += engine.handle(fix) }
     return actions
@@ -52,7 +53,7 @@ import Testing
   }
 
   @Test func transcriptMatchesTheCheckedInOne() throws {
-    let url = fixturesDirectory.appendingPathComponent("drive.actions.jsonl")
+    let url = Program.fixtures.appendingPathComponent("drive.actions.jsonl")
     let lines = Self.transcript.map(\.jsonLine)
     if ProcessInfo.processInfo.environment["GPSBRIDGE_RECORD"] != nil {
       try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)

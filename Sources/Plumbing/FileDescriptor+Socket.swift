@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 extension FileDescriptor {
   /// Connects a TCP socket to `host:port` (a name, IPv4 or IPv6), trying each address in
   /// turn, giving up on each after `timeout` seconds. The socket is left non-blocking with
@@ -11,7 +5,7 @@ extension FileDescriptor {
   /// closing (a pulled cable, a suspended host) is noticed within about half a minute even
   /// when no data is expected. The corresponding C functions are `getaddrinfo(3)`,
   /// `socket(2)`, `connect(2)` and `setsockopt(2)`.
-  static func connectTCP(host: String, port: Int, timeout: Int = 3) throws(Errno) -> FileDescriptor {
+  package static func connectTCP(host: String, port: Int, timeout: Int = 3) throws(Errno) -> FileDescriptor {
     var hints = addrinfo()
     hints.ai_family = AF_UNSPEC
     hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -27,10 +21,10 @@ extension FileDescriptor {
       guard fd >= 0 else { lastError = .current; continue }
       var sendTimeout = timeval(tv_sec: timeout, tv_usec: 0)
       setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &sendTimeout, socklen_t(MemoryLayout<timeval>.size))
-      let connected = withRetryOnInterrupt { Glibc.connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen) }
+      let connected = withRetryOnInterrupt { system_connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen) }
       guard connected == 0 else {
         lastError = .current
-        Glibc.close(fd)
+        _ = system_close(fd)
         continue
       }
       var on: CInt = 1, idle: CInt = 10, interval: CInt = 5, count: CInt = 3

@@ -1,95 +1,80 @@
-import FoundationEssentials
-import NMEA
-
 /// Builds one JSON object as text, appending straight into a byte buffer: fast enough for
 /// the command line's throughput and exact about numbers (the shortest text that reads back
 /// as the same `Double`). Unknown values are left out by the callers, as gpsd does.
-public struct JSONWriter {
-  public private(set) var bytes: [UInt8] = []
+package struct JSONWriter {
+  package private(set) var bytes: [UInt8] = []
   private var needsComma: [Bool] = []
 
-  public init() {
+  package init() {
     bytes.reserveCapacity(512)
   }
 
-  public var string: String { String(decoding: bytes, as: UTF8.self) }
+  package var string: String { String(decoding: bytes, as: UTF8.self) }
 
-  public mutating func beginObject() {
+  package mutating func beginObject() {
     bytes.append(UInt8(ascii: "{"))
     needsComma.append(false)
   }
 
-  public mutating func endObject() {
+  package mutating func endObject() {
     bytes.append(UInt8(ascii: "}"))
     needsComma.removeLast()
   }
 
-  public mutating func beginArray(_ key: String) {
+  package mutating func beginArray(_ key: String) {
     self.key(key)
     bytes.append(UInt8(ascii: "["))
     needsComma.append(false)
   }
 
-  public mutating func endArray() {
+  package mutating func endArray() {
     bytes.append(UInt8(ascii: "]"))
     needsComma.removeLast()
   }
 
   /// Starts an element of an array: an object follows.
-  public mutating func element() {
+  package mutating func element() {
     separate()
   }
 
-  public mutating func key(_ key: String) {
+  package mutating func key(_ key: String) {
     separate()
     appendString(key)
     bytes.append(UInt8(ascii: ":"))
   }
 
-  public mutating func object(_ key: String, _ body: (inout JSONWriter) -> Void) {
+  package mutating func object(_ key: String, _ body: (inout JSONWriter) -> Void) {
     self.key(key)
     beginObject()
     body(&self)
     endObject()
   }
 
-  public mutating func field(_ key: String, _ value: String) {
+  package mutating func field(_ key: String, _ value: String) {
     self.key(key)
     appendString(value)
   }
 
-  public mutating func field(_ key: String, _ value: Double) {
+  package mutating func field(_ key: String, _ value: Double) {
     guard value.isFinite else { return }
     self.key(key)
     bytes.append(contentsOf: value.description.utf8)
   }
 
   /// A value that CoreLocation marks unknown with a negative number: left out when negative.
-  public mutating func field(_ key: String, nonNegative value: Double) {
+  package mutating func field(_ key: String, nonNegative value: Double) {
     guard value >= 0 else { return }
     field(key, value)
   }
 
-  public mutating func field(_ key: String, _ value: Int) {
+  package mutating func field(_ key: String, _ value: Int) {
     self.key(key)
     bytes.append(contentsOf: String(value).utf8)
   }
 
-  public mutating func field(_ key: String, _ value: Bool) {
+  package mutating func field(_ key: String, _ value: Bool) {
     self.key(key)
     bytes.append(contentsOf: (value ? "true" : "false").utf8)
-  }
-
-  /// ISO 8601 in UTC with milliseconds: `2024-05-01T08:00:00.000Z`.
-  public mutating func field(_ key: String, _ date: Date) {
-    self.key(key)
-    appendString(Self.iso8601(date))
-  }
-
-  public static func iso8601(_ date: Date) -> String {
-    let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
-    let stamp = UTCTimestamp(nanosecondsSince1970: milliseconds * 1_000_000)
-    return stamp.description
   }
 
   private mutating func separate() {

@@ -1,4 +1,4 @@
-import GPSLocation
+import Plumbing
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct BroadcasterTests {

@@ -1,6 +1,6 @@
 /// Turns a C call's `-1` into a thrown ``Errno``, retrying `EINTR`, as swift-system does.
 @inline(__always)
-func valueOrErrno<Value: FixedWidthInteger>(
+package func valueOrErrno<Value: FixedWidthInteger>(
   retryOnInterrupt: Bool = true, _ call: () -> Value
 ) throws(Errno) -> Value {
   while true {

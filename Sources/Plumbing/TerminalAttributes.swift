@@ -1,22 +1,16 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// Terminal settings of a serial device, wrapping `termios(3)`.
-public struct TerminalAttributes: Sendable {
+package struct TerminalAttributes: Sendable {
   var raw: termios
 
   /// The descriptor's current settings. The corresponding C function is `tcgetattr(3)`.
-  public static func get(_ descriptor: FileDescriptor) throws(Errno) -> TerminalAttributes {
+  package static func get(_ descriptor: FileDescriptor) throws(Errno) -> TerminalAttributes {
     var attributes = termios()
     _ = try valueOrErrno { tcgetattr(descriptor.rawValue, &attributes) }
     return TerminalAttributes(raw: attributes)
   }
 
   /// Applies the settings now. The corresponding C function is `tcsetattr(3)`.
-  public func apply(to descriptor: FileDescriptor) throws(Errno) {
+  package func apply(to descriptor: FileDescriptor) throws(Errno) {
     var attributes = raw
     _ = try valueOrErrno { tcsetattr(descriptor.rawValue, TCSANOW, &attributes) }
   }
@@ -24,7 +18,7 @@ public struct TerminalAttributes: Sendable {
   /// Raw 8N1: no echo, no line editing or signals, no CR/LF translation, 8 data bits, no
   /// parity, one stop bit, no hardware or software flow control, modem lines ignored
   /// (`CLOCAL`) and the receiver enabled (`CREAD`).
-  public mutating func makeRaw8N1() {
+  package mutating func makeRaw8N1() {
     cfmakeraw(&raw)
     raw.c_cflag &= ~(tcflag_t(PARENB) | tcflag_t(CSTOPB) | tcflag_t(CSIZE) | tcflag_t(CRTSCTS))
     raw.c_cflag |= tcflag_t(CS8) | tcflag_t(CLOCAL) | tcflag_t(CREAD)
@@ -37,18 +31,11 @@ public struct TerminalAttributes: Sendable {
 
   /// Sets input and output speed. Returns false for a rate termios does not know.
   @discardableResult
-  public mutating func setSpeed(_ rate: Int) -> Bool {
+  package mutating func setSpeed(_ rate: Int) -> Bool {
     guard let speed = Self.speed(for: rate) else { return false }
     cfsetispeed(&raw, speed)
     cfsetospeed(&raw, speed)
     return true
-  }
-
-  /// The input speed in bits per second, if it is a standard rate.
-  public var speed: Int? {
-    var copy = raw
-    let value = cfgetispeed(&copy)
-    return Self.rates.first { $0.1 == value }?.0
   }
 
   static let rates: [(Int, speed_t)] = [
@@ -65,19 +52,19 @@ public struct TerminalAttributes: Sendable {
 extension FileDescriptor {
   /// Takes exclusive use of a terminal: further opens fail with `EBUSY` (except for root).
   /// The corresponding C call is `ioctl(fd, TIOCEXCL)`.
-  func setExclusive(_ exclusive: Bool) throws(Errno) {
+  package func setExclusive(_ exclusive: Bool) throws(Errno) {
     _ = try valueOrErrno { ioctl(rawValue, UInt(exclusive ? TIOCEXCL : TIOCNXCL)) }
   }
 
   /// Takes an advisory lock without waiting, so two gpsbridge processes (even as root, whom
   /// `TIOCEXCL` does not stop) never share a device. Fails with `EWOULDBLOCK` when taken.
   /// The corresponding C function is `flock(2)`.
-  func lockExclusively() throws(Errno) {
+  package func lockExclusively() throws(Errno) {
     _ = try valueOrErrno { flock(rawValue, LOCK_EX | LOCK_NB) }
   }
 
   /// Discards bytes received but not read. The corresponding C function is `tcflush(3)`.
-  func discardInput() throws(Errno) {
+  package func discardInput() throws(Errno) {
     _ = try valueOrErrno { tcflush(rawValue, TCIFLUSH) }
   }
 }

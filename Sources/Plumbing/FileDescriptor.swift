@@ -1,0 +1,44 @@
+/// An open file descriptor, with the few operations gpsbridge needs, each wrapping one
+/// system call, retrying `EINTR` and throwing ``Errno``.
+package struct FileDescriptor: Hashable, Sendable {
+  package let rawValue: CInt
+  package init(rawValue: CInt) { self.rawValue = rawValue }
+
+  package static let standardInput = FileDescriptor(rawValue: 0)
+  package static let standardOutput = FileDescriptor(rawValue: 1)
+  package static let standardError = FileDescriptor(rawValue: 2)
+
+  /// Opens `path` with `flags` (`O_RDONLY`, `O_RDWR | O_NOCTTY | O_NONBLOCK`, …).
+  /// The corresponding C function is `open(2)`.
+  package static func open(_ path: String, _ flags: CInt, mode: mode_t = 0o644) throws(Errno) -> FileDescriptor {
+    let fd = try valueOrErrno { path.withCString { system_open($0, flags | O_CLOEXEC, mode) } }
+    return FileDescriptor(rawValue: fd)
+  }
+
+  /// Reads up to `buffer.count` bytes; 0 means end of file. On a non-blocking descriptor
+  /// with nothing to read it throws ``Errno/wouldBlock``. The corresponding C function is `read(2)`.
+  package func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+    try valueOrErrno { system_read(rawValue, buffer.baseAddress, buffer.count) }
+  }
+
+  /// Writes all of `bytes`, looping over partial writes. The corresponding C function is `write(2)`.
+  package func writeAll(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
+    var offset = 0
+    while offset < bytes.count {
+      let written = try valueOrErrno { system_write(rawValue, bytes.baseAddress! + offset, bytes.count - offset) }
+      offset += written
+    }
+  }
+
+  package func writeAll<Bytes: Sequence<UInt8>>(_ bytes: Bytes) throws(Errno) {
+    let array = Array(bytes)
+    let result: Result<Void, Errno> = array.withUnsafeBytes { raw in Result { () throws(Errno) in try writeAll(raw) } }
+    try result.get()
+  }
+
+  /// Closes the descriptor. Never retried: after `EINTR` the descriptor is already closed on
+  /// Linux. The corresponding C function is `close(2)`.
+  package func close() throws(Errno) {
+    _ = try valueOrErrno(retryOnInterrupt: false) { system_close(rawValue) }
+  }
+}
