@@ -15,7 +15,7 @@ let package = Package(
   ],
   targets: [
     // Bytes to sentences to typed messages to one `Fix` per receiver epoch. Stdlib only.
-    .target(name: "NMEA", linkerSettings: [.linkedLibrary("m")]),
+    .target(name: "NMEA"),
     // gpsd's JSON protocol: requests, typed reports, and reports to the same `Fix`.
     .target(name: "GPSD", dependencies: ["NMEA"]),
     // Shared plumbing users never call (package access only): the C library imported once,

@@ -7,16 +7,16 @@ import NMEA
 /// latest `SKY`, the latest `GST`'s error estimates and the latest `ATT` heading. gpsd may
 /// report the same epoch twice (a partial TPV, then a fuller one, or a `?POLL`); a TPV with
 /// the time of the fix just made replaces nothing and is skipped.
-public struct GPSDFixAssembler: Sendable {
+package struct GPSDFixAssembler: Sendable {
   var sky: GPSDReport.SKY?
   var gst: GPSDReport.GST?
   var heading: Double?
   var lastTime: UTCTimestamp?
 
-  public init() {}
+  package init() {}
 
   /// Takes a report; returns a fix when it completes one.
-  public mutating func add(_ report: GPSDReport) -> Fix? {
+  package mutating func add(_ report: GPSDReport) -> Fix? {
     switch report {
     case .sky(let value):
       sky = value

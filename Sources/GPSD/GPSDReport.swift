@@ -18,9 +18,23 @@ public enum GPSDReport: Hashable, Sendable {
   /// (3.17 said proto 3.12, 3.25 says 3.15); they are reported, never checked.
   public struct Version: Codable, Hashable, Sendable {
     public var release: String?
-    public var rev: String?
-    public var proto_major: Int?
-    public var proto_minor: Int?
+    public var revision: String?
+    public var protocolMajor: Int?
+    public var protocolMinor: Int?
+
+    public init(release: String? = nil, revision: String? = nil, protocolMajor: Int? = nil, protocolMinor: Int? = nil) {
+      self.release = release
+      self.revision = revision
+      self.protocolMajor = protocolMajor
+      self.protocolMinor = protocolMinor
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case release
+      case revision = "rev"
+      case protocolMajor = "proto_major"
+      case protocolMinor = "proto_minor"
+    }
   }
 
   public struct Devices: Codable, Hashable, Sendable {

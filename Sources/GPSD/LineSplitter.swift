@@ -1,19 +1,19 @@
 /// Splits gpsd's byte stream into lines, with a bound: gpsd's reports are at most 10,240
 /// characters (its `GPS_JSON_RESPONSE_MAX`), so a longer line is a truncated fragment or
 /// garbage and is dropped and counted, and memory stays bounded whatever arrives.
-public struct LineSplitter: Sendable {
+package struct LineSplitter: Sendable {
   /// gpsd's own limit on a report's length.
-  public static let maximumLineLength = 10_240
+  package static let maximumLineLength = 10_240
 
-  public private(set) var overlongLines = 0
+  package private(set) var overlongLines = 0
   var storage: [UInt8] = []
   var start = 0
   var scanned = 0
   var discarding = false
 
-  public init() {}
+  package init() {}
 
-  public mutating func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+  package mutating func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
     if start > 0, start >= storage.count / 2 {
       storage.removeSubrange(0..<start)
       scanned -= start
@@ -23,7 +23,7 @@ public struct LineSplitter: Sendable {
   }
 
   /// The next complete line without its terminator, or `nil` when more bytes are needed.
-  public mutating func next() -> ArraySlice<UInt8>? {
+  package mutating func next() -> ArraySlice<UInt8>? {
     while scanned < storage.count {
       if storage[scanned] == 0x0A {
         let line = storage[start..<scanned]

@@ -23,17 +23,6 @@ public struct Fields {
 
   public var hasMore: Bool { position < end }
 
-  /// How many fields are left to read.
-  public var remaining: Int {
-    var count = 0
-    var index = position
-    while index < end {
-      if base[index] == UInt8(ascii: ",") { count += 1 }
-      index += 1
-    }
-    return count
-  }
-
   /// The next field, empty once the sentence has run out.
 
   public mutating func next() -> Field {

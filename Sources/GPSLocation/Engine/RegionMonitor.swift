@@ -49,13 +49,8 @@ struct RegionMonitor: Sendable {
     self.configuration = configuration
   }
 
-  var count: Int { byIdentifier.count }
   var isEmpty: Bool { byIdentifier.isEmpty }
   var regions: Set<Region> { Set(byIdentifier.values.compactMap { slots[$0]?.region }) }
-
-  func state(of identifier: String) -> RegionState? {
-    byIdentifier[identifier].flatMap { slots[$0]?.state }
-  }
 
   /// Starts monitoring `region` (replacing one with the same identifier) and determines its
   /// state from `latest`, if there is one.

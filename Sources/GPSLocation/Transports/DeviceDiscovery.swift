@@ -1,66 +1,6 @@
 import FoundationEssentials
 import Plumbing
 
-/// A serial device that may be a GPS receiver.
-public struct SerialDevice: Hashable, Sendable, Codable {
-  /// The path to open: a `/dev/serial/by-id/…` link when there is one (it survives
-  /// renumbering), else the device node.
-  public var path: String
-  /// The device node, e.g. `/dev/ttyUSB0`.
-  public var node: String
-  /// The kernel's name, e.g. `ttyUSB0`.
-  public var kernelName: String
-  /// The kernel driver, e.g. `cp210x`, `cdc_acm`, `pl2303`, `ftdi_sio`.
-  public var driver: String?
-  /// USB vendor and product ids, four hex digits each.
-  public var vendorID: String?
-  public var productID: String?
-  public var manufacturer: String?
-  public var product: String?
-  /// What the USB id says this is, when it is in ``KnownReceivers``.
-  public var knownAs: String?
-  /// Whether the id is a GPS receiver's own (not a generic USB–serial bridge).
-  public var isKnownReceiver: Bool
-  /// Whether this process may open it for reading and writing.
-  public var isAccessible: Bool
-  /// The one-line fix when it may not.
-  public var accessHint: String?
-
-  /// `vendor:product`, or `nil`.
-  public var usbID: String? {
-    guard let vendorID, let productID else { return nil }
-    return "\(vendorID):\(productID)"
-  }
-}
-
-/// USB ids of GPS receivers and of the USB–serial bridges they are built on.
-public enum KnownReceivers {
-  public struct Entry: Sendable {
-    public var vendorID: String
-    public var productIDs: ClosedRange<Int>
-    public var name: String
-    /// True for a GPS receiver's own id; false for a bridge chip that may carry one.
-    public var isReceiver: Bool
-  }
-
-  public static let table: [Entry] = [
-    Entry(vendorID: "1546", productIDs: 0x01a5...0x01a9, name: "u-blox GNSS receiver", isReceiver: true),
-    Entry(vendorID: "091e", productIDs: 0x0003...0x0003, name: "Garmin GPS (USB)", isReceiver: true),
-    Entry(vendorID: "1199", productIDs: 0x0120...0x0120, name: "Sierra Wireless GNSS", isReceiver: true),
-    Entry(vendorID: "0e8d", productIDs: 0x3329...0x3329, name: "MediaTek GPS", isReceiver: true),
-    Entry(vendorID: "2c7c", productIDs: 0x0125...0x0125, name: "Quectel GNSS/modem", isReceiver: true),
-    Entry(vendorID: "10c4", productIDs: 0xea60...0xea60, name: "Silicon Labs CP210x USB–serial (common in GPS dongles)", isReceiver: false),
-    Entry(vendorID: "067b", productIDs: 0x2303...0x2303, name: "Prolific PL2303 USB–serial (BU-353 and others)", isReceiver: false),
-    Entry(vendorID: "0403", productIDs: 0x6001...0x6001, name: "FTDI FT232 USB–serial", isReceiver: false),
-    Entry(vendorID: "1a86", productIDs: 0x7523...0x7523, name: "WCH CH340 USB–serial", isReceiver: false),
-  ]
-
-  public static func lookup(vendorID: String, productID: String) -> Entry? {
-    guard let product = Int(productID, radix: 16) else { return nil }
-    return table.first { $0.vendorID == vendorID.lowercased() && $0.productIDs.contains(product) }
-  }
-}
-
 /// Lists serial devices from sysfs and `/dev`.
 public struct DeviceDiscovery: Sendable {
   public var sysfsRoot: String
@@ -138,41 +78,5 @@ public struct DeviceDiscovery: Sendable {
         let text = ((device.product ?? "") + " " + (device.manufacturer ?? "")).lowercased()
         return text.contains("gps") || text.contains("gnss")
       }
-  }
-
-  // MARK: File system
-
-  func entries(_ directory: String) -> [String] {
-    (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-  }
-
-  func links(in directory: String) -> [String: String] {
-    var result: [String: String] = [:]
-    for name in entries(directory) {
-      let path = directory + "/" + name
-      if let target = readLink(path) { result[path] = target }
-    }
-    return result
-  }
-
-  func readLink(_ path: String) -> String? {
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let count = readlink(path, &buffer, buffer.count - 1)
-    guard count > 0 else { return nil }
-    return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  }
-
-  /// Follows links to the final path.
-  func realPath(_ path: String) -> String? {
-    guard let pointer = realpath(path, nil) else { return nil }
-    defer { free(pointer) }
-    return String(validatingCString: pointer)
-  }
-
-  func read(_ path: String) -> String? {
-    guard let data = FileManager.default.contents(atPath: path) else { return nil }
-    let text = String(decoding: data, as: UTF8.self)
-    let trimmed = text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()
-    return trimmed.isEmpty ? nil : String(trimmed)
   }
 }

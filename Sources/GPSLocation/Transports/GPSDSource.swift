@@ -16,25 +16,25 @@ import Plumbing
 ///   connection is stale (TCP keepalive covers a peer that vanished while idle): reconnect.
 /// - **No device or no fix**: after ``Timing/noFixTimeout`` without a position, one error
 ///   that says which; no locations are made up.
-public struct GPSDSource: FixSource {
-  public struct Timing: Hashable, Sendable {
-    public var connectTimeout = 3
-    public var silenceTimeout: Duration = .seconds(5)
-    public var noFixTimeout: Duration = .seconds(10)
-    public var reconnectMinimum: Duration = .milliseconds(250)
-    public var reconnectMaximum: Duration = .seconds(5)
-    public init() {}
+package struct GPSDSource: FixSource {
+  package struct Timing: Hashable, Sendable {
+    package var connectTimeout = 3
+    package var silenceTimeout: Duration = .seconds(5)
+    package var noFixTimeout: Duration = .seconds(10)
+    package var reconnectMinimum: Duration = .milliseconds(250)
+    package var reconnectMaximum: Duration = .seconds(5)
+    package init() {}
   }
 
-  public let host: String
-  public let port: Int
-  public let device: String?
-  public let timing: Timing
+  package let host: String
+  package let port: Int
+  package let device: String?
+  package let timing: Timing
   /// When set, gpsd is asked for NMEA instead of JSON and every line goes here (for
   /// `gpsbridge record`); no fixes are made.
-  public let rawNMEA: (@Sendable ([UInt8]) -> Void)?
+  package let rawNMEA: (@Sendable ([UInt8]) -> Void)?
 
-  public init(host: String = "127.0.0.1", port: Int = 2947, device: String? = nil, timing: Timing = .init(), rawNMEA: (@Sendable ([UInt8]) -> Void)? = nil) {
+  package init(host: String = GPSDAddress.standard.host, port: Int = GPSDAddress.standard.port, device: String? = nil, timing: Timing = .init(), rawNMEA: (@Sendable ([UInt8]) -> Void)? = nil) {
     self.host = host
     self.port = port
     self.device = device
@@ -42,21 +42,21 @@ public struct GPSDSource: FixSource {
     self.rawNMEA = rawNMEA
   }
 
-  var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+  var address: GPSDAddress { GPSDAddress(host: host, port: port) }
 
-  public var initialAuthorization: AuthorizationStatus { .notDetermined }
+  package var initialAuthorization: AuthorizationStatus { .notDetermined }
 
-  public func isPresent() async -> Bool {
+  package func isPresent() async -> Bool {
     guard let socket = try? FileDescriptor.connectTCP(host: host, port: port, timeout: 1) else { return false }
     try? socket.close()
     return true
   }
 
-  public func checkAuthorization() async -> AuthorizationStatus {
+  package func checkAuthorization() async -> AuthorizationStatus {
     await isPresent() ? .authorizedAlways : .notDetermined
   }
 
-  public func run(_ deliver: @escaping @Sendable (SourceEvent) async -> Void) async {
+  package func run(_ deliver: @escaping @Sendable (SourceEvent) async -> Void) async {
     await runReconnecting(
       minimum: timing.reconnectMinimum, maximum: timing.reconnectMaximum, deliver: deliver,
       open: { () throws(LocationManager.Error) -> FileDescriptor in

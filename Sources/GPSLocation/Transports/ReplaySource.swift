@@ -2,39 +2,6 @@ import FoundationEssentials
 import NMEA
 import Plumbing
 
-/// How fast a capture replays.
-public enum ReplaySpeed: Hashable, Sendable, CustomStringConvertible {
-  /// At the pace the receiver produced it.
-  case realTime
-  /// `factor` times faster (2 is twice as fast, 0.5 half as fast).
-  case multiplied(by: Double)
-  /// As fast as the manager takes the fixes.
-  case unlimited
-
-  public var description: String {
-    switch self {
-    case .realTime: "real time"
-    case .multiplied(let factor): "\(factor)×"
-    case .unlimited: "as fast as possible"
-    }
-  }
-}
-
-/// A capture to replay: a file of the receiver's own bytes (gpsd-style `#` comments
-/// allowed), standard input (`"-"`), or bytes in memory.
-public enum Capture: Hashable, Sendable, CustomStringConvertible {
-  case file(String)
-  case bytes([UInt8], name: String = "capture")
-
-  public var description: String {
-    switch self {
-    case .file("-"): "standard input"
-    case .file(let path): path
-    case .bytes(_, let name): name
-    }
-  }
-}
-
 /// Replays a capture through the NMEA pipeline, paced by the fixes' own times.
 ///
 /// The first fix goes out at once; each later one when `clock` has advanced by its time
@@ -42,40 +9,40 @@ public enum Capture: Hashable, Sendable, CustomStringConvertible {
 /// manager to take each fix, so memory stays small whatever the file's size. At the end it
 /// reports ``SourceEvent/ended(_:)`` with a summary. Each time the manager starts the source
 /// the capture plays from its beginning.
-public struct ReplaySource<C: Clock>: FixSource where C.Duration == Duration {
-  public let capture: Capture
-  public let speed: ReplaySpeed
-  public let clock: C
+package struct ReplaySource<C: Clock>: FixSource where C.Duration == Duration {
+  package let capture: Capture
+  package let speed: ReplaySpeed
+  package let clock: C
   /// How long the replay waits before its first byte. A manager starts its source on the
   /// first command that needs it; the commands that follow at once (more regions, visits)
   /// land before the first fix, so a replay yields the same actions every time.
-  public let leadIn: Duration
+  package let leadIn: Duration
 
-  public init(capture: Capture, speed: ReplaySpeed = .realTime, clock: C, leadIn: Duration = .milliseconds(100)) {
+  package init(capture: Capture, speed: ReplaySpeed = .realTime, clock: C, leadIn: Duration = .milliseconds(100)) {
     self.capture = capture
     self.speed = speed
     self.clock = clock
     self.leadIn = leadIn
   }
 
-  public var initialAuthorization: AuthorizationStatus { .authorizedAlways }
+  package var initialAuthorization: AuthorizationStatus { .authorizedAlways }
 
   /// A replay waits for its subscribers instead of dropping their actions.
-  public var prefersLosslessDelivery: Bool { true }
+  package var prefersLosslessDelivery: Bool { true }
 
-  public func isPresent() async -> Bool {
+  package func isPresent() async -> Bool {
     switch capture {
     case .file("-"), .bytes: true
     case .file(let path): access(path, R_OK) == 0
     }
   }
 
-  public func checkAuthorization() async -> AuthorizationStatus {
+  package func checkAuthorization() async -> AuthorizationStatus {
     guard case .file(let path) = capture, path != "-" else { return .authorizedAlways }
     return access(path, R_OK) == 0 || errno != EACCES ? .authorizedAlways : .denied
   }
 
-  public func run(_ deliver: @escaping @Sendable (SourceEvent) async -> Void) async {
+  package func run(_ deliver: @escaping @Sendable (SourceEvent) async -> Void) async {
     do {
       try await clock.sleep(for: leadIn)
     } catch {
@@ -136,61 +103,5 @@ public struct ReplaySource<C: Clock>: FixSource where C.Duration == Duration {
     let skipped = counters.badChecksum + counters.malformed + counters.overlong + counters.missingChecksum + decoder.decodeErrors
     if skipped > 0 { summary += ", \(skipped) skipped" }
     await deliver(.ended(.init(.endOfCapture, summary + ".")))
-  }
-}
-
-/// Spaces fixes out by their own times.
-struct Pacer<C: Clock> where C.Duration == Duration {
-  let speed: ReplaySpeed
-  let clock: C
-  var start: C.Instant?
-  var first: Int64?
-  var lastDay: Int64 = 0
-  var lastTime: Int64 = -1
-  var unpaced = 0
-
-  init(speed: ReplaySpeed, clock: C) {
-    self.speed = speed
-    self.clock = clock
-  }
-
-  /// Sleeps until `fix` is due; `false` when the task was cancelled.
-  mutating func wait(for fix: Fix) async -> Bool {
-    let factor: Double
-    switch speed {
-    case .unlimited:
-      // Give other tasks a turn now and then, not on every fix: rescheduling per fix
-      // costs more than decoding it.
-      unpaced += 1
-      if unpaced % 64 == 0 { await Task.yield() }
-      return !Task.isCancelled
-    case .realTime: factor = 1
-    case .multiplied(let value): factor = value > 0 ? value : 1
-    }
-    let nanoseconds = position(of: fix)
-    guard let start, let first else {
-      self.start = clock.now
-      self.first = nanoseconds
-      return !Task.isCancelled
-    }
-    let offset = Double(nanoseconds - first) / factor
-    guard offset > 0 else { return !Task.isCancelled }
-    let due = start.advanced(by: .nanoseconds(Int64(offset)))
-    do {
-      try await clock.sleep(until: due, tolerance: nil)
-    } catch {
-      return false
-    }
-    return true
-  }
-
-  /// Nanoseconds on one timeline: the timestamp when dated, else the time of day with a day
-  /// added each time it wraps past midnight.
-  mutating func position(of fix: Fix) -> Int64 {
-    if let stamp = fix.timestamp { return stamp.nanosecondsSince1970 }
-    let time = fix.time.nanosecondsSinceMidnight
-    if lastTime >= 0, time + 43_200_000_000_000 < lastTime { lastDay += 1 }
-    lastTime = time
-    return lastDay * 86_400_000_000_000 + time
   }
 }

@@ -2,23 +2,6 @@ import FoundationEssentials
 import NMEA
 import Plumbing
 
-/// A baud rate: fixed, or found automatically.
-public enum BaudRate: Hashable, Sendable, CustomStringConvertible {
-  case automatic
-  case fixed(Int)
-
-  /// The rates autobaud tries, most common first: 9600 (most USB receivers, u-blox,
-  /// MediaTek), 4800 (NMEA's own rate, SiRF), then the faster ones.
-  public static let candidates = [9600, 4800, 38400, 115200, 57600, 19200, 230400, 460800, 921600]
-
-  public var description: String {
-    switch self {
-    case .automatic: "auto"
-    case .fixed(let rate): "\(rate)"
-    }
-  }
-}
-
 /// A GPS receiver on a serial device, read through termios.
 ///
 /// - Opens the path the user gave, each time: a `/dev/serial/by-id/…` or udev link keeps
@@ -34,24 +17,24 @@ public enum BaudRate: Hashable, Sendable, CustomStringConvertible {
 ///   (a receiver that stopped talking); bytes without one valid sentence for as long mean
 ///   the wrong rate: autobaud starts over, a fixed rate says so.
 /// - **Permission denied**: `authorization(.denied)` and an error naming the fix.
-public struct SerialSource: FixSource {
-  public struct Timing: Hashable, Sendable {
-    public var probeWindow: Duration = .milliseconds(1500)
-    public var silenceTimeout: Duration = .seconds(5)
-    public var reconnectMinimum: Duration = .milliseconds(250)
-    public var reconnectMaximum: Duration = .seconds(5)
-    public init() {}
+package struct SerialSource: FixSource {
+  package struct Timing: Hashable, Sendable {
+    package var probeWindow: Duration = .milliseconds(1500)
+    package var silenceTimeout: Duration = .seconds(5)
+    package var reconnectMinimum: Duration = .milliseconds(250)
+    package var reconnectMaximum: Duration = .seconds(5)
+    package init() {}
   }
 
-  public let path: String
-  public let baudRate: BaudRate
-  public let timing: Timing
+  package let path: String
+  package let baudRate: BaudRate
+  package let timing: Timing
   /// Told of progress worth a line on a terminal ("NMEA at 9600 baud").
-  public let onNotice: @Sendable (String) -> Void
+  package let onNotice: @Sendable (String) -> Void
   /// Given every byte read once the baud rate is settled, for recording a capture.
-  public let rawBytes: (@Sendable ([UInt8]) -> Void)?
+  package let rawBytes: (@Sendable ([UInt8]) -> Void)?
 
-  public init(
+  package init(
     path: String, baudRate: BaudRate = .automatic, timing: Timing = .init(),
     onNotice: @escaping @Sendable (String) -> Void = { _ in }, rawBytes: (@Sendable ([UInt8]) -> Void)? = nil
   ) {
@@ -62,11 +45,11 @@ public struct SerialSource: FixSource {
     self.rawBytes = rawBytes
   }
 
-  public var initialAuthorization: AuthorizationStatus { .notDetermined }
+  package var initialAuthorization: AuthorizationStatus { .notDetermined }
 
-  public func isPresent() async -> Bool { access(path, F_OK) == 0 }
+  package func isPresent() async -> Bool { access(path, F_OK) == 0 }
 
-  public func checkAuthorization() async -> AuthorizationStatus {
+  package func checkAuthorization() async -> AuthorizationStatus {
     do {
       let port = try SerialPort.open(path, baudRate: 9600)
       port.close()
@@ -78,7 +61,7 @@ public struct SerialSource: FixSource {
     }
   }
 
-  public func run(_ deliver: @escaping @Sendable (SourceEvent) async -> Void) async {
+  package func run(_ deliver: @escaping @Sendable (SourceEvent) async -> Void) async {
     var knownRate: Int? = if case .fixed(let rate) = baudRate { rate } else { nil }
     await runReconnecting(
       minimum: timing.reconnectMinimum, maximum: timing.reconnectMaximum, deliver: deliver,

@@ -2,7 +2,7 @@ import GPSLocation
 
 /// A serial receiver, telling the terminal what autobaud found.
 func deviceManager(path: String, baud: BaudChoice) -> LocationManager {
-  .serial(path: path, baudRate: baud.baudRate) { notice in Terminal.diagnostic("gpsbridge: \(notice)") }
+  .serial(path: path, baudRate: baud.baudRate, timing: .init()) { notice in Terminal.diagnostic("gpsbridge: \(notice)") }
 }
 
 extension BaudChoice {
