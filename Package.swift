@@ -8,6 +8,7 @@ let package = Package(
   name: "gpsbridge",
   products: [
     .library(name: "NMEA", targets: ["NMEA"]),
+    .library(name: "NMEASimulation", targets: ["NMEASimulation"]),
     .library(name: "GPSD", targets: ["GPSD"]),
     .library(name: "GPSLocation", targets: ["GPSLocation"]),
     .library(name: "GPSLocationTestSupport", targets: ["GPSLocationTestSupport"]),
@@ -16,22 +17,25 @@ let package = Package(
   targets: [
     // Bytes to sentences to typed messages to one `Fix` per receiver epoch. Stdlib only.
     .target(name: "NMEA"),
+    // A deterministic receiver simulator: routes of legs, a sky, receiver profiles, and a
+    // writer that formats and checksums sentences. Feeds the demo, benchmarks and tests.
+    .target(name: "NMEASimulation", dependencies: ["NMEA", "Plumbing"]),
     // gpsd's JSON protocol: requests, typed reports, and reports to the same `Fix`.
     .target(name: "GPSD", dependencies: ["NMEA"]),
     // Shared plumbing users never call (package access only): the C library imported once,
     // POSIX wrappers over per-syscall shims, a lock, the broadcaster, a JSON byte writer.
     .target(name: "Plumbing"),
     // The public API: LocationManager, its pure engine and the transports.
-    .target(name: "GPSLocation", dependencies: ["NMEA", "GPSD", "Plumbing"]),
+    .target(name: "GPSLocation", dependencies: ["NMEA", "NMEASimulation", "GPSD", "Plumbing"]),
     // Test values that fail the running test; kept apart so the library never links Testing.
     .target(name: "GPSLocationTestSupport", dependencies: ["GPSLocation", "Plumbing"]),
-    .executableTarget(name: "gpsbridge", dependencies: ["GPSLocation", "NMEA", "GPSD", "Plumbing"]),
+    .executableTarget(name: "gpsbridge", dependencies: ["GPSLocation", "NMEA", "NMEASimulation", "GPSD", "Plumbing"]),
 
     // Benchmarks are executables of their own, never part of a library product.
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
     .executableTarget(
       name: "nmea-benchmark",
-      dependencies: ["NMEA", "MallocCounter"],
+      dependencies: ["NMEA", "NMEASimulation", "MallocCounter"],
       path: "Benchmarks/NMEABenchmark"
     ),
 
@@ -46,13 +50,14 @@ let package = Package(
       path: "Benchmarks/SerialLatency"
     ),
 
-    .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
+    .testTarget(name: "NMEATests", dependencies: ["NMEA", "NMEASimulation"]),
+    .testTarget(name: "NMEASimulationTests", dependencies: ["NMEASimulation", "NMEA"]),
     .testTarget(name: "PlumbingTests", dependencies: ["Plumbing"]),
     .testTarget(name: "GPSDTests", dependencies: ["GPSD", "NMEA"]),
-    .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "GPSLocationTestSupport", "TestHelpers", "Plumbing"]),
-    .testTarget(name: "gpsbridgeTests", dependencies: ["gpsbridge", "GPSLocation", "NMEA", "TestHelpers", "Plumbing"]),
+    .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "GPSLocationTestSupport", "NMEASimulation", "TestHelpers", "Plumbing"]),
+    .testTarget(name: "gpsbridgeTests", dependencies: ["gpsbridge", "GPSLocation", "NMEA", "NMEASimulation", "GPSD", "TestHelpers", "Plumbing"]),
     // Real pseudo-terminals and a real gpsd (via gpsfake) for the tests above.
-    .target(name: "TestHelpers", path: "Tests/TestHelpers"),
+    .target(name: "TestHelpers", dependencies: ["NMEASimulation"], path: "Tests/TestHelpers"),
   ],
   swiftLanguageModes: [.v6]
 )

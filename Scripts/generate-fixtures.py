@@ -1,5 +1,10 @@
 #!/usr/bin/env python3
-"""Writes gpsbridge's NMEA fixture captures and their ground truth, deterministically.
+"""Writes gpsbridge's NMEA decoder fixtures and their ground truth, deterministically.
+
+The expected fixes are computed here, in Python, from the text written into the sentences, so
+they check the Swift decoder without sharing any of its code: that independence is why these
+fixtures are not made by gpsbridge's own simulator (NMEASimulation), which writes everything
+else (the demo drive, benchmark streams, test captures).
 
 Each capture `Fixtures/NAME.nmea` is what a simulated receiver would send along a simulated
 journey; beside it `Fixtures/NAME.expected.jsonl` holds one JSON object per receiver epoch:
@@ -464,95 +469,7 @@ def main():
     write("marine-0.5hz", ["# Device: simulated marine receiver with a heading sensor, 0.5 Hz"],
           marine_05hz(states, (2025, 7, 14), Sky(4, [GPS])))
 
-    drive_scenario()
-    embed_demo()
     receiver_habits()
-
-
-def drive_scenario():
-    """The demo drive: out of a depot, a stop long enough for a visit, a bridge, a tunnel
-    (GPS outage), a turn, and a final stop that ends with leaving again. Writes the capture,
-    the regions to monitor, and the ground truth of what happened along the way."""
-    day = (2024, 5, 1)
-    legs = [(60, 0, 0, True),             # parked in the depot
-            (90, 11, 0, True),            # drive east out of the depot
-            (30, 9, 3, True),             # turn right, to the south
-            (120, 13, 0, True),           # straight, over the bridge
-            (400, 0, 0, True),            # stop at the shop: a visit
-            (60, 12, -1.5, True),         # pull out, bearing left
-            (25, 15, 0, False),           # tunnel: no fix
-            (60, 15, 0, True),
-            (420, 0, 0, True),            # stop at home: a second visit
-            (90, 10, 2, True)]            # and leave again
-    states = journey(8 * 3600, 1, legs, lat=47.37690, lon=8.54170, alt=410.0, course=90.0)
-    write("drive", ["# Date: 2024-05-01", "# Device: simulated u-blox M8 in a car, the demo drive"],
-          ublox_m8(states, day, Sky(7, [GPS, GLONASS])), golden=False)
-
-    def at(seconds):
-        return states[seconds]
-
-    depot, bridge, shop = at(30), at(60 + 90 + 30 + 60), at(400)
-    regions = [
-        {"identifier": "depot", "center": {"latitude": depot.lat, "longitude": depot.lon}, "radius": 150.0,
-         "notifyOnEntry": True, "notifyOnExit": True},
-        {"identifier": "bridge", "center": {"latitude": bridge.lat, "longitude": bridge.lon}, "radius": 80.0,
-         "notifyOnEntry": True, "notifyOnExit": True},
-        {"identifier": "shop", "center": {"latitude": shop.lat, "longitude": shop.lon}, "radius": 60.0,
-         "notifyOnEntry": True, "notifyOnExit": True},
-        {"identifier": "elsewhere", "center": {"latitude": 47.40, "longitude": 8.60}, "radius": 200.0,
-         "notifyOnEntry": True, "notifyOnExit": True},
-    ]
-    with open(os.path.join(OUT, "drive.regions.json"), "w") as f:
-        json.dump(regions, f, indent=2, sort_keys=True)
-        f.write("\n")
-
-    # Ground truth from the true positions: when each region was entered and left, and the stops.
-    def inside(state, region):
-        c = region["center"]
-        dlat = math.radians(state.lat - c["latitude"])
-        dlon = math.radians(state.lon - c["longitude"])
-        a = math.sin(dlat / 2) ** 2 + math.cos(math.radians(state.lat)) * math.cos(math.radians(c["latitude"])) * math.sin(dlon / 2) ** 2
-        return 2 * 6371008.8 * math.asin(min(1, math.sqrt(a))) <= region["radius"]
-
-    crossings = []
-    for region in regions:
-        was = None
-        for state in states:
-            if not state.has_fix:
-                continue
-            now = inside(state, region)
-            if was is not None and now != was:
-                crossings.append({"region": region["identifier"], "event": "enter" if now else "exit",
-                                  "timestamp": iso_timestamp(day, state.t)})
-            was = now
-    stops, start = [], None
-    for state in states:
-        if state.speed == 0 and start is None:
-            start = state
-        elif state.speed != 0 and start is not None:
-            stops.append({"arrival": iso_timestamp(day, start.t), "departure": iso_timestamp(day, state.t - 1),
-                          "seconds": state.t - start.t, "latitude": start.lat, "longitude": start.lon})
-            start = None
-    with open(os.path.join(OUT, "drive.truth.json"), "w") as f:
-        json.dump({"initial": {r["identifier"]: inside(states[0], r) for r in regions},
-                   "crossings": sorted(crossings, key=lambda c: c["timestamp"]), "stops": stops}, f, indent=2, sort_keys=True)
-        f.write("\n")
-
-
-def embed_demo():
-    """Embeds the drive in the gpsbridge program, so its default replay needs no files."""
-    with open(os.path.join(OUT, "drive.nmea"), newline="") as f:
-        text = f.read()
-    assert '"""#' not in text
-    path = os.path.join(OUT, "..", "Sources", "gpsbridge", "DemoCapture.swift")
-    with open(path, "w") as f:
-        f.write("// Generated by Scripts/generate-fixtures.py from Fixtures/drive.nmea: do not edit.\n")
-        f.write("// The capture gpsbridge replays when no receiver or gpsd is found. Multi-line string\n")
-        f.write("// literals store line ends as LF; the framer reads LF as well as CRLF.\n\n")
-        f.write("let demoCaptureName = \"the bundled demo drive (Fixtures/drive.nmea)\"\n\n")
-        f.write("let demoCapture: StaticString = #\"\"\"\n")
-        f.write(text.replace("\r\n", "\n"))
-        f.write("\"\"\"#\n")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 // across machines. Heap allocations are counted by interposing malloc (see MallocCounter).
 import MallocCounter
 import NMEA
+import NMEASimulation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,7 +20,7 @@ while let argument = arguments.popFirst() {
   case "--epochs": epochs = Int(arguments.popFirst() ?? "") ?? epochs
   case "--write": writePath = arguments.popFirst()
   case "--help", "-h":
-    print("USAGE: nmea-benchmark [--epochs N] [--write FILE]\n\n  --epochs N    1 Hz epochs of 11 sentences to generate (default: 100000)\n  --write FILE  also write the generated stream to FILE, for comparing other parsers")
+    print("USAGE: nmea-benchmark [--epochs N] [--write FILE]\n\n  --epochs N    1 Hz epochs of a simulated u-blox receiver, about 10 sentences each (default: 100000)\n  --write FILE  also write the generated stream to FILE, for comparing other parsers")
     exit(0)
   default:
     print("Error: unknown argument '\(argument)'. See 'nmea-benchmark --help'.")
@@ -27,7 +28,8 @@ while let argument = arguments.popFirst() {
   }
 }
 
-let stream = StreamGenerator.make(epochs: epochs)
+// A u-blox receiver in NMEA 4.10 (system and signal IDs), 1 Hz, driving the demo route and on.
+let stream = Simulation(route: Route.demoDrive.lasting(Double(epochs)), profile: .ublox).capture()
 if let writePath { writeFile(writePath, stream) }
 let chunkSize = 4096
 print("stream: \(epochs) epochs, \(stream.count) bytes, fed in \(chunkSize)-byte chunks; best of 5 runs")

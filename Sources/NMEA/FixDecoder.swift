@@ -16,6 +16,8 @@ public struct FixDecoder: Sendable {
   public private(set) var assembler: EpochAssembler
   /// Framed sentences whose fields could not be decoded (see ``NMEAError``).
   public private(set) var decodeErrors = 0
+  /// Sentences by talker and type, when the decoder was made to count them.
+  public private(set) var tally: SentenceTally?
   var finished = false
   var captureDate: UTCDate?
 
@@ -23,9 +25,11 @@ public struct FixDecoder: Sendable {
   ///   - options: what the framer accepts.
   ///   - defaultDate: the date for streams that never send one; a capture's `# Date:`
   ///     comment overrides it.
-  public init(options: Framer.Options = .init(), defaultDate: UTCDate? = nil) {
+  ///   - countsSentences: keep a ``tally`` of the sentences by talker and type.
+  public init(options: Framer.Options = .init(), defaultDate: UTCDate? = nil, countsSentences: Bool = false) {
     framer = Framer(options: options)
     assembler = EpochAssembler(defaultDate: defaultDate)
+    tally = countsSentences ? SentenceTally() : nil
   }
 
   public mutating func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
@@ -56,6 +60,7 @@ public struct FixDecoder: Sendable {
         }
         return nil
       }
+      tally?.count(sentence)
       if framer.captureDate != captureDate {
         captureDate = framer.captureDate
         assembler.defaultDate = captureDate

@@ -28,6 +28,10 @@ package struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
   package static let invalidArgument = Errno(rawValue: EINVAL)
   /// `EWOULDBLOCK`: a lock held by another process (`flock` with `LOCK_NB`).
   package static let lockHeld = Errno(rawValue: EWOULDBLOCK)
+  /// `EPIPE`: the reader of a pipe or socket has gone (`gpsbridge | head`).
+  package static let brokenPipe = Errno(rawValue: EPIPE)
+  /// `ENOSPC`: no space left on the device (a full disk, or `/dev/full`).
+  package static let noSpace = Errno(rawValue: ENOSPC)
   /// `ECONNREFUSED`: nothing listens on that port.
   package static let connectionRefused = Errno(rawValue: ECONNREFUSED)
 

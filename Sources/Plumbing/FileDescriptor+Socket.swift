@@ -5,15 +5,19 @@ extension FileDescriptor {
   /// closing (a pulled cable, a suspended host) is noticed within about half a minute even
   /// when no data is expected. The corresponding C functions are `getaddrinfo(3)`,
   /// `socket(2)`, `connect(2)` and `setsockopt(2)`.
-  package static func connectTCP(host: String, port: Int, timeout: Int = 3) throws(Errno) -> FileDescriptor {
+  package static func connectTCP(host: String, port: Int, timeout: Int = 3) throws(ConnectFailure) -> FileDescriptor {
     var hints = addrinfo()
     hints.ai_family = AF_UNSPEC
     hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
     var list: UnsafeMutablePointer<addrinfo>?
     let status = getaddrinfo(host, String(port), &hints, &list)
-    guard status == 0, let first = list else { throw Errno(rawValue: EHOSTUNREACH) }
+    guard status == 0, let first = list else {
+      // EAI_AGAIN is a name server that did not answer: that may pass. The rest say the name
+      // is not known.
+      throw status == EAI_AGAIN || status == EAI_SYSTEM ? .system(Errno(rawValue: EHOSTUNREACH)) : .unknownHost(host)
+    }
     defer { freeaddrinfo(list) }
-    var lastError = Errno(rawValue: ECONNREFUSED)
+    var lastError = Errno.connectionRefused
     var entry: UnsafeMutablePointer<addrinfo>? = first
     while let address = entry {
       entry = address.pointee.ai_next
@@ -35,8 +39,16 @@ extension FileDescriptor {
       _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
       return FileDescriptor(rawValue: fd)
     }
-    throw lastError
+    throw .system(lastError)
   }
+}
+
+/// Why a TCP connection could not be made.
+package enum ConnectFailure: Error, Equatable {
+  /// The host's name does not resolve.
+  case unknownHost(String)
+  /// A system call failed: `ECONNREFUSED` (nothing listening), `ETIMEDOUT`, `ENETUNREACH`, …
+  case system(Errno)
 }
 
 private func withRetryOnInterrupt(_ call: () -> CInt) -> CInt {

@@ -3,7 +3,9 @@ import NMEA
 import Plumbing
 
 /// `gpsbridge check FILE`: what a capture holds and how clean it is.
-func check(path: String, json: Bool) -> Int32 {
+func check(_ options: CheckOptions) -> Int32 {
+  let path = options.path
+  let json = options.json
   let descriptor: FileDescriptor
   do {
     descriptor = path == "-" ? .standardInput : try FileDescriptor.open(path, O_RDONLY)
@@ -11,10 +13,7 @@ func check(path: String, json: Bool) -> Int32 {
     Terminal.diagnostic("Error: cannot read \(path): \(error).")
     return 1
   }
-  var framer = Framer()
-  var assembler = EpochAssembler()
-  var byType: [String: Int] = [:]
-  var decodeErrors = 0
+  var decoder = FixDecoder(countsSentences: true)
   var fixes = 0
   var positions = 0
   var first: UTCTimestamp?
@@ -24,28 +23,16 @@ func check(path: String, json: Bool) -> Int32 {
   var bytesRead = 0
   var buffer = [UInt8](repeating: 0, count: 65_536)
 
-  func take(_ fix: Fix) {
-    fixes += 1
-    if fix.hasPosition { positions += 1 }
-    if let stamp = fix.timestamp {
-      if first == nil { first = stamp }
-      last = stamp
-    }
-    if firstTime == nil { firstTime = fix.time }
-    lastTime = fix.time
-  }
-
   func drain() {
-    while let sentence = framer.next() {
-      if framer.captureDate != assembler.defaultDate { assembler.defaultDate = framer.captureDate }
-      let key = sentence.talker == .proprietary ? "P\(sentence.type)" : "\(sentence.talker)\(sentence.type)"
-      byType[key, default: 0] += 1
-      do {
-        assembler.add(try Message(sentence))
-      } catch {
-        decodeErrors += 1
+    while let fix = decoder.next() {
+      fixes += 1
+      if fix.hasPosition { positions += 1 }
+      if let stamp = fix.timestamp {
+        if first == nil { first = stamp }
+        last = stamp
       }
-      while let fix = assembler.nextFix() { take(fix) }
+      if firstTime == nil { firstTime = fix.time }
+      lastTime = fix.time
     }
   }
 
@@ -59,15 +46,15 @@ func check(path: String, json: Bool) -> Int32 {
     }
     if count == 0 { break }
     bytesRead += count
-    framer.append(buffer[0..<count])
+    decoder.append(buffer[0..<count])
     drain()
   }
-  framer.finish()
+  decoder.finish()
   drain()
-  assembler.finish()
-  while let fix = assembler.nextFix() { take(fix) }
+  let decodeErrors = decoder.decodeErrors
+  let byType = decoder.tally?.entries ?? []
 
-  let counters = framer.counters
+  let counters = decoder.framer.counters
   let span: Double? = {
     if let first, let last { return last.secondsSince1970 - first.secondsSince1970 }
     return nil
@@ -79,7 +66,7 @@ func check(path: String, json: Bool) -> Int32 {
     writer.field("file", path)
     writer.field("bytes", bytesRead)
     writer.object("sentences") { writer in
-      for (key, count) in byType.sorted(by: { $0.key < $1.key }) { writer.field(key, count) }
+      for (key, count) in byType.sorted(by: { $0.kind < $1.kind }) { writer.field(key, count) }
     }
     writer.object("rejected") { writer in
       writer.field("badChecksum", counters.badChecksum)
@@ -102,7 +89,7 @@ func check(path: String, json: Bool) -> Int32 {
   var lines = ["\(path): \(bytesRead) bytes, \(counters.sentences) sentences"]
   lines.append("")
   lines.append("SENTENCES")
-  for (key, count) in byType.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }) {
+  for (key, count) in byType {
     lines.append("  " + key.padding(to: 18) + String(count).leftPadding(to: 9))
   }
   lines.append("")

@@ -2,7 +2,8 @@ import GPSLocation
 import Plumbing
 
 /// `gpsbridge devices`: a table of candidate receivers.
-func listDevices(paths: [String], json: Bool) -> Int32 {
+func listDevices(_ options: DevicesOptions) -> Int32 {
+  let paths = options.paths, json = options.json
   let discovery = DeviceDiscovery()
   var devices = discovery.devices()
   for path in paths where !devices.contains(where: { $0.path == path || $0.node == path }) {

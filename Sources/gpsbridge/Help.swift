@@ -1,133 +1,115 @@
-/// Help texts, laid out as swift-argument-parser lays them out.
+/// Help texts, laid out as swift-argument-parser lays them out and made from the same option
+/// tables the parser reads, so the two cannot disagree.
 enum Help {
-  static func usage(_ topic: HelpTopic) -> String {
+  /// The synopsis of `topic`, for usage errors.
+  static func usage(_ topic: HelpTopic) -> String { page(topic).usage }
+
+  /// The whole help of `topic`.
+  static func text(_ topic: HelpTopic) -> String { page(topic).rendered }
+
+  static func page(_ topic: HelpTopic) -> HelpPage {
     switch topic {
     case .main:
-      "gpsbridge [--device <path> [--baud <rate>] | --gpsd [<host[:port]>] | --replay <file> [--speed <n|max>]] [<options>]"
-    case .devices: "gpsbridge devices [<path> ...] [--json]"
-    case .record: "gpsbridge record (--device <path> [--baud <rate>] | --gpsd [<host[:port]>]) --output <file> [--duration <seconds>]"
-    case .check: "gpsbridge check <file> [--json]"
+      var page = RunOptions.spec.page
+      page.extraUsage = ["gpsbridge <subcommand> [<options>]"]
+      page.subcommands = HelpTopic.subcommands.map { ($0.rawValue, Help.page($0).overview) }
+      page.exitStatus = "0 success (or a replay that reached its end), 1 a runtime failure, 64 a usage error."
+      return page
+    case .devices: return DevicesOptions.spec.page
+    case .record: return RecordOptions.spec.page
+    case .check: return CheckOptions.spec.page
+    case .simulate: return SimulateOptions.spec.page
     }
   }
+}
 
-  static func text(_ topic: HelpTopic) -> String {
-    switch topic {
-    case .main: main
-    case .devices: devices
-    case .record: record
-    case .check: check
+/// One help text, section by section.
+struct HelpPage {
+  var overview: String
+  var discussion: String?
+  var usage: String
+  var extraUsage: [String] = []
+  var arguments: [(String, String)]
+  /// (section, left column, help), in table order.
+  var rows: [(String, String, String)]
+  var subcommands: [(String, String)] = []
+  var examples: [String]
+  var exitStatus: String?
+
+  static let width = 80
+  static let indent = 2
+  static let column = 26
+
+  var rendered: String {
+    var lines = ["OVERVIEW: " + overview]
+    if let discussion { lines += [""] + Self.wrap(discussion.replacingNewlines(), width: Self.width) }
+    lines += ["", "USAGE: " + usage] + extraUsage.map { "       " + $0 }
+    if !arguments.isEmpty {
+      lines += ["", "ARGUMENTS:"] + arguments.flatMap { Self.row($0.0, $0.1) }
     }
+    var sections: [String] = []
+    for (section, _, _) in rows where !sections.contains(section) { sections.append(section) }
+    for section in sections {
+      lines += ["", section + ":"] + rows.filter { $0.0 == section }.flatMap { Self.row($0.1, $0.2) }
+    }
+    if !subcommands.isEmpty {
+      lines += ["", "SUBCOMMANDS:"] + subcommands.flatMap { Self.row($0.0, $0.1) }
+      lines += ["", "  See 'gpsbridge help <subcommand>' for detailed help."]
+    }
+    if !examples.isEmpty { lines += ["", "EXAMPLES:"] + examples.map { "  " + $0 } }
+    if let exitStatus { lines += ["", "EXIT STATUS:"] + Self.wrap(exitStatus, width: Self.width - Self.indent).map { "  " + $0 } }
+    return lines.joined(separator: "\n")
   }
 
-  static let main = """
-    OVERVIEW: Read a GPS receiver and print location events.
+  /// `left` in the first column and `help` wrapped in the second; a long `left` gets a line
+  /// of its own.
+  static func row(_ left: String, _ help: String) -> [String] {
+    let wrapped = wrap(help, width: width - column)
+    let lead = String(repeating: " ", count: indent) + left
+    var lines: [String] = []
+    if lead.count <= column - 2 {
+      lines.append(lead + String(repeating: " ", count: column - lead.count) + (wrapped.first ?? ""))
+    } else {
+      lines.append(lead)
+      lines.append(String(repeating: " ", count: column) + (wrapped.first ?? ""))
+    }
+    for line in wrapped.dropFirst() { lines.append(String(repeating: " ", count: column) + line) }
+    return lines
+  }
 
-    With no source, gpsbridge uses the first GPS receiver it finds, else gpsd on
-    localhost if it answers, else replays a bundled demo drive in real time.
+  static func wrap(_ text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var current = ""
+    for word in text.split(separator: " ") {
+      if !current.isEmpty, current.count + 1 + word.count > width {
+        lines.append(current)
+        current = ""
+      }
+      current += (current.isEmpty ? "" : " ") + word
+    }
+    if !current.isEmpty { lines.append(current) }
+    return lines
+  }
+}
 
-    USAGE: \(usage(.main))
-           gpsbridge <subcommand> [<options>]
+extension CommandSpec {
+  var page: HelpPage {
+    var rows: [(String, String, String)] = options.map { option in
+      let left = option.names.joined(separator: ", ")
+        + (option.value.map { option.valueIsOptional ? " [\($0)]" : " \($0)" } ?? "")
+      let help = option.help + (option.defaultValue.map { " (default: \($0))" } ?? "")
+      return (option.section, left, help)
+    }
+    rows.append(("OPTIONS", "-h, --help", "Show help information."))
+    if topic == .main { rows.insert(("OPTIONS", "--version", "Show the version."), at: rows.count - 1) }
+    return HelpPage(
+      overview: overview, discussion: discussion, usage: usage, arguments: arguments, rows: rows, examples: examples)
+  }
+}
 
-    SOURCES:
-      --device <path>         A serial receiver: /dev/ttyUSB0, /dev/ttyACM0,
-                              /dev/serial/by-id/…, or a udev link such as /dev/gps0.
-      --baud <rate|auto>      The receiver's baud rate, or auto to find it. (default: auto)
-      --gpsd [<host[:port]>]  A running gpsd. (default: 127.0.0.1:2947)
-      --replay <file>         A capture to replay; '-' reads standard input.
-      --speed <n|max>         Replay speed: a multiple of real time, or max. (default: 1)
-
-    OPTIONS:
-      --json                  One JSON object per line, for other programs (the format
-                              is in the README under "Output").
-      --heading               Also report headings (course over ground, or HDT/THS).
-      --region <id,lat,lon,radius>
-                              Monitor a circular region (radius in metres). Repeatable.
-      --regions <file>        Monitor the regions in a JSON file: an array of
-                              {"identifier", "center": {"latitude", "longitude"}, "radius"}.
-      --visits                Report visits: stays of 5 minutes within 100 m.
-      --significant-changes   Report a location each time the position moves 500 m.
-      --distance-filter <m>   Report locations only this many metres apart. (default: every fix)
-      --desired-accuracy <m>  Report only locations at least this accurate. (default: any)
-      --once                  Print one location and exit; exit 1 if none comes in 10 s.
-      --version               Show the version.
-      -h, --help              Show help information.
-
-    SUBCOMMANDS:
-      devices                 List serial GPS receivers and whether you may open them.
-      record                  Write a live source's raw bytes to a capture file.
-      check <file>            Summarize a capture: sentences, errors, fixes, rate.
-
-      See 'gpsbridge help <subcommand>' for detailed help.
-
-    EXAMPLES:
-      gpsbridge
-      gpsbridge --device /dev/ttyACM0 --json | jq .latitude
-      gpsbridge --gpsd --once
-      gpsbridge --replay drive.nmea --speed max --region home,47.3769,8.5417,100 --visits
-
-    EXIT STATUS:
-      0 success (or a replay that reached its end), 1 a runtime failure, 64 a usage error.
-    """
-
-  static let devices = """
-    OVERVIEW: List serial devices that may be GPS receivers.
-
-    Reads /sys/class/tty and /dev/serial/by-id. For each device: its stable path,
-    kernel name, USB vendor:product id, the receiver it is known as, and whether you
-    may open it (with the fix when you may not).
-
-    USAGE: \(usage(.devices))
-
-    ARGUMENTS:
-      <path>                  Also describe these paths (a link such as /dev/gps0, or a
-                              device the scan does not find).
-
-    OPTIONS:
-      --json                  One JSON object per device.
-      -h, --help              Show help information.
-
-    EXAMPLES:
-      gpsbridge devices
-      gpsbridge devices /dev/gps0
-    """
-
-  static let record = """
-    OVERVIEW: Record a live source's raw bytes to a capture file.
-
-    The file starts with '# Date:' and '# Device:' comments and then holds exactly what
-    the receiver sent, so 'gpsbridge --replay' and the test fixtures can use it. Stops
-    on Ctrl-C, SIGTERM, or after --duration, leaving a complete file.
-
-    USAGE: \(usage(.record))
-
-    OPTIONS:
-      --device <path>         A serial receiver to record.
-      --baud <rate|auto>      Its baud rate, or auto. (default: auto)
-      --gpsd [<host[:port]>]  Record gpsd's NMEA output. (default: 127.0.0.1:2947)
-      -o, --output <file>     Where to write the capture ('-' for standard output).
-      --duration <seconds>    Stop after this long. (default: until interrupted)
-      -h, --help              Show help information.
-
-    EXAMPLES:
-      gpsbridge record --device /dev/ttyUSB0 --output drive.nmea --duration 600
-    """
-
-  static let check = """
-    OVERVIEW: Summarize a capture file.
-
-    Counts sentences by type and talker, checksum failures and other rejects, fixes
-    with and without a position, the time span and the fix rate.
-
-    USAGE: \(usage(.check))
-
-    ARGUMENTS:
-      <file>                  The capture to check; '-' reads standard input.
-
-    OPTIONS:
-      --json                  The summary as one JSON object.
-      -h, --help              Show help information.
-
-    EXAMPLES:
-      gpsbridge check drive.nmea
-    """
+extension String {
+  /// The text as one paragraph: line breaks become spaces.
+  func replacingNewlines() -> String {
+    split(separator: "\n").joined(separator: " ")
+  }
 }

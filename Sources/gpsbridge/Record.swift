@@ -6,7 +6,7 @@ import Plumbing
 /// `gpsbridge record`: a live source's own bytes into a capture file that `--replay` and
 /// the test fixtures read, behind `# Date:` and `# Device:` comments.
 func record(_ options: RecordOptions) async -> Int32 {
-  guard let output = options.output else { return 64 }
+  let output = options.output
   let file: FileDescriptor
   do {
     file = output == "-" ? .standardOutput : try FileDescriptor.open(output, O_WRONLY | O_CREAT | O_TRUNC)
@@ -15,7 +15,6 @@ func record(_ options: RecordOptions) async -> Int32 {
     return 1
   }
   defer { if output != "-" { try? file.close() } }
-  let today = UTCDate(daysSince1970: Int64((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
   let recorded = Locked(0)
   let writeFailed = Locked(false)
   let sink: @Sendable ([UInt8]) -> Void = { bytes in
@@ -33,10 +32,10 @@ func record(_ options: RecordOptions) async -> Int32 {
   case .device(let path, let baud):
     let device = DeviceDiscovery().describe(path: path)
     description = path + (device.usbID.map { " (USB \($0)\(device.knownAs.map { ", " + $0 } ?? ""))" } ?? "")
-    source = SerialSource(path: path, baudRate: baud.baudRate, onNotice: { Terminal.diagnostic("gpsbridge: \($0)") }, rawBytes: sink)
-  case .gpsd(let host, let port):
-    description = "gpsd \(host):\(port) (its devices' NMEA)"
-    source = GPSDSource(host: host, port: port, rawNMEA: sink)
+    source = SerialSource(path: path, baudRate: baud, onNotice: { Terminal.diagnostic("gpsbridge: \($0)") }, rawBytes: sink)
+  case .gpsd(let address):
+    description = "gpsd \(address) (its devices' NMEA)"
+    source = GPSDSource(host: address.host, port: address.port, rawNMEA: sink)
   case .automatic:
     guard let path = DeviceDiscovery().preferredReceiver()?.path else {
       Terminal.diagnostic("Error: no GPS receiver found to record. Name one with --device PATH (see 'gpsbridge devices').")
@@ -44,11 +43,9 @@ func record(_ options: RecordOptions) async -> Int32 {
     }
     description = path
     source = SerialSource(path: path, onNotice: { Terminal.diagnostic("gpsbridge: \($0)") }, rawBytes: sink)
-  case .replay:
-    return 64
   }
   do {
-    try file.writeAll(Array("# Date: \(today)\n# Device: \(description)\n# Recorded by gpsbridge \(version)\n".utf8))
+    try file.writeAll(Array("# Date: \(UTCDate.today)\n# Device: \(description)\n# Recorded by gpsbridge \(version)\n".utf8))
   } catch {
     Terminal.diagnostic("Error: cannot write \(output): \(error).")
     return 1
@@ -72,9 +69,8 @@ func record(_ options: RecordOptions) async -> Int32 {
       switch event {
       case .failed(let error), .paused(let error), .ended(let error):
         Terminal.diagnostic("gpsbridge: \(error.message)")
-        if error.code == .denied || error.message.contains("not a serial device") || error.message.contains("not running") {
-          status = 1
-        }
+        if error.reason?.isPermanent == true { status = 1 }
+        if case .gpsdNotRunning = error.reason { status = 1 }
       default:
         break
       }

@@ -43,10 +43,12 @@ case .help(let topic):
 case .version:
   Terminal.write("gpsbridge \(version)\n")
   exit(0)
-case .check(let path, let json):
-  exit(check(path: path, json: json))
-case .devices(let paths, let json):
-  exit(listDevices(paths: paths, json: json))
+case .check(let options):
+  exit(check(options))
+case .devices(let options):
+  exit(listDevices(options))
+case .simulate(let options):
+  exit(await runInterruptibly { await simulate(options) })
 case .record(let options):
   exit(await runInterruptibly { await record(options) })
 case .run(let options):

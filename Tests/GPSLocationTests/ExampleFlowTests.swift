@@ -1,4 +1,5 @@
 import GPSLocation
+import NMEASimulation
 import GPSLocationTestSupport
 import Synchronization
 import Testing
@@ -136,7 +137,7 @@ final class CurrentLocationModel {
   }
 
   @Test func theWholeFlowAgainstAReplayedDrive() async {
-    let manager = LocationManager.replay(capture: .file(fixturesDirectory.appendingPathComponent("drive.nmea").path), speed: .unlimited)
+    let manager = LocationManager.simulated(.demoDrive, speed: .unlimited)
     let model = CurrentLocationModel(manager: manager)
     let stream = manager.delegate()
     await model.currentLocationButtonTapped()

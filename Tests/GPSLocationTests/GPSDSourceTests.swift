@@ -132,7 +132,7 @@ struct GPSDSourceTests {
     }
     #expect(locations == 0)
     #expect(error?.code == .locationUnknown)
-    #expect(error?.message.hasPrefix("gpsd on 127.0.0.1:\(gpsd.port) has a receiver but no fix after 2.0 seconds.") == true)
+    #expect(error?.reason == .gpsdHasNoFix(address: "127.0.0.1:\(gpsd.port)", seconds: 2))
     await manager.stopUpdatingLocation()
   }
 

@@ -1,13 +1,14 @@
 import GPSLocation
 import GPSLocationTestSupport
 import NMEA
+import NMEASimulation
 import Testing
 
 /// The README's examples, run, so the README stays true. The live manager is swapped for a
 /// replay of the demo drive; everything else is as printed there.
 @Suite(.timeLimit(.minutes(1))) struct ReadmeExampleTests {
   @Test func subscribingAndReactingToActions() async {
-    let manager = LocationManager.replay(capture: .file(fixturesDirectory.appendingPathComponent("drive.nmea").path), speed: .unlimited)
+    let manager = LocationManager.simulated(.demoDrive, speed: .unlimited)
 
     let actions = manager.delegate()          // every call is a new subscriber; any number may listen
     await manager.set(desiredAccuracy: 10)

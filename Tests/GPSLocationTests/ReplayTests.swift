@@ -1,6 +1,7 @@
 import Foundation
 import GPSLocation
 import NMEA
+import NMEASimulation
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct ReplayTests {
@@ -70,9 +71,10 @@ import Testing
   }
 
   @Test func aSlowReaderOfAFastReplayMissesNothing() async throws {
-    // The drive has 1,380 fixes, more than a subscriber buffers; a reader slower than the
-    // replay must still see every one, in order.
-    let manager = LocationManager.replay(capture: .file(fixturesDirectory.appendingPathComponent("drive.nmea").path), speed: .unlimited)
+    // An hour's drive: more fixes than a subscriber buffers; a reader slower than the replay
+    // must still see every one, in order.
+    let simulation = Simulation(route: Route.demoDrive.lasting(3600), profile: .ublox)
+    let manager = LocationManager.simulated(simulation, speed: .unlimited)
     let stream = manager.delegate()
     await manager.startUpdatingLocation()
     var times: [Date] = []
@@ -85,7 +87,7 @@ import Testing
       if case .didFailWithError = action { break }
     }
     var decoder = FixDecoder()
-    decoder.append(try Data(contentsOf: fixturesDirectory.appendingPathComponent("drive.nmea")))
+    decoder.append(simulation.capture())
     decoder.finish()
     var positions = 0
     while let fix = decoder.next() { if fix.hasPosition { positions += 1 } }

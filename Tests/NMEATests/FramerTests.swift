@@ -1,4 +1,5 @@
 import NMEA
+import NMEASimulation
 import Testing
 
 @Suite struct FramerTests {
@@ -170,7 +171,7 @@ import Testing
 
   @Test func memoryStaysBoundedOnEndlessGarbage() {
     var framer = Framer()
-    var generator = SplitMix(seed: 7)
+    var generator = SplitMix64(seed: 7)
     for _ in 0..<2000 {
       // 1 KiB of random bytes without line ends: worst case for a line-based framer.
       let chunk = (0..<1024).map { _ in UInt8(truncatingIfNeeded: generator.next()) | 0x20 }.map { $0 == 0x0D || $0 == 0x0A ? 0x41 : $0 }

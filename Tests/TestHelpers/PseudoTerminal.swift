@@ -1,4 +1,5 @@
 import Foundation
+import NMEASimulation
 
 #if canImport(Glibc)
 import Glibc
@@ -36,6 +37,30 @@ public final class PseudoTerminal: @unchecked Sendable {
       unlink(link)
       guard symlink(slavePath, link) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }
+  }
+
+  /// Waits until another process holds the device (gpsbridge takes an advisory lock on every
+  /// port it opens, which even root cannot take twice); `false` after `timeout`.
+  public func waitUntilHeld(timeout: Duration = .seconds(20)) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+      let fd = open(slavePath, O_RDWR | O_NOCTTY | O_NONBLOCK)
+      if fd >= 0 {
+        let held = flock(fd, LOCK_EX | LOCK_NB) != 0
+        if !held { flock(fd, LOCK_UN) }
+        close(fd)
+        if held { return true }
+      }
+      try? await Task.sleep(for: .milliseconds(10))
+    }
+    return false
+  }
+
+  /// The input speed the device is set to now, as `speed_t` (`B9600` …).
+  public var inputSpeed: speed_t {
+    var settings = termios()
+    tcgetattr(slave, &settings)
+    return cfgetispeed(&settings)
   }
 
   /// Writes the bytes, as a receiver would. When the pty's buffer is full it waits for the
@@ -93,7 +118,7 @@ public final class PseudoTerminal: @unchecked Sendable {
   /// (a burst), the way a receiver's bytes reach a USB serial adapter.
   public func play(_ capture: some Collection<UInt8>, pause: Duration = .milliseconds(5), chunk: ClosedRange<Int> = 1...64, seed: UInt64 = 1) async {
     let capture = Array(capture)
-    var generator = SeededGenerator(seed: seed)
+    var generator = SplitMix64(seed: seed)
     var start = 0
     var lines = 0
     while start < capture.count {
@@ -112,17 +137,5 @@ public final class PseudoTerminal: @unchecked Sendable {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gpsbridge-tests-\(getpid())")
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     return directory.appendingPathComponent(name).path
-  }
-}
-
-public struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-  public init(seed: UInt64) { state = seed }
-  public mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -1,4 +1,6 @@
+import GPSD
 import GPSLocation
+import NMEASimulation
 import Testing
 
 @testable import gpsbridge
@@ -21,11 +23,12 @@ import Testing
   }
 
   @Test(arguments: [
-    (["--gpsd"], SourceChoice.gpsd(host: "127.0.0.1", port: 2947)),
-    (["--gpsd", "gps.local"], .gpsd(host: "gps.local", port: 2947)),
-    (["--gpsd", "10.0.0.2:3000"], .gpsd(host: "10.0.0.2", port: 3000)),
-    (["--gpsd", "[::1]:2948"], .gpsd(host: "::1", port: 2948)),
-    (["--gpsd", "--json"], .gpsd(host: "127.0.0.1", port: 2947)),
+    (["--gpsd"], SourceChoice.gpsd(.standard)),
+    (["--gpsd", "gps.local"], .gpsd(GPSDAddress(host: "gps.local"))),
+    (["--gpsd", "10.0.0.2:3000"], .gpsd(GPSDAddress(host: "10.0.0.2", port: 3000))),
+    (["--gpsd", "[::1]:2948"], .gpsd(GPSDAddress(host: "::1", port: 2948))),
+    (["--gpsd", ":2948"], .gpsd(GPSDAddress(host: "127.0.0.1", port: 2948))),
+    (["--gpsd", "--json"], .gpsd(.standard)),
     (["--device", "/dev/ttyACM0"], .device(path: "/dev/ttyACM0", baud: .automatic)),
     (["--device", "/dev/ttyUSB0", "--baud", "4800"], .device(path: "/dev/ttyUSB0", baud: .fixed(4800))),
     (["--replay", "-", "--speed", "2.5"], .replay(path: "-", speed: .multiplied(by: 2.5))),
@@ -50,10 +53,16 @@ import Testing
     (["--region", "home,95,8,10"], "--region 'home': latitude must be within ±90 and longitude within ±180."),
     (["--distance-filter", "far"], "--distance-filter takes a distance in metres, like 10; got 'far'."),
     (["--replay"], "--replay needs a value."),
-    (["--gpsd", "host:99999"], "--gpsd port must be 1–65535; got 'host:99999'."),
+    (["--gpsd", "host:99999"], "--gpsd takes HOST[:PORT] (IPv6 in brackets, a port of 1–65535); got 'host:99999'."),
     (["check"], "Missing the capture file to check."),
     (["record", "--device", "/dev/a"], "Missing --output FILE: where to write the capture."),
-    (["record", "--replay", "x", "-o", "y"], "'record' records a live source; use --device or --gpsd (a capture is already a recording)."),
+    (["record", "--replay", "x", "-o", "y"], "Unknown option '--replay' for 'record'."),
+    (["record", "--speed", "2", "-o", "y"], "Unknown option '--speed' for 'record'."),
+    (["simulate", "--profile", "garmin"], "--profile takes one of ublox, sirf, gga, marine, rtk; got 'garmin'."),
+    (["simulate", "--rate", "100"], "--rate takes epochs per second from 0.1 to 50, like 10; got '100'."),
+    (["devices", "--bogus"], "Unknown option '--bogus' for 'devices'."),
+    (["check", "a.nmea", "b.nmea"], "'check' takes one file; 'b.nmea' is one too many."),
+    (["help", "nothing"], "No help for 'nothing'; try one of: devices, record, check, simulate."),
   ])
   func usageErrorsSayWhatIsWrong(_ arguments: [String], _ message: String) {
     #expect(throws: UsageError.self) { try parse(arguments) }
@@ -65,12 +74,16 @@ import Testing
   }
 
   @Test func subcommands() throws {
-    #expect(try parse(["devices", "/dev/gps0", "--json"]) == .devices(paths: ["/dev/gps0"], json: true))
-    #expect(try parse(["check", "x.nmea"]) == .check(path: "x.nmea", json: false))
+    #expect(try parse(["devices", "/dev/gps0", "--json"]) == .devices(DevicesOptions(paths: ["/dev/gps0"], json: true)))
+    #expect(try parse(["check", "x.nmea"]) == .check(CheckOptions(path: "x.nmea", json: false)))
     #expect(try parse(["record", "--device", "/dev/ttyUSB0", "-o", "x.nmea", "--duration", "60"])
       == .record(RecordOptions(source: .device(path: "/dev/ttyUSB0", baud: .automatic), output: "x.nmea", duration: 60)))
+    #expect(try parse(["record", "--gpsd", "-o", "-"]) == .record(RecordOptions(source: .gpsd(.standard), output: "-")))
+    #expect(try parse(["simulate", "--profile", "rtk", "--duration", "60", "--pty", "/tmp/gps0"])
+      == .simulate(SimulateOptions(profile: .rtk, duration: 60, pty: "/tmp/gps0")))
     #expect(try parse(["help", "record"]) == .help(.record))
     #expect(try parse(["check", "--help"]) == .help(.check))
+    #expect(try parse(["simulate", "-h"]) == .help(.simulate))
     #expect(try parse(["--help"]) == .help(.main))
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NMEASimulation
 import Testing
 
 /// Every capture in `Fixtures/` through gpsd's own decoder and through gpsbridge: each of
@@ -16,11 +17,28 @@ struct GPSDDifferentialTests {
 
   @Test(arguments: captures)
   func gpsdsFixEpochsAreReproduced(_ capture: String) throws {
+    try Self.compare(Program.fixtures.appendingPathComponent(capture).path)
+  }
+
+  /// Each profile of the simulator, with noise, through both decoders.
+  @Test(arguments: ReceiverProfile.all.map(\.name))
+  func gpsdsFixEpochsOfEverySimulatedReceiverAreReproduced(_ profile: String) throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("gpsbridge-differential-\(profile)-\(getpid()).nmea").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let result = try Program.run(["simulate", "--profile", profile, "--duration", "240", "--noise", "2", "--output", path])
+    #expect(result.status == 0, "\(result.error)")
+    try Self.compare(path)
+  }
+
+  @Test func everyCaptureIsCompared() {
+    #expect(Self.captures.count >= 14)
+  }
+
+  static func compare(_ capture: String) throws {
     let script = Program.fixtures.deletingLastPathComponent().appendingPathComponent("Scripts/compare-with-gpsd")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", script.path, "--check", "--verbose", "--gpsbridge", Program.executable.path,
-                         Program.fixtures.appendingPathComponent(capture).path]
+    process.arguments = ["python3", script.path, "--check", "--verbose", "--gpsbridge", Program.executable.path, capture]
     let output = Pipe()
     process.standardOutput = output
     process.standardError = output
@@ -28,10 +46,6 @@ struct GPSDDifferentialTests {
     let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationStatus == 0, "\(text)")
-  }
-
-  @Test func everyCaptureIsCompared() {
-    #expect(Self.captures.count >= 15)
   }
 }
 

@@ -18,7 +18,7 @@ import Glibc
 
   @Test func helpIsTheWholeHelpText() throws {
     let result = try Program.run(["--help"])
-    #expect(result.status == 0 && result.output == Help.main + "\n" && result.error.isEmpty)
+    #expect(result.status == 0 && result.output == Help.text(.main) + "\n" && result.error.isEmpty)
     for topic in ["devices", "record", "check"] {
       let sub = try Program.run(["help", topic])
       #expect(sub.status == 0 && sub.output.contains("USAGE: gpsbridge \(topic)"), "\(topic)")
@@ -99,12 +99,17 @@ import Glibc
     defer { pty.unplug() }
     let capture = try Data(contentsOf: Program.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea"))
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("recorded-\(getpid()).nmea").path
+    // The receiver speaks once the recorder holds the port (it flushes what came before).
     let writer = Task.detached {
-      try? await Task.sleep(for: .milliseconds(700))
+      guard await pty.waitUntilHeld() else { return false }
+      // Then it sets 9600 baud and flushes the input, a moment later.
+      while pty.inputSpeed != speed_t(B9600) { try? await Task.sleep(for: .milliseconds(5)) }
+      try? await Task.sleep(for: .milliseconds(50))
       pty.write(capture)
+      return true
     }
     let result = try Program.run(["record", "--device", pty.slavePath, "--baud", "9600", "--output", output, "--duration", "2.5"])
-    await writer.value
+    #expect(await writer.value)
     #expect(result.status == 0)
     #expect(result.error.contains("recorded \(capture.count) bytes"))
     let recorded = try String(contentsOf: URL(fileURLWithPath: output), encoding: .utf8)

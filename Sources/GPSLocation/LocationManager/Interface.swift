@@ -121,9 +121,12 @@ public struct LocationManager: Sendable {
   }
 
   /// A failure, with a code mirroring `CLError.Code` and a message that says what to do.
-  public struct Error: Swift.Error, Hashable, Sendable, Codable, CustomStringConvertible {
+  /// Errors from a source also carry their ``Reason``, for code that branches on the cause.
+  public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
     public var code: Code
     public var message: String
+    /// The cause, when a source reported it; `nil` for the engine's own errors.
+    public var reason: Reason?
 
     public init(_ code: Code, _ message: String) {
       self.code = code

@@ -1,3 +1,5 @@
+import NMEASimulation
+
 // The replay manager: a capture through the same pipeline and engine as a live receiver.
 
 extension LocationManager {
@@ -16,5 +18,16 @@ extension LocationManager {
     capture: Capture, speed: ReplaySpeed = .realTime, configuration: LocationEngine.Configuration = .init(), clock: C
   ) -> LocationManager where C.Duration == Duration {
     .source(ReplaySource(capture: capture, speed: speed, clock: clock), configuration: configuration, clock: clock)
+  }
+}
+
+extension LocationManager {
+  /// A manager that needs no hardware: a simulated receiver (``Simulation/demoDrive`` unless
+  /// given) replayed through the same pipeline and engine as a live one.
+  public static func simulated(
+    _ simulation: Simulation = .demoDrive, speed: ReplaySpeed = .realTime,
+    configuration: LocationEngine.Configuration = .init()
+  ) -> LocationManager {
+    replay(capture: .simulated(simulation), speed: speed, configuration: configuration)
   }
 }

@@ -60,18 +60,20 @@ package struct GPSDSource: FixSource {
     await runReconnecting(
       minimum: timing.reconnectMinimum, maximum: timing.reconnectMaximum, deliver: deliver,
       open: { () throws(LocationManager.Error) -> FileDescriptor in
-        do throws(Errno) {
+        do throws(ConnectFailure) {
           return try FileDescriptor.connectTCP(host: host, port: port, timeout: timing.connectTimeout)
         } catch {
-          throw .init(.network, error == Errno(rawValue: ECONNREFUSED)
-            ? "gpsd is not running on \(address) (connection refused). Start it (sudo systemctl start gpsd), or point --gpsd at HOST:PORT; retrying."
-            : "Cannot reach gpsd on \(address): \(error). Check the host and port; retrying.")
+          switch error {
+          case .unknownHost(let name): throw .init(.hostNotFound(host: name))
+          case .system(.connectionRefused): throw .init(.gpsdNotRunning(address: address.description))
+          case .system(let errno): throw .init(.gpsdUnreachable(address: address.description, description: errno.description))
+          }
         }
       },
       session: { (socket: FileDescriptor) in
         switch await read(socket, deliver) {
         case .cancelled: return .cancelled
-        case .lost(let reason): return .lost(.init(.network, "Lost the connection to gpsd on \(address) (\(reason)); reconnecting."))
+        case .lost(let reason): return .lost(.init(.gpsdConnectionLost(address: address.description, description: reason)))
         }
       },
       close: { (socket: FileDescriptor) in try? socket.close() })
@@ -131,7 +133,7 @@ package struct GPSDSource: FixSource {
           case .tpv, .sky, .gst, .att:
             hasDevice = true
           case .error(let error):
-            await deliver(.failed(.init(.network, "gpsd on \(address) says: \(error.message ?? "error"). Check the --gpsd device name.")))
+            await deliver(.failed(.init(.gpsdError(address: address.description, message: error.message ?? "error"))))
           default:
             break
           }
@@ -142,10 +144,9 @@ package struct GPSDSource: FixSource {
           }
           if !hadPosition, !noFixReported, connected.duration(to: now) >= timing.noFixTimeout, rawNMEA == nil {
             noFixReported = true
-            let message = hasDevice
-              ? "gpsd on \(address) has a receiver but no fix after \(timing.noFixTimeout). Give it a clear view of the sky; a cold start can take a minute."
-              : "gpsd on \(address) has no GPS device. Start it with one (gpsd /dev/ttyACM0), or check that hotplugging added it (gpsctl, or 'gpsbridge devices')."
-            await deliver(.failed(.init(.locationUnknown, message)))
+            let seconds = Int(timing.noFixTimeout.components.seconds)
+            await deliver(.failed(.init(
+              hasDevice ? .gpsdHasNoFix(address: address.description, seconds: seconds) : .gpsdHasNoDevice(address: address.description))))
           }
         case .closed(let error):
           return .lost(error.map { "\($0)" } ?? "gpsd closed the connection")

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import NMEA
+import NMEASimulation
 import Plumbing
 
 /// Replays a capture through the NMEA pipeline, paced by the fixes' own times.
@@ -32,7 +33,7 @@ package struct ReplaySource<C: Clock>: FixSource where C.Duration == Duration {
 
   package func isPresent() async -> Bool {
     switch capture {
-    case .file("-"), .bytes: true
+    case .file("-"), .bytes, .simulated: true
     case .file(let path): access(path, R_OK) == 0
     }
   }
@@ -48,8 +49,7 @@ package struct ReplaySource<C: Clock>: FixSource where C.Duration == Duration {
     } catch {
       return
     }
-    let today = UTCDate(daysSince1970: Int64((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
-    var decoder = FixDecoder(defaultDate: today)
+    var decoder = FixDecoder(defaultDate: .today)
     var pacer = Pacer(speed: speed, clock: clock)
     var fixes = 0
 
@@ -64,6 +64,19 @@ package struct ReplaySource<C: Clock>: FixSource where C.Duration == Duration {
     }
 
     switch capture {
+    case .simulated(let simulation):
+      // Epochs in batches of about 64 KiB, as a file would be read.
+      var batch = simulation.header
+      for epoch in simulation.epochs() {
+        batch += epoch.bytes
+        if batch.count >= 65_536 {
+          decoder.append(batch)
+          batch.removeAll(keepingCapacity: true)
+          guard await drain() else { return }
+        }
+      }
+      decoder.append(batch)
+      guard await drain() else { return }
     case .bytes(let bytes, _):
       var start = 0
       while start < bytes.count {
@@ -77,8 +90,7 @@ package struct ReplaySource<C: Clock>: FixSource where C.Duration == Duration {
       do {
         descriptor = path == "-" ? .standardInput : try FileDescriptor.open(path, O_RDONLY)
       } catch {
-        await deliver(.ended(.init(error == .permissionDenied ? .denied : .locationUnknown,
-          "Cannot read the capture \(path): \(error). Check the path, or record one with 'gpsbridge record'.")))
+        await deliver(.ended(.init(.captureUnreadable(path: path, description: error.description, denied: error == .permissionDenied))))
         return
       }
       defer { if path != "-" { try? descriptor.close() } }
@@ -88,7 +100,7 @@ package struct ReplaySource<C: Clock>: FixSource where C.Duration == Duration {
         do {
           count = try buffer.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try descriptor.read(into: raw) } }.get()
         } catch {
-          await deliver(.ended(.init(.locationUnknown, "Reading the capture \(capture) failed: \(error).")))
+          await deliver(.ended(.init(.captureUnreadable(path: capture.description, description: error.description, denied: false))))
           return
         }
         if count == 0 { break }
@@ -102,6 +114,6 @@ package struct ReplaySource<C: Clock>: FixSource where C.Duration == Duration {
     var summary = "End of capture \(capture): \(fixes) fixes from \(counters.sentences) sentences"
     let skipped = counters.badChecksum + counters.malformed + counters.overlong + counters.missingChecksum + decoder.decodeErrors
     if skipped > 0 { summary += ", \(skipped) skipped" }
-    await deliver(.ended(.init(.endOfCapture, summary + ".")))
+    await deliver(.ended(.init(.endOfCapture(summary: summary + "."))))
   }
 }

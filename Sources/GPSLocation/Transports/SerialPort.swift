@@ -30,7 +30,7 @@ final class SerialPort: Sendable {
       try descriptor.setExclusive(true)
     } catch {
       try? descriptor.close()
-      throw describe(error == Errno(rawValue: EWOULDBLOCK) ? .busy : error, path: path)
+      throw describe(error == .lockHeld ? .busy : error, path: path)
     }
     let original: TerminalAttributes
     do {
@@ -71,16 +71,11 @@ final class SerialPort: Sendable {
   /// The user-facing error for a failed system call on `path`.
   static func describe(_ error: Errno, path: String) -> LocationManager.Error {
     switch error {
-    case .permissionDenied, .notPermitted:
-      return .init(.denied, "Permission denied opening \(path). Add yourself to the 'dialout' group (sudo usermod -aG dialout $USER, then log in again), or install the udev rules from udev/ (see the README).")
-    case .noSuchFile, .noSuchDevice, .noSuchDeviceOrAddress:
-      return .init(.deviceUnavailable, "No device at \(path). Plug the receiver in, or run 'gpsbridge devices' to see the serial devices present.")
-    case .busy:
-      return .init(.deviceUnavailable, "\(path) is busy: another program holds it (gpsd, ModemManager, another gpsbridge?). Stop it, or read through it with --gpsd.")
-    case .notATerminal, Errno(rawValue: EINVAL):
-      return .init(.deviceUnavailable, "\(path) is not a serial device. Give the receiver's tty, for example /dev/ttyUSB0, /dev/ttyACM0 or a /dev/serial/by-id/ link.")
-    default:
-      return .init(.deviceUnavailable, "Cannot use \(path): \(error).")
+    case .permissionDenied, .notPermitted: .init(.permissionDenied(path: path))
+    case .noSuchFile, .noSuchDevice, .noSuchDeviceOrAddress: .init(.noDevice(path: path))
+    case .busy: .init(.deviceBusy(path: path))
+    case .notATerminal, .invalidArgument: .init(.notASerialDevice(path: path))
+    default: .init(.deviceFailed(path: path, description: error.description))
     }
   }
 }

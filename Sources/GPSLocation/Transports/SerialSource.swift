@@ -55,9 +55,12 @@ package struct SerialSource: FixSource {
       port.close()
       return .authorizedAlways
     } catch {
-      if error.code == .denied { return .denied }
+      switch error.reason {
+      case .permissionDenied: return .denied
       // Busy means another process holds it, not that we may not: still authorized.
-      return error.message.contains("is busy") ? .authorizedAlways : .notDetermined
+      case .deviceBusy: return .authorizedAlways
+      default: return .notDetermined
+      }
     }
   }
 
@@ -70,8 +73,7 @@ package struct SerialSource: FixSource {
         switch await read(port, knownRate: &knownRate, deliver) {
         case .cancelled: return .cancelled
         case .gone(let error):
-          let reason = error.map { " (\($0))" } ?? ""
-          return .lost(.init(.deviceUnavailable, "The receiver at \(path) went away\(reason); waiting for it to come back."))
+          return .lost(.init(.deviceLost(path: path, description: error?.description)))
         }
       },
       close: { port in port.close() })
@@ -84,8 +86,7 @@ package struct SerialSource: FixSource {
 
   private func read(_ port: SerialPort, knownRate: inout Int?, _ deliver: @escaping @Sendable (SourceEvent) async -> Void) async -> Outcome {
     let (events, continuation) = AsyncStream.makeStream(of: PortReader.Event.self, bufferingPolicy: .bufferingNewest(256))
-    let today = UTCDate(daysSince1970: Int64((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
-    let reader = PortReader(port: port, defaultDate: today, continuation: continuation, rawBytes: rawBytes)
+    let reader = PortReader(port: port, defaultDate: .today, continuation: continuation, rawBytes: rawBytes)
     reader.start()
 
     let automatic = baudRate == .automatic
@@ -127,7 +128,7 @@ package struct SerialSource: FixSource {
               index += 1
               if index == candidates.count {
                 index = 0
-                await deliver(.failed(.init(.locationUnknown, "No NMEA from \(path) at any baud rate from 4800 to 921600 (tried for \(Int(started.duration(to: now).components.seconds)) s). Check that it is a GPS receiver and that it outputs NMEA, not only a binary protocol; autobaud keeps trying.")))
+                await deliver(.failed(.init(.noNMEAAtAnyRate(path: path, seconds: Int(started.duration(to: now).components.seconds)))))
               }
               try? port.setBaudRate(candidates[index])
               reader.reset()
@@ -139,7 +140,7 @@ package struct SerialSource: FixSource {
           if quiet >= timing.silenceTimeout {
             if !silenceReported {
               silenceReported = true
-              await deliver(.failed(.init(.locationUnknown, "No data from \(path) for \(timing.silenceTimeout). Is the receiver powered and connected?")))
+              await deliver(.failed(.init(.silentDevice(path: path, seconds: Int(timing.silenceTimeout.components.seconds)))))
             }
           } else {
             silenceReported = false
@@ -157,7 +158,7 @@ package struct SerialSource: FixSource {
               probeStart = now
             } else if !garbageReported {
               garbageReported = true
-              await deliver(.failed(.init(.locationUnknown, "Data from \(path) but no valid NMEA for \(timing.silenceTimeout): wrong baud rate? Try --baud auto.")))
+              await deliver(.failed(.init(.noNMEAAtRate(path: path, seconds: Int(timing.silenceTimeout.components.seconds)))))
             }
           }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import NMEA
+import NMEASimulation
 
 /// The captures in `Fixtures/` and their expected fixes.
 enum Fixtures {
@@ -60,7 +61,7 @@ enum Chunking {
   static func split(_ count: Int, at index: Int) -> [Range<Int>] { [0..<index, index..<count] }
   /// Random sizes from 0 to 300, empty chunks included, from a fixed seed.
   static func random(_ count: Int, seed: UInt64) -> [Range<Int>] {
-    var generator = SplitMix(seed: seed)
+    var generator = SplitMix64(seed: seed)
     var ranges: [Range<Int>] = []
     var start = 0
     while start < count {
@@ -73,22 +74,9 @@ enum Chunking {
   }
 }
 
-/// A small deterministic generator, so random chunkings are the same on every run.
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
-/// `line` with its checksum and CRLF, for building test input.
+/// `body` as a sentence, checksum and CRLF added by the simulator's writer (another line end
+/// when a test needs one).
 func nmea(_ body: String, terminator: String = "\r\n") -> String {
-  let checksum = body.utf8.reduce(UInt8(0), ^)
-  let hex = String(checksum, radix: 16, uppercase: true)
-  return "$\(body)*\(hex.count == 1 ? "0" + hex : hex)\(terminator)"
+  let line = NMEAWriter.line(body)
+  return terminator == "\r\n" ? line : String(decoding: line.utf8.dropLast(2), as: UTF8.self) + terminator
 }

@@ -1,0 +1,42 @@
+/// How many sentences of each talker and type a stream held, counted by packed integer keys
+/// (no text is made until someone asks for it), in a fixed table: at most ``capacity`` kinds
+/// are told apart, the rest are counted together as ``others``.
+public struct SentenceTally: Sendable, Equatable {
+  /// Kinds told apart; a real receiver sends a dozen or two.
+  public static let capacity = 64
+  private var keys: [UInt64] = []
+  private var talkers: [Talker] = []
+  private var types: [SentenceType] = []
+  private var counts: [Int] = []
+  /// Sentences of kinds beyond ``capacity``.
+  public private(set) var others = 0
+
+  public init() {
+    keys.reserveCapacity(Self.capacity)
+  }
+
+  /// Counts one sentence.
+  @inline(__always)
+  public mutating func count(_ sentence: Sentence) {
+    let key = UInt64(sentence.talker.rawValue) << 48 ^ sentence.type.rawValue
+    if let index = keys.firstIndex(of: key) {
+      counts[index] += 1
+    } else if keys.count < Self.capacity {
+      keys.append(key)
+      talkers.append(sentence.talker)
+      types.append(sentence.type)
+      counts.append(1)
+    } else {
+      others += 1
+    }
+  }
+
+  /// Each kind as text (`GPGGA`, `PUBX`) with its count, most frequent first.
+  public var entries: [(kind: String, count: Int)] {
+    (0..<keys.count).map { index in
+      let talker = talkers[index]
+      return ((talker == .proprietary ? "P" : talker.description) + types[index].description, counts[index])
+    }
+    .sorted { $0.count != $1.count ? $0.count > $1.count : $0.kind < $1.kind }
+  }
+}

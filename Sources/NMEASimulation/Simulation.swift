@@ -1,0 +1,82 @@
+import NMEA
+
+/// A simulated receiver travelling a ``Route``: the bytes it would send, epoch by epoch, and the
+/// truth behind each epoch. The same simulation always gives the same bytes.
+///
+/// ```swift
+/// let simulation = Simulation(route: route, profile: .sirf)
+/// let capture = simulation.capture()               // a whole capture, header included
+/// for epoch in simulation.epochs() { … }           // or epoch by epoch, with the truth
+/// ```
+public struct Simulation: Hashable, Sendable {
+  public var route: Route
+  public var profile: ReceiverProfile
+  /// Epochs per second.
+  public var rate: Double
+  /// Seeds the sky and the receiver's noise.
+  public var seed: UInt64
+  /// The 1σ error, metres, the receiver adds to each position (north and east alike); 0
+  /// reports the truth exactly. A receiver's *stated* accuracy is its HDOP × a user-equivalent
+  /// range error, independent of this, so a test can make a receiver that understates its error.
+  public var positionNoise: Double
+  /// The horizontal dilution of precision the receiver reports.
+  public var hdop: Double
+
+  public init(
+    route: Route, profile: ReceiverProfile = .ublox, rate: Double? = nil, seed: UInt64 = 1, positionNoise: Double = 0,
+    hdop: Double = 0.9
+  ) {
+    self.route = route
+    self.profile = profile
+    self.rate = rate ?? profile.defaultRate
+    self.seed = seed
+    self.positionNoise = positionNoise
+    self.hdop = hdop
+  }
+
+  /// One epoch: where the receiver truly was, and what it sent.
+  public struct Epoch: Sendable {
+    public var truth: RouteState
+    /// The sentences of this epoch, CRLF-terminated.
+    public var bytes: [UInt8]
+  }
+
+  /// The epochs, generated as they are read.
+  public func epochs() -> Epochs { Epochs(simulation: self) }
+
+  /// The capture's header comments: the start date (for receivers that send none) and the device.
+  public var header: [UInt8] {
+    var writer = NMEAWriter(reservingCapacity: 128)
+    writer.comment("Date: \(route.start.date)")
+    writer.comment("Device: simulated \(profile.summary), by gpsbridge simulate")
+    return writer.bytes
+  }
+
+  /// The whole capture: ``header`` and every epoch.
+  public func capture() -> [UInt8] {
+    var bytes = header
+    for epoch in epochs() { bytes += epoch.bytes }
+    return bytes
+  }
+
+  public struct Epochs: Sequence, Sendable {
+    let simulation: Simulation
+
+    public func makeIterator() -> Iterator { Iterator(simulation: simulation) }
+
+    public struct Iterator: IteratorProtocol, Sendable {
+      var states: Route.States.Iterator
+      var receiver: ReceiverWriter
+
+      init(simulation: Simulation) {
+        states = simulation.route.states(rate: simulation.rate).makeIterator()
+        receiver = ReceiverWriter(simulation: simulation)
+      }
+
+      public mutating func next() -> Epoch? {
+        guard let truth = states.next() else { return nil }
+        return Epoch(truth: truth, bytes: receiver.sentences(for: truth))
+      }
+    }
+  }
+}

@@ -1,0 +1,81 @@
+/// One command-line option, declared once: its spelling, its value, its default, its help, and
+/// what it sets. The parser and the help text are both made from these.
+struct CommandOption<Draft>: Sendable {
+  /// `["-o", "--output"]`: the short form first.
+  var names: [String]
+  /// The value's placeholder (`<path>`), or `nil` for a flag.
+  var value: String?
+  /// Whether the value may be left out (`--gpsd [<host[:port]>]`): then the next argument is
+  /// taken only if it does not start with `-`.
+  var valueIsOptional = false
+  var help: String
+  /// Shown as `(default: …)` at the end of the help.
+  var defaultValue: String?
+  /// The help section: `SOURCES` or `OPTIONS`.
+  var section = "OPTIONS"
+  /// Applies the option (and its value) to the draft being parsed.
+  var apply: @Sendable (inout Draft, String?) throws(UsageError) -> Void
+
+  /// A flag that sets a Boolean.
+  static func flag(_ name: String, _ keyPath: WritableKeyPath<Draft, Bool> & Sendable, help: String) -> CommandOption {
+    CommandOption(names: [name], value: nil, help: help) { draft, _ in draft[keyPath: keyPath] = true }
+  }
+
+  /// The same option on a larger draft that holds this one at `keyPath` (shared source options).
+  func lifted<Outer>(_ keyPath: WritableKeyPath<Outer, Draft> & Sendable) -> CommandOption<Outer> {
+    let apply = self.apply
+    return CommandOption<Outer>(
+      names: names, value: value, valueIsOptional: valueIsOptional, help: help, defaultValue: defaultValue,
+      section: section
+    ) { outer, text throws(UsageError) in try apply(&outer[keyPath: keyPath], text) }
+  }
+}
+
+/// A command's options, its positional arguments and its help, declared in one place.
+struct CommandSpec<Draft>: Sendable {
+  var topic: HelpTopic
+  var overview: String
+  var discussion: String? = nil
+  /// The synopsis after `USAGE:`.
+  var usage: String
+  /// Positional arguments and their help, for the `ARGUMENTS` section.
+  var arguments: [(name: String, help: String)] = []
+  var options: [CommandOption<Draft>]
+  var examples: [String] = []
+  /// Takes a positional argument; `nil` when the command takes none.
+  var positional: (@Sendable (inout Draft, String) throws(UsageError) -> Void)? = nil
+
+  /// Parses `arguments` into `draft`. Returns `false` when help was asked for instead.
+  func parse(_ arguments: ArraySlice<String>, into draft: inout Draft) throws(UsageError) -> Bool {
+    var rest = arguments
+    while let argument = rest.popFirst() {
+      if argument == "-h" || argument == "--help" { return false }
+      guard let option = options.first(where: { $0.names.contains(argument) }) else {
+        if argument.hasPrefix("-"), argument != "-" {
+          throw UsageError(message: "Unknown option '\(argument)'\(topic == .main ? "" : " for '\(topic.rawValue)'").", topic: topic)
+        }
+        guard let positional else {
+          throw UsageError(
+            message: topic == .main
+              ? "Unexpected argument '\(argument)'. To replay a capture, use --replay \(argument)."
+              : "'\(topic.rawValue)' takes no argument '\(argument)'.", topic: topic)
+        }
+        try positional(&draft, argument)
+        continue
+      }
+      var value: String?
+      if option.value != nil {
+        if option.valueIsOptional {
+          if let next = rest.first, !next.hasPrefix("-") { value = rest.popFirst() }
+        } else {
+          guard let next = rest.popFirst(), !next.hasPrefix("--") else {
+            throw UsageError(message: "\(argument) needs a value.", topic: topic)
+          }
+          value = next
+        }
+      }
+      try option.apply(&draft, value)
+    }
+    return true
+  }
+}

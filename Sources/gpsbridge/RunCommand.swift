@@ -1,0 +1,88 @@
+import GPSLocation
+
+/// What the main command was asked to do.
+struct RunOptions: Equatable {
+  var source = SourceChoice.automatic
+  var json = false
+  var heading = false
+  var regions: [Region] = []
+  var regionFiles: [String] = []
+  var visits = false
+  var significantChanges = false
+  var distanceFilter: Double?
+  var desiredAccuracy: Double?
+  var once = false
+}
+
+extension RunOptions {
+  /// The options as parsed, before the source options are checked.
+  struct Draft {
+    var options = RunOptions()
+    var sources = SourceDraft()
+  }
+
+  static let spec = CommandSpec<Draft>(
+    topic: .main,
+    overview: "Read a GPS receiver and print location events.",
+    discussion: """
+      With no source, gpsbridge uses the first GPS receiver it finds, else gpsd on
+      localhost if it answers, else replays a bundled demo drive in real time.
+      """,
+    usage: "gpsbridge [--device <path> [--baud <rate>] | --gpsd [<host[:port]>] | --replay <file> [--speed <n|max>]] [<options>]",
+    options: SourceDraft.options(replay: true).map { $0.lifted(\Draft.sources) } + [
+      CommandOption(names: ["--json"], value: nil, help: "One JSON object per line, for other programs (the format is in the README under \"Output format\").") { draft, _ in draft.options.json = true },
+      CommandOption(names: ["--heading"], value: nil, help: "Also report headings (course over ground, or HDT/THS).") { draft, _ in draft.options.heading = true },
+      CommandOption(names: ["--region"], value: "<id,lat,lon,radius>", help: "Monitor a circular region (radius in metres). Repeatable.") { draft, value throws(UsageError) in
+        draft.options.regions.append(try region(value ?? ""))
+      },
+      CommandOption(names: ["--regions"], value: "<file>", help: "Monitor the regions in a JSON file: an array of {\"identifier\", \"center\": {\"latitude\", \"longitude\"}, \"radius\"}.") { draft, value in
+        if let value { draft.options.regionFiles.append(value) }
+      },
+      CommandOption(names: ["--visits"], value: nil, help: "Report visits: stays of 5 minutes within 100 m.") { draft, _ in draft.options.visits = true },
+      CommandOption(names: ["--significant-changes"], value: nil, help: "Report a location each time the position moves 500 m.") { draft, _ in draft.options.significantChanges = true },
+      CommandOption(names: ["--distance-filter"], value: "<m>", help: "Report locations only this many metres apart.", defaultValue: "every fix") { draft, value throws(UsageError) in
+        draft.options.distanceFilter = try metres("--distance-filter", value ?? "")
+      },
+      CommandOption(names: ["--desired-accuracy"], value: "<m>", help: "Report only locations at least this accurate.", defaultValue: "any") { draft, value throws(UsageError) in
+        draft.options.desiredAccuracy = try metres("--desired-accuracy", value ?? "")
+      },
+      CommandOption(names: ["--once"], value: nil, help: "Print one location and exit; exit 1 if none comes in 10 s.") { draft, _ in draft.options.once = true },
+    ],
+    examples: [
+      "gpsbridge",
+      "gpsbridge --device /dev/ttyACM0 --json | jq .locations[0].latitude",
+      "gpsbridge --gpsd --once",
+      "gpsbridge --replay drive.nmea --speed max --region home,47.3769,8.5417,100 --visits",
+    ])
+
+  static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+    var draft = Draft()
+    guard try spec.parse(arguments, into: &draft) else { return .help(.main) }
+    draft.options.source = try draft.sources.choice(topic: .main)
+    return .run(draft.options)
+  }
+}
+
+func metres(_ option: String, _ text: String) throws(UsageError) -> Double {
+  guard let value = Double(text), value >= 0, value.isFinite else {
+    throw UsageError(message: "\(option) takes a distance in metres, like 10; got '\(text)'.")
+  }
+  return value
+}
+
+/// `ID,LAT,LON,RADIUS`.
+func region(_ text: String) throws(UsageError) -> Region {
+  let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+  guard parts.count == 4, !parts[0].isEmpty, let latitude = Double(parts[1]), let longitude = Double(parts[2]),
+    let radius = Double(parts[3])
+  else {
+    throw UsageError(message: "--region takes ID,LAT,LON,RADIUS, like home,47.3769,8.5417,100; got '\(text)'.")
+  }
+  guard abs(latitude) <= 90, abs(longitude) <= 180 else {
+    throw UsageError(message: "--region '\(parts[0])': latitude must be within ±90 and longitude within ±180.")
+  }
+  guard radius > 0, radius.isFinite else {
+    throw UsageError(message: "--region '\(parts[0])': the radius must be a positive number of metres.")
+  }
+  return Region(identifier: parts[0], center: LocationCoordinate2D(latitude: latitude, longitude: longitude), radius: radius)
+}

@@ -1,0 +1,74 @@
+import NMEASimulation
+
+/// What `gpsbridge simulate` was asked to do.
+struct SimulateOptions: Equatable {
+  var profile = ReceiverProfile.ublox
+  var duration: Double?
+  var rate: Double?
+  var output = "-"
+  var pty: String?
+  var seed: UInt64 = 7
+  var noise = 0.0
+
+  static let spec = CommandSpec<SimulateOptions>(
+    topic: .simulate,
+    overview: "Write what a simulated GPS receiver would send.",
+    discussion: """
+      The receiver drives the demo route (out of a depot, over a bridge, a stop at a shop,
+      a tunnel, home) and, for longer durations, carries on driving. The output is a
+      capture for --replay and gpsd's gpsfake, or, with --pty, a pseudo-terminal that
+      other programs (gpsd, your own) open as if it were a USB receiver. The same options
+      always give the same bytes.
+      """,
+    usage: "gpsbridge simulate [--profile <name>] [--duration <seconds>] [--rate <hz>] [--output <file> | --pty <link>]",
+    options: [
+      CommandOption(
+        names: ["--profile"], value: "<name>",
+        help: "The receiver: " + ReceiverProfile.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ") + ".",
+        defaultValue: "ublox"
+      ) { options, value throws(UsageError) in
+        guard let value, let profile = ReceiverProfile.named(value) else {
+          throw UsageError(message: "--profile takes one of \(ReceiverProfile.all.map(\.name).joined(separator: ", ")); got '\(value ?? "")'.", topic: .simulate)
+        }
+        options.profile = profile
+      },
+      CommandOption(names: ["--duration"], value: "<seconds>", help: "How long the journey lasts.", defaultValue: "the demo drive, \(Int(Route.demoDrive.duration)) s") { options, value throws(UsageError) in
+        guard let value, let seconds = Double(value), seconds > 0, seconds <= 30 * 86_400 else {
+          throw UsageError(message: "--duration takes a number of seconds up to 30 days, like 600; got '\(value ?? "")'.", topic: .simulate)
+        }
+        options.duration = seconds
+      },
+      CommandOption(names: ["--rate"], value: "<hz>", help: "Epochs per second.", defaultValue: "the profile's") { options, value throws(UsageError) in
+        guard let value, let rate = Double(value), rate >= 0.1, rate <= 50 else {
+          throw UsageError(message: "--rate takes epochs per second from 0.1 to 50, like 10; got '\(value ?? "")'.", topic: .simulate)
+        }
+        options.rate = rate
+      },
+      CommandOption(names: ["--noise"], value: "<m>", help: "The receiver's position error, metres (1σ).", defaultValue: "0") { options, value throws(UsageError) in
+        options.noise = try metres("--noise", value ?? "")
+      },
+      CommandOption(names: ["--seed"], value: "<n>", help: "Seeds the sky and the noise.", defaultValue: "7") { options, value throws(UsageError) in
+        guard let value, let seed = UInt64(value) else {
+          throw UsageError(message: "--seed takes a whole number; got '\(value ?? "")'.", topic: .simulate)
+        }
+        options.seed = seed
+      },
+      CommandOption(names: ["-o", "--output"], value: "<file>", help: "Where to write the capture, at once ('-' for standard output).", defaultValue: "-") { options, value in
+        options.output = value ?? "-"
+      },
+      CommandOption(names: ["--pty"], value: "<link>", help: "Instead, play the receiver in real time on a pseudo-terminal linked at <link>.") { options, value in
+        options.pty = value
+      },
+    ],
+    examples: [
+      "gpsbridge simulate --output drive.nmea",
+      "gpsbridge simulate --profile rtk --duration 60 | gpsbridge --replay - --json",
+      "gpsbridge simulate --profile sirf --pty /tmp/gps0 & gpsbridge --device /tmp/gps0",
+    ])
+
+  static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+    var options = SimulateOptions()
+    guard try spec.parse(arguments, into: &options) else { return .help(.simulate) }
+    return .simulate(options)
+  }
+}

@@ -1,0 +1,126 @@
+import GPSD
+import GPSLocation
+
+/// Where locations come from.
+enum SourceChoice: Equatable {
+  /// The first receiver found, else gpsd on localhost, else the demo drive.
+  case automatic
+  case device(path: String, baud: BaudRate)
+  case gpsd(GPSDAddress)
+  case replay(path: String, speed: ReplaySpeed)
+}
+
+/// A source that is not a recording: what `record` can record.
+enum LiveSourceChoice: Equatable {
+  /// The first receiver found.
+  case automatic
+  case device(path: String, baud: BaudRate)
+  case gpsd(GPSDAddress)
+}
+
+/// The source options as given, before they are checked to make one ``SourceChoice``.
+struct SourceDraft: Equatable {
+  var device: String?
+  var baud: BaudRate?
+  var gpsd: GPSDAddress?
+  var replay: String?
+  var speed: ReplaySpeed?
+
+  /// The source options; `replay` adds `--replay` and `--speed`.
+  static func options(replay: Bool, gpsdHelp: String = "A running gpsd.") -> [CommandOption<SourceDraft>] {
+    var options: [CommandOption<SourceDraft>] = [
+      CommandOption(
+        names: ["--device"], value: "<path>",
+        help: "A serial receiver: /dev/ttyUSB0, /dev/ttyACM0, /dev/serial/by-id/…, or a udev link such as /dev/gps0.",
+        section: "SOURCES"
+      ) { draft, value in draft.device = value },
+      CommandOption(
+        names: ["--baud"], value: "<rate|auto>", help: "The receiver's baud rate, or auto to find it.", defaultValue: "auto",
+        section: "SOURCES"
+      ) { draft, value throws(UsageError) in
+        guard let value, let rate = BaudRate(value) else {
+          throw UsageError(message: "--baud takes 'auto' or one of \(BaudRate.candidates.sorted().map(String.init).joined(separator: ", ")); got '\(value ?? "")'.")
+        }
+        draft.baud = rate
+      },
+      CommandOption(
+        names: ["--gpsd"], value: "<host[:port]>", valueIsOptional: true, help: gpsdHelp,
+        defaultValue: GPSDAddress.standard.description, section: "SOURCES"
+      ) { draft, value throws(UsageError) in
+        guard let value else {
+          draft.gpsd = .standard
+          return
+        }
+        guard let address = GPSDAddress(parsing: value) else {
+          throw UsageError(message: "--gpsd takes HOST[:PORT] (IPv6 in brackets, a port of 1–65535); got '\(value)'.")
+        }
+        draft.gpsd = address
+      },
+    ]
+    if replay {
+      options += [
+        CommandOption(
+          names: ["--replay"], value: "<file>", help: "A capture to replay; '-' reads standard input.", section: "SOURCES"
+        ) { draft, value in draft.replay = value },
+        CommandOption(
+          names: ["--speed"], value: "<n|max>", help: "Replay speed: a multiple of real time, or max.", defaultValue: "1",
+          section: "SOURCES"
+        ) { draft, value throws(UsageError) in
+          guard let value, let speed = ReplaySpeed(value) else {
+            throw UsageError(message: "--speed takes a positive number (2 is twice real time) or 'max'; got '\(value ?? "")'.")
+          }
+          draft.speed = speed
+        },
+      ]
+    }
+    return options
+  }
+
+  /// The one source these options choose.
+  func choice(topic: HelpTopic) throws(UsageError) -> SourceChoice {
+    let chosen = [device != nil, gpsd != nil, replay != nil].filter { $0 }.count
+    guard chosen <= 1 else { throw UsageError(message: "Choose one source: --device, --gpsd or --replay.", topic: topic) }
+    if baud != nil, device == nil { throw UsageError(message: "--baud applies to --device only.", topic: topic) }
+    if speed != nil, replay == nil { throw UsageError(message: "--speed applies to --replay only.", topic: topic) }
+    if let device { return .device(path: device, baud: baud ?? .automatic) }
+    if let gpsd { return .gpsd(gpsd) }
+    if let replay { return .replay(path: replay, speed: speed ?? .realTime) }
+    return .automatic
+  }
+
+  /// The one live source these options choose.
+  func liveChoice(topic: HelpTopic) throws(UsageError) -> LiveSourceChoice {
+    switch try choice(topic: topic) {
+    case .automatic: .automatic
+    case .device(let path, let baud): .device(path: path, baud: baud)
+    case .gpsd(let address): .gpsd(address)
+    case .replay: throw UsageError(message: "'\(topic.rawValue)' needs a live source: --device or --gpsd.", topic: topic)
+    }
+  }
+}
+
+extension BaudRate {
+  /// `auto` or one of ``candidates``.
+  init?(_ text: String) {
+    if text == "auto" {
+      self = .automatic
+    } else if let rate = Int(text), BaudRate.candidates.contains(rate) {
+      self = .fixed(rate)
+    } else {
+      return nil
+    }
+  }
+}
+
+extension ReplaySpeed {
+  /// `max`, or a positive factor of real time.
+  init?(_ text: String) {
+    if text == "max" {
+      self = .unlimited
+    } else if let factor = Double(text), factor > 0, factor.isFinite {
+      self = factor == 1 ? .realTime : .multiplied(by: factor)
+    } else {
+      return nil
+    }
+  }
+}
