@@ -54,8 +54,10 @@ let package = Package(
     .testTarget(name: "NMEASimulationTests", dependencies: ["NMEASimulation", "NMEA"]),
     .testTarget(name: "PlumbingTests", dependencies: ["Plumbing"]),
     .testTarget(name: "GPSDTests", dependencies: ["GPSD", "NMEA"]),
-    .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "GPSLocationTestSupport", "NMEASimulation", "TestHelpers", "Plumbing"]),
-    .testTarget(name: "gpsbridgeTests", dependencies: ["gpsbridge", "GPSLocation", "NMEA", "NMEASimulation", "GPSD", "TestHelpers", "Plumbing"]),
+    .testTarget(
+      name: "GPSLocationTests", dependencies: ["GPSLocation", "GPSLocationTestSupport", "NMEASimulation", "TestHelpers", "Plumbing"]),
+    .testTarget(
+      name: "gpsbridgeTests", dependencies: ["gpsbridge", "GPSLocation", "NMEA", "NMEASimulation", "GPSD", "TestHelpers", "Plumbing"]),
     // Real pseudo-terminals and a real gpsd (via gpsfake) for the tests above.
     .target(name: "TestHelpers", dependencies: ["NMEASimulation"], path: "Tests/TestHelpers"),
   ],

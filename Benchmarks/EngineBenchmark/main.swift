@@ -1,12 +1,12 @@
+import FoundationEssentials
+import GPSLocation
+import NMEA
 // The engine and broadcaster: actions per second, and what monitored regions cost per fix.
 //
 //   swift run -c release engine-benchmark [--fixes N]
 //
 // Figures are from this run; compare the ratios (cost with regions over cost without).
 import Plumbing
-import FoundationEssentials
-import GPSLocation
-import NMEA
 
 var fixCount = 200_000
 var arguments = CommandLine.arguments.dropFirst()
@@ -22,9 +22,10 @@ func makeFixes(_ count: Int) -> [Fix] {
   var latitude = 47.0, longitude = 8.0, course = 45.0
   for index in 0..<count {
     let stamp = UTCTimestamp(nanosecondsSince1970: start.nanosecondsSince1970 + Int64(index) * 100_000_000)
-    fixes.append(Fix(
-      time: stamp.time, timestamp: stamp, mode: .threeD, quality: .gps, latitude: latitude, longitude: longitude,
-      altitude: 400, speed: 15, course: course, satellitesUsed: 10, hdop: 0.9, horizontalAccuracy: 4.5))
+    fixes.append(
+      Fix(
+        time: stamp.time, timestamp: stamp, mode: .threeD, quality: .gps, latitude: latitude, longitude: longitude,
+        altitude: 400, speed: 15, course: course, satellitesUsed: 10, hdop: 0.9, horizontalAccuracy: 4.5))
     course = (course + 0.05).truncatingRemainder(dividingBy: 360)
     latitude += 1.5 * cos(course * .pi / 180) / 111_195
     longitude += 1.5 * sin(course * .pi / 180) / (111_195 * cos(latitude * .pi / 180))
@@ -53,7 +54,9 @@ for _ in 0..<3 {
   best = min(best, seconds(start.duration(to: clock.now)))
   actionCount = count
 }
-print("engine (updates + heading)      \(Int(Double(actionCount) / best / 1000)) k actions/s   (\(actionCount) actions in \(String(format3(best))) s)")
+print(
+  "engine (updates + heading)      \(Int(Double(actionCount) / best / 1000)) k actions/s   (\(actionCount) actions in \(String(format3(best))) s)"
+)
 
 // 2. Engine and broadcaster with one subscriber reading concurrently.
 do {
@@ -76,7 +79,9 @@ do {
   broadcaster.finish()
   let received = await reader.value
   let elapsed = seconds(start.duration(to: clock.now))
-  print("engine + broadcaster + reader   \(Int(Double(received) / elapsed / 1000)) k actions/s   (\(received) received in \(format3(elapsed)) s)")
+  print(
+    "engine + broadcaster + reader   \(Int(Double(received) / elapsed / 1000)) k actions/s   (\(received) received in \(format3(elapsed)) s)"
+  )
 }
 
 // 3. Region cost per fix: 50 m regions on a 300 m grid around the route.
@@ -112,7 +117,9 @@ for count in [0, 10, 1_000, 10_000] {
   let perFix = bestTime / Double(regionFixes.count) * 1e9
   if count == 0 { baseline = perFix }
   let ratio = baseline > 0 ? perFix / baseline : 1
-  print("  \(String(count).padding(6)) regions  \(format3(perFix / 1000).padding(8)) µs/fix   \(format3(ratio))× the cost with none   (\(transitions) region actions)")
+  print(
+    "  \(String(count).padding(6)) regions  \(format3(perFix / 1000).padding(8)) µs/fix   \(format3(ratio))× the cost with none   (\(transitions) region actions)"
+  )
 }
 
 func format3(_ value: Double) -> String {
@@ -125,5 +132,5 @@ extension String {
 }
 
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #endif

@@ -8,8 +8,9 @@
 import MallocCounter
 import NMEA
 import NMEASimulation
+
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #endif
 
 var epochs = 100_000
@@ -20,7 +21,9 @@ while let argument = arguments.popFirst() {
   case "--epochs": epochs = Int(arguments.popFirst() ?? "") ?? epochs
   case "--write": writePath = arguments.popFirst()
   case "--help", "-h":
-    print("USAGE: nmea-benchmark [--epochs N] [--write FILE]\n\n  --epochs N    1 Hz epochs of a simulated u-blox receiver, about 10 sentences each (default: 100000)\n  --write FILE  also write the generated stream to FILE, for comparing other parsers")
+    print(
+      "USAGE: nmea-benchmark [--epochs N] [--write FILE]\n\n  --epochs N    1 Hz epochs of a simulated u-blox receiver, about 10 sentences each (default: 100000)\n  --write FILE  also write the generated stream to FILE, for comparing other parsers"
+    )
     exit(0)
   default:
     print("Error: unknown argument '\(argument)'. See 'nmea-benchmark --help'.")

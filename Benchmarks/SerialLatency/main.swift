@@ -11,7 +11,7 @@ import NMEA
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #endif
 
 var epochs = 1000, idleSeconds = 10, streamSeconds = 60

@@ -54,11 +54,12 @@ package struct GPSDFixAssembler: Sendable {
         rangeRMS: gst.rms, semiMajor: gst.major, semiMinor: gst.minor, orientation: gst.orient,
         latitude: gst.lat, longitude: gst.lon, altitude: gst.alt)
     }
-    let mode: FixMode = switch tpv.mode ?? 0 {
-    case 2: .twoD
-    case 3: .threeD
-    default: .none
-    }
+    let mode: FixMode =
+      switch tpv.mode ?? 0 {
+      case 2: .twoD
+      case 3: .threeD
+      default: .none
+      }
     guard mode != .none, let latitude = tpv.lat, let longitude = tpv.lon, latitude.isFinite, longitude.isFinite,
       abs(latitude) <= 90, abs(longitude) <= 180
     else { return fix }
@@ -73,10 +74,12 @@ package struct GPSDFixAssembler: Sendable {
     fix.magneticVariation = tpv.magvar
     fix.trueHeading = heading
     // gpsd's own estimates (its eph is at 95%-like confidence, larger than a 1σ figure).
-    fix.horizontalAccuracy = tpv.eph ?? {
-      guard let x = tpv.epx, let y = tpv.epy else { return nil }
-      return (x * x + y * y).squareRoot()
-    }()
+    fix.horizontalAccuracy =
+      tpv.eph
+      ?? {
+        guard let x = tpv.epx, let y = tpv.epy else { return nil }
+        return (x * x + y * y).squareRoot()
+      }()
     // A TPV without an altitude (gpsd sends some) has no vertical accuracy either.
     fix.verticalAccuracy = mode == .threeD && fix.altitude != nil ? tpv.epv : nil
     return fix

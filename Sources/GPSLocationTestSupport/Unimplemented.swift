@@ -39,33 +39,51 @@ extension LocationManager {
   ) -> LocationManager {
     let place = SourcePlace(fileID: fileID, filePath: filePath, line: line, column: column)
     return LocationManager(
-    accuracyAuthorization: { place.reportUnimplemented("accuracyAuthorization"); return nil },
-    authorizationStatus: { place.reportUnimplemented("authorizationStatus"); return .notDetermined },
-    delegate: { place.reportUnimplemented("delegate"); return AsyncStream { $0.finish() } },
-    heading: { place.reportUnimplemented("heading"); return nil },
-    headingAvailable: { place.reportUnimplemented("headingAvailable"); return false },
-    location: { place.reportUnimplemented("location"); return nil },
-    locationServicesEnabled: { place.reportUnimplemented("locationServicesEnabled"); return false },
-    maximumRegionMonitoringDistance: { place.reportUnimplemented("maximumRegionMonitoringDistance"); return 0 },
-    monitoredRegions: { place.reportUnimplemented("monitoredRegions"); return [] },
-    requestAlwaysAuthorization: { place.reportUnimplemented("requestAlwaysAuthorization") },
-    requestLocation: { place.reportUnimplemented("requestLocation") },
-    requestState: { _ in place.reportUnimplemented("requestState") },
-    requestWhenInUseAuthorization: { place.reportUnimplemented("requestWhenInUseAuthorization") },
-    set: { _ in place.reportUnimplemented("set") },
-    significantLocationChangeMonitoringAvailable: {
-      place.reportUnimplemented("significantLocationChangeMonitoringAvailable"); return false
-    },
-    startMonitoringForRegion: { _ in place.reportUnimplemented("startMonitoringForRegion") },
-    startMonitoringSignificantLocationChanges: { place.reportUnimplemented("startMonitoringSignificantLocationChanges") },
-    startMonitoringVisits: { place.reportUnimplemented("startMonitoringVisits") },
-    startUpdatingHeading: { place.reportUnimplemented("startUpdatingHeading") },
-    startUpdatingLocation: { place.reportUnimplemented("startUpdatingLocation") },
-    stopMonitoringForRegion: { _ in place.reportUnimplemented("stopMonitoringForRegion") },
-    stopMonitoringSignificantLocationChanges: { place.reportUnimplemented("stopMonitoringSignificantLocationChanges") },
-    stopMonitoringVisits: { place.reportUnimplemented("stopMonitoringVisits") },
-    stopUpdatingHeading: { place.reportUnimplemented("stopUpdatingHeading") },
-    stopUpdatingLocation: { place.reportUnimplemented("stopUpdatingLocation") }
+      accuracyAuthorization: {
+        place.reportUnimplemented("accuracyAuthorization"); return nil
+      },
+      authorizationStatus: {
+        place.reportUnimplemented("authorizationStatus"); return .notDetermined
+      },
+      delegate: {
+        place.reportUnimplemented("delegate"); return AsyncStream { $0.finish() }
+      },
+      heading: {
+        place.reportUnimplemented("heading"); return nil
+      },
+      headingAvailable: {
+        place.reportUnimplemented("headingAvailable"); return false
+      },
+      location: {
+        place.reportUnimplemented("location"); return nil
+      },
+      locationServicesEnabled: {
+        place.reportUnimplemented("locationServicesEnabled"); return false
+      },
+      maximumRegionMonitoringDistance: {
+        place.reportUnimplemented("maximumRegionMonitoringDistance"); return 0
+      },
+      monitoredRegions: {
+        place.reportUnimplemented("monitoredRegions"); return []
+      },
+      requestAlwaysAuthorization: { place.reportUnimplemented("requestAlwaysAuthorization") },
+      requestLocation: { place.reportUnimplemented("requestLocation") },
+      requestState: { _ in place.reportUnimplemented("requestState") },
+      requestWhenInUseAuthorization: { place.reportUnimplemented("requestWhenInUseAuthorization") },
+      set: { _ in place.reportUnimplemented("set") },
+      significantLocationChangeMonitoringAvailable: {
+        place.reportUnimplemented("significantLocationChangeMonitoringAvailable"); return false
+      },
+      startMonitoringForRegion: { _ in place.reportUnimplemented("startMonitoringForRegion") },
+      startMonitoringSignificantLocationChanges: { place.reportUnimplemented("startMonitoringSignificantLocationChanges") },
+      startMonitoringVisits: { place.reportUnimplemented("startMonitoringVisits") },
+      startUpdatingHeading: { place.reportUnimplemented("startUpdatingHeading") },
+      startUpdatingLocation: { place.reportUnimplemented("startUpdatingLocation") },
+      stopMonitoringForRegion: { _ in place.reportUnimplemented("stopMonitoringForRegion") },
+      stopMonitoringSignificantLocationChanges: { place.reportUnimplemented("stopMonitoringSignificantLocationChanges") },
+      stopMonitoringVisits: { place.reportUnimplemented("stopMonitoringVisits") },
+      stopUpdatingHeading: { place.reportUnimplemented("stopUpdatingHeading") },
+      stopUpdatingLocation: { place.reportUnimplemented("stopUpdatingLocation") }
     )
   }
 }

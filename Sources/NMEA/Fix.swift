@@ -93,7 +93,9 @@ public struct Fix: Hashable, Sendable, Codable {
     /// Whether GSA lists it as used in the solution.
     public var isUsed: Bool
 
-    public init(constellation: Constellation?, number: Int, elevation: Int? = nil, azimuth: Int? = nil, snr: Int? = nil, isUsed: Bool = false) {
+    public init(
+      constellation: Constellation?, number: Int, elevation: Int? = nil, azimuth: Int? = nil, snr: Int? = nil, isUsed: Bool = false
+    ) {
       self.constellation = constellation
       self.number = number
       self.elevation = elevation
@@ -113,7 +115,10 @@ public struct Fix: Hashable, Sendable, Codable {
     public var longitude: Double?
     public var altitude: Double?
 
-    public init(rangeRMS: Double? = nil, semiMajor: Double? = nil, semiMinor: Double? = nil, orientation: Double? = nil, latitude: Double? = nil, longitude: Double? = nil, altitude: Double? = nil) {
+    public init(
+      rangeRMS: Double? = nil, semiMajor: Double? = nil, semiMinor: Double? = nil, orientation: Double? = nil, latitude: Double? = nil,
+      longitude: Double? = nil, altitude: Double? = nil
+    ) {
       self.rangeRMS = rangeRMS
       self.semiMajor = semiMajor
       self.semiMinor = semiMinor

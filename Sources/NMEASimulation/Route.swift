@@ -80,12 +80,14 @@ public struct Route: Hashable, Sendable {
           let angularSpeed = 2 * Double.pi / 60
           state.speed = leg.hoverRadius * angularSpeed
           state.course = normalized(hoverAngle * 180 / .pi + 90)
-          (state.latitude, state.longitude) = offset(center, north: leg.hoverRadius * cos(hoverAngle), east: leg.hoverRadius * sin(hoverAngle))
+          (state.latitude, state.longitude) = offset(
+            center, north: leg.hoverRadius * cos(hoverAngle), east: leg.hoverRadius * sin(hoverAngle))
           hoverAngle += angularSpeed * step
         } else {
           course += leg.turnRate * step
           let distance = leg.speed * step
-          (latitude, longitude) = offset((latitude, longitude), north: distance * cos(course * .pi / 180), east: distance * sin(course * .pi / 180))
+          (latitude, longitude) = offset(
+            (latitude, longitude), north: distance * cos(course * .pi / 180), east: distance * sin(course * .pi / 180))
           altitude += 0.01 * distance * sin(Double(index) * step / 50)
         }
         index += 1

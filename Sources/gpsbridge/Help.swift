@@ -95,7 +95,8 @@ struct HelpPage {
 extension CommandSpec {
   var page: HelpPage {
     var rows: [(String, String, String)] = options.map { option in
-      let left = option.names.joined(separator: ", ")
+      let left =
+        option.names.joined(separator: ", ")
         + (option.value.map { option.valueIsOptional ? " [\($0)]" : " \($0)" } ?? "")
       let help = option.help + (option.defaultValue.map { " (default: \($0))" } ?? "")
       return (option.section, left, help)

@@ -50,7 +50,9 @@ func record(_ options: RecordOptions) async -> Int32 {
     Terminal.diagnostic("Error: cannot write \(output): \(error).")
     return 1
   }
-  Terminal.diagnostic("gpsbridge: recording \(description) to \(output == "-" ? "standard output" : output)" + (options.duration.map { " for \(format($0, 0)) s" } ?? "; stop with Ctrl-C") + ".")
+  Terminal.diagnostic(
+    "gpsbridge: recording \(description) to \(output == "-" ? "standard output" : output)"
+      + (options.duration.map { " for \(format($0, 0)) s" } ?? "; stop with Ctrl-C") + ".")
 
   let (events, continuation) = AsyncStream.makeStream(of: SourceEvent.self)
   let status: Int32 = await withTaskGroup(of: Void.self) { group in

@@ -20,10 +20,12 @@ struct RecordOptions: Equatable {
       """,
     usage: "gpsbridge record (--device <path> [--baud <rate>] | --gpsd [<host[:port]>]) --output <file> [--duration <seconds>]",
     options: SourceDraft.options(replay: false, gpsdHelp: "Record gpsd's NMEA output.").map { $0.lifted(\Draft.sources) } + [
-      CommandOption(names: ["-o", "--output"], value: "<file>", help: "Where to write the capture ('-' for standard output).") { draft, value in
+      CommandOption(names: ["-o", "--output"], value: "<file>", help: "Where to write the capture ('-' for standard output).") {
+        draft, value in
         draft.output = value
       },
-      CommandOption(names: ["--duration"], value: "<seconds>", help: "Stop after this long.", defaultValue: "until interrupted") { draft, value throws(UsageError) in
+      CommandOption(names: ["--duration"], value: "<seconds>", help: "Stop after this long.", defaultValue: "until interrupted") {
+        draft, value throws(UsageError) in
         guard let value, let seconds = Double(value), seconds > 0, seconds.isFinite else {
           throw UsageError(message: "--duration takes a number of seconds, like 60; got '\(value ?? "")'.", topic: .record)
         }

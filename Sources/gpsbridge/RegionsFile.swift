@@ -13,6 +13,9 @@ func readRegions(_ path: String) throws -> [Region] {
   do {
     return try JSONDecoder().decode([Region].self, from: data)
   } catch {
-    throw RegionFileError(description: "\(path) is not a JSON array of regions like [{\"identifier\": \"home\", \"center\": {\"latitude\": 47.3769, \"longitude\": 8.5417}, \"radius\": 100}]: \(error)")
+    throw RegionFileError(
+      description:
+        "\(path) is not a JSON array of regions like [{\"identifier\": \"home\", \"center\": {\"latitude\": 47.3769, \"longitude\": 8.5417}, \"radius\": 100}]: \(error)"
+    )
   }
 }

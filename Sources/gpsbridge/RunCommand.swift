@@ -30,23 +30,41 @@ extension RunOptions {
       """,
     usage: "gpsbridge [--device <path> [--baud <rate>] | --gpsd [<host[:port]>] | --replay <file> [--speed <n|max>]] [<options>]",
     options: SourceDraft.options(replay: true).map { $0.lifted(\Draft.sources) } + [
-      CommandOption(names: ["--json"], value: nil, help: "One JSON object per line, for other programs (the format is in the README under \"Output format\").") { draft, _ in draft.options.json = true },
-      CommandOption(names: ["--heading"], value: nil, help: "Also report headings (course over ground, or HDT/THS).") { draft, _ in draft.options.heading = true },
-      CommandOption(names: ["--region"], value: "<id,lat,lon,radius>", help: "Monitor a circular region (radius in metres). Repeatable.") { draft, value throws(UsageError) in
+      CommandOption(
+        names: ["--json"], value: nil,
+        help: "One JSON object per line, for other programs (the format is in the README under \"Output format\")."
+      ) { draft, _ in draft.options.json = true },
+      CommandOption(names: ["--heading"], value: nil, help: "Also report headings (course over ground, or HDT/THS).") { draft, _ in
+        draft.options.heading = true
+      },
+      CommandOption(names: ["--region"], value: "<id,lat,lon,radius>", help: "Monitor a circular region (radius in metres). Repeatable.") {
+        draft, value throws(UsageError) in
         draft.options.regions.append(try region(value ?? ""))
       },
-      CommandOption(names: ["--regions"], value: "<file>", help: "Monitor the regions in a JSON file: an array of {\"identifier\", \"center\": {\"latitude\", \"longitude\"}, \"radius\"}.") { draft, value in
+      CommandOption(
+        names: ["--regions"], value: "<file>",
+        help: "Monitor the regions in a JSON file: an array of {\"identifier\", \"center\": {\"latitude\", \"longitude\"}, \"radius\"}."
+      ) { draft, value in
         if let value { draft.options.regionFiles.append(value) }
       },
-      CommandOption(names: ["--visits"], value: nil, help: "Report visits: stays of 5 minutes within 100 m.") { draft, _ in draft.options.visits = true },
-      CommandOption(names: ["--significant-changes"], value: nil, help: "Report a location each time the position moves 500 m.") { draft, _ in draft.options.significantChanges = true },
-      CommandOption(names: ["--distance-filter"], value: "<m>", help: "Report locations only this many metres apart.", defaultValue: "every fix") { draft, value throws(UsageError) in
+      CommandOption(names: ["--visits"], value: nil, help: "Report visits: stays of 5 minutes within 100 m.") { draft, _ in
+        draft.options.visits = true
+      },
+      CommandOption(names: ["--significant-changes"], value: nil, help: "Report a location each time the position moves 500 m.") {
+        draft, _ in draft.options.significantChanges = true
+      },
+      CommandOption(
+        names: ["--distance-filter"], value: "<m>", help: "Report locations only this many metres apart.", defaultValue: "every fix"
+      ) { draft, value throws(UsageError) in
         draft.options.distanceFilter = try metres("--distance-filter", value ?? "")
       },
-      CommandOption(names: ["--desired-accuracy"], value: "<m>", help: "Report only locations at least this accurate.", defaultValue: "any") { draft, value throws(UsageError) in
+      CommandOption(names: ["--desired-accuracy"], value: "<m>", help: "Report only locations at least this accurate.", defaultValue: "any")
+      { draft, value throws(UsageError) in
         draft.options.desiredAccuracy = try metres("--desired-accuracy", value ?? "")
       },
-      CommandOption(names: ["--once"], value: nil, help: "Print one location and exit; exit 1 if none comes in 10 s.") { draft, _ in draft.options.once = true },
+      CommandOption(names: ["--once"], value: nil, help: "Print one location and exit; exit 1 if none comes in 10 s.") { draft, _ in
+        draft.options.once = true
+      },
     ],
     examples: [
       "gpsbridge",

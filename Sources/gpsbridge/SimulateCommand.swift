@@ -28,35 +28,48 @@ struct SimulateOptions: Equatable {
         defaultValue: "ublox"
       ) { options, value throws(UsageError) in
         guard let value, let profile = ReceiverProfile.named(value) else {
-          throw UsageError(message: "--profile takes one of \(ReceiverProfile.all.map(\.name).joined(separator: ", ")); got '\(value ?? "")'.", topic: .simulate)
+          throw UsageError(
+            message: "--profile takes one of \(ReceiverProfile.all.map(\.name).joined(separator: ", ")); got '\(value ?? "")'.",
+            topic: .simulate)
         }
         options.profile = profile
       },
-      CommandOption(names: ["--duration"], value: "<seconds>", help: "How long the journey lasts.", defaultValue: "the demo drive, \(Int(Route.demoDrive.duration)) s") { options, value throws(UsageError) in
+      CommandOption(
+        names: ["--duration"], value: "<seconds>", help: "How long the journey lasts.",
+        defaultValue: "the demo drive, \(Int(Route.demoDrive.duration)) s"
+      ) { options, value throws(UsageError) in
         guard let value, let seconds = Double(value), seconds > 0, seconds <= 30 * 86_400 else {
           throw UsageError(message: "--duration takes a number of seconds up to 30 days, like 600; got '\(value ?? "")'.", topic: .simulate)
         }
         options.duration = seconds
       },
-      CommandOption(names: ["--rate"], value: "<hz>", help: "Epochs per second.", defaultValue: "the profile's") { options, value throws(UsageError) in
+      CommandOption(names: ["--rate"], value: "<hz>", help: "Epochs per second.", defaultValue: "the profile's") {
+        options, value throws(UsageError) in
         guard let value, let rate = Double(value), rate >= 0.1, rate <= 50 else {
           throw UsageError(message: "--rate takes epochs per second from 0.1 to 50, like 10; got '\(value ?? "")'.", topic: .simulate)
         }
         options.rate = rate
       },
-      CommandOption(names: ["--noise"], value: "<m>", help: "The receiver's position error, metres (1σ).", defaultValue: "0") { options, value throws(UsageError) in
+      CommandOption(names: ["--noise"], value: "<m>", help: "The receiver's position error, metres (1σ).", defaultValue: "0") {
+        options, value throws(UsageError) in
         options.noise = try metres("--noise", value ?? "")
       },
-      CommandOption(names: ["--seed"], value: "<n>", help: "Seeds the sky and the noise.", defaultValue: "7") { options, value throws(UsageError) in
+      CommandOption(names: ["--seed"], value: "<n>", help: "Seeds the sky and the noise.", defaultValue: "7") {
+        options, value throws(UsageError) in
         guard let value, let seed = UInt64(value) else {
           throw UsageError(message: "--seed takes a whole number; got '\(value ?? "")'.", topic: .simulate)
         }
         options.seed = seed
       },
-      CommandOption(names: ["-o", "--output"], value: "<file>", help: "Where to write the capture, at once ('-' for standard output).", defaultValue: "-") { options, value in
+      CommandOption(
+        names: ["-o", "--output"], value: "<file>", help: "Where to write the capture, at once ('-' for standard output).",
+        defaultValue: "-"
+      ) { options, value in
         options.output = value ?? "-"
       },
-      CommandOption(names: ["--pty"], value: "<link>", help: "Instead, play the receiver in real time on a pseudo-terminal linked at <link>.") { options, value in
+      CommandOption(
+        names: ["--pty"], value: "<link>", help: "Instead, play the receiver in real time on a pseudo-terminal linked at <link>."
+      ) { options, value in
         options.pty = value
       },
     ],

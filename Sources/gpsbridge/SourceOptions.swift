@@ -39,7 +39,10 @@ struct SourceDraft: Equatable {
         section: "SOURCES"
       ) { draft, value throws(UsageError) in
         guard let value, let rate = BaudRate(value) else {
-          throw UsageError(message: "--baud takes 'auto' or one of \(BaudRate.candidates.sorted().map(String.init).joined(separator: ", ")); got '\(value ?? "")'.")
+          throw UsageError(
+            message:
+              "--baud takes 'auto' or one of \(BaudRate.candidates.sorted().map(String.init).joined(separator: ", ")); got '\(value ?? "")'."
+          )
         }
         draft.baud = rate
       },

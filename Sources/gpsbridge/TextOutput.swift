@@ -1,7 +1,7 @@
 import FoundationEssentials
 import GPSLocation
-import Plumbing
 import NMEA
+import Plumbing
 
 /// One readable line per action, and on a terminal a status line that updates in place
 /// (source, fix quality, satellites, rate). The status line is drawn only when stdout is a

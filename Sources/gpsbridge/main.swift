@@ -15,7 +15,8 @@ do {
 } catch {
   Terminal.diagnostic("Error: \(error.message)")
   Terminal.diagnostic("Usage: \(Help.usage(error.topic))")
-  Terminal.diagnostic("  See '\(error.topic == .main ? "gpsbridge --help" : "gpsbridge help \(error.topic.rawValue)")' for more information.")
+  Terminal.diagnostic(
+    "  See '\(error.topic == .main ? "gpsbridge --help" : "gpsbridge help \(error.topic.rawValue)")' for more information.")
   exit(64)
 }
 

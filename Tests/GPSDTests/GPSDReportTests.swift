@@ -1,14 +1,16 @@
 import Foundation
-@testable import GPSD
 import NMEA
 import Testing
+
+@testable import GPSD
 
 @Suite struct GPSDReportTests {
   static let directory = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Fixtures/gpsd")
 
-  static let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".jsonl") }.sorted()
+  static let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".jsonl") }
+    .sorted()
 
   static func lines(_ file: String) throws -> [String] {
     try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8).split(whereSeparator: \.isNewline).map(String.init)
@@ -94,7 +96,10 @@ import Testing
     #expect(fix.ellipsoidalAltitude == 457.3 && fix.magneticVariation == 2.8 && fix.trueHeading == 91.5)
     #expect(fix.horizontalAccuracy == 3.2 && fix.verticalAccuracy == 4.6)
     #expect(fix.satellitesUsed == 2 && fix.hdop == 0.92)
-    #expect(fix.satellites.map { "\($0.constellation?.rawValue ?? "?")\($0.number)\($0.isUsed ? "+" : "")" } == ["gps5+", "glonass66+", "galileo301"])
+    #expect(
+      fix.satellites.map { "\($0.constellation?.rawValue ?? "?")\($0.number)\($0.isUsed ? "+" : "")" } == [
+        "gps5+", "glonass66+", "galileo301",
+      ])
     #expect(fix.satellites.last?.snr == nil)
   }
 

@@ -11,9 +11,13 @@ import Testing
   init() throws {
     root = FileManager.default.temporaryDirectory.appendingPathComponent("gpsbridge-sysfs-\(UUID().uuidString)")
     let files = FileManager.default
-    func directory(_ path: String) throws { try files.createDirectory(at: root.appendingPathComponent(path), withIntermediateDirectories: true) }
+    func directory(_ path: String) throws {
+      try files.createDirectory(at: root.appendingPathComponent(path), withIntermediateDirectories: true)
+    }
     func file(_ path: String, _ text: String) throws { try Data((text + "\n").utf8).write(to: root.appendingPathComponent(path)) }
-    func link(_ path: String, _ target: String) throws { try files.createSymbolicLink(atPath: root.appendingPathComponent(path).path, withDestinationPath: target) }
+    func link(_ path: String, _ target: String) throws {
+      try files.createSymbolicLink(atPath: root.appendingPathComponent(path).path, withDestinationPath: target)
+    }
 
     try directory("sys/bus/usb-serial/drivers/cp210x")
     try directory("sys/bus/usb/drivers/cdc_acm")
@@ -23,7 +27,8 @@ import Testing
     try file("sys/devices/pci0000:00/usb1/1-1/idProduct", "ea60")
     try file("sys/devices/pci0000:00/usb1/1-1/manufacturer", "Silicon Labs")
     try file("sys/devices/pci0000:00/usb1/1-1/product", "CP2102 USB to UART Bridge Controller")
-    try link("sys/devices/pci0000:00/usb1/1-1/1-1:1.0/ttyUSB0/driver", root.appendingPathComponent("sys/bus/usb-serial/drivers/cp210x").path)
+    try link(
+      "sys/devices/pci0000:00/usb1/1-1/1-1:1.0/ttyUSB0/driver", root.appendingPathComponent("sys/bus/usb-serial/drivers/cp210x").path)
     // u-blox: ACM, ids on the interface's parent too.
     try directory("sys/devices/pci0000:00/usb1/1-2/1-2:1.0")
     try file("sys/devices/pci0000:00/usb1/1-2/idVendor", "1546")
@@ -81,7 +86,10 @@ import Testing
   }
 
   @Test func knownReceiverTableCoversTheCommonIDs() {
-    for (vendor, product, receiver) in [("1546", "01a5", true), ("1546", "01a9", true), ("10c4", "ea60", false), ("067b", "2303", false), ("0403", "6001", false), ("091e", "0003", true)] {
+    for (vendor, product, receiver) in [
+      ("1546", "01a5", true), ("1546", "01a9", true), ("10c4", "ea60", false), ("067b", "2303", false), ("0403", "6001", false),
+      ("091e", "0003", true),
+    ] {
       let entry = KnownReceivers.lookup(vendorID: vendor, productID: product)
       #expect(entry?.isReceiver == receiver, "\(vendor):\(product)")
     }
@@ -95,9 +103,13 @@ import Testing
   /// Each rule is comma-separated KEY op "value" pairs with keys and operators udev knows.
   @Test func everyRuleIsWellFormed() throws {
     let text = try String(contentsOf: Self.rulesFile, encoding: .utf8)
-    let rules = text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") && !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+    let rules = text.split(separator: "\n").map(String.init).filter {
+      !$0.hasPrefix("#") && !$0.trimmingCharacters(in: .whitespaces).isEmpty
+    }
     #expect(rules.count >= 8)
-    let pair = try Regex(#"^(SUBSYSTEM|ATTRS\{idVendor\}|ATTRS\{idProduct\}|ATTRS\{serial\}|GROUP|MODE|SYMLINK|ENV\{ID_MM_DEVICE_IGNORE\})(==|=|\+=)"([^"]*)"$"#)
+    let pair = try Regex(
+      #"^(SUBSYSTEM|ATTRS\{idVendor\}|ATTRS\{idProduct\}|ATTRS\{serial\}|GROUP|MODE|SYMLINK|ENV\{ID_MM_DEVICE_IGNORE\})(==|=|\+=)"([^"]*)"$"#
+    )
     for rule in rules {
       var keys: [String: String] = [:]
       for part in rule.components(separatedBy: ", ") {

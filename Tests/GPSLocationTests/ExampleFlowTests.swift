@@ -1,6 +1,6 @@
 import GPSLocation
-import NMEASimulation
 import GPSLocationTestSupport
+import NMEASimulation
 import Synchronization
 import Testing
 

@@ -7,7 +7,9 @@ import Testing
 
 /// The gpsd source against a real gpsd fed by gpsfake. CI installs gpsd; elsewhere these
 /// are skipped when gpsfake is missing (the skip says so).
-@Suite(.serialized, .timeLimit(.minutes(1)), .enabled(if: FakeGPSD.isAvailable, "gpsfake and gpspipe are not installed (Debian: gpsd gpsd-clients)"))
+@Suite(
+  .serialized, .timeLimit(.minutes(1)),
+  .enabled(if: FakeGPSD.isAvailable, "gpsfake and gpspipe are not installed (Debian: gpsd gpsd-clients)"))
 struct GPSDSourceTests {
   static let capturePath = fixturesDirectory.appendingPathComponent("sirf-nmea22-1hz.nmea").path
   static var fast: GPSDSource.Timing {
@@ -160,10 +162,11 @@ struct GPSDSourceTests {
       }
       if sequence.last == "resumed" { break }
     }
-    #expect(sequence == [
-      "location", "paused",
-      "Lost the connection to gpsd on 127.0.0.1:\(server.port) (no report for 1.0 seconds); reconnecting.", "resumed",
-    ])
+    #expect(
+      sequence == [
+        "location", "paused",
+        "Lost the connection to gpsd on 127.0.0.1:\(server.port) (no report for 1.0 seconds); reconnecting.", "resumed",
+      ])
     await manager.stopUpdatingLocation()
   }
 
@@ -176,7 +179,10 @@ struct GPSDSourceTests {
     var error: LocationManager.Error?
     for await action in stream { if case .didFailWithError(let failure) = action { error = failure; break } }
     #expect(error?.code == .network)
-    #expect(error?.message == "gpsd is not running on 127.0.0.1:\(port) (connection refused). Start it (sudo systemctl start gpsd), or point --gpsd at HOST:PORT; retrying.")
+    #expect(
+      error?.message
+        == "gpsd is not running on 127.0.0.1:\(port) (connection refused). Start it (sudo systemctl start gpsd), or point --gpsd at HOST:PORT; retrying."
+    )
     await manager.stopUpdatingLocation()
   }
 }

@@ -10,7 +10,7 @@ import Testing
   @Test func subscribingAndReactingToActions() async {
     let manager = LocationManager.simulated(.demoDrive, speed: .unlimited)
 
-    let actions = manager.delegate()          // every call is a new subscriber; any number may listen
+    let actions = manager.delegate()  // every call is a new subscriber; any number may listen
     await manager.set(desiredAccuracy: 10)
     await manager.startMonitoringForRegion(
       Region(identifier: "home", center: LocationCoordinate2D(latitude: 47.3769, longitude: 8.5417), radius: 100))
@@ -22,7 +22,7 @@ import Testing
       case .didUpdateLocations(let locations): printed.append("\(locations.last!.coordinate)")
       case .didEnterRegion(let region): printed.append("welcome to \(region.identifier)")
       case .didPauseLocationUpdates: printed.append("receiver unplugged; waiting for it")
-      case .didFailWithError(let error): printed.append(error.message)   // says what to do
+      case .didFailWithError(let error): printed.append(error.message)  // says what to do
       default: break
       }
       if printed.count == 3 { break }

@@ -100,7 +100,10 @@ import Testing
     _ = engine.handle(fix(0, north: -5000))
     for index in 0..<10_000 {
       let north = Double(index / 100) * 300, east = Double(index % 100) * 300
-      let region = Region(identifier: "r\(index)", center: LocationCoordinate2D(latitude: 47 + north / metresPerDegree, longitude: 8 + east / (metresPerDegree * 0.6819983600624985)), radius: 50)
+      let region = Region(
+        identifier: "r\(index)",
+        center: LocationCoordinate2D(latitude: 47 + north / metresPerDegree, longitude: 8 + east / (metresPerDegree * 0.6819983600624985)),
+        radius: 50)
       _ = engine.startMonitoring(region)
     }
     // Walk into region r101 (north 300 m, east 300 m) and stay.

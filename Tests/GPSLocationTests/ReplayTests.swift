@@ -31,7 +31,8 @@ import Testing
 
   @Test func theSameCaptureGivesTheSameActionsAtAnySpeed() async {
     let configure: (LocationManager) async -> Void = { manager in
-      await manager.startMonitoringForRegion(Region(identifier: "harbour", center: LocationCoordinate2D(latitude: -33.8594, longitude: 151.2102), radius: 150))
+      await manager.startMonitoringForRegion(
+        Region(identifier: "harbour", center: LocationCoordinate2D(latitude: -33.8594, longitude: 151.2102), radius: 150))
       await manager.startUpdatingHeading()
       await manager.startUpdatingLocation()
     }

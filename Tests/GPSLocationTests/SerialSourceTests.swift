@@ -6,7 +6,7 @@ import TestHelpers
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #endif
 
 /// The serial source on real pseudo-terminals, through the same code path a USB receiver takes.
@@ -235,7 +235,9 @@ import Glibc
     // Plugged in later: it is found without a restart.
     let pty = try PseudoTerminal(link: link)
     defer { pty.unplug() }
-    Task { try? await Task.sleep(for: .milliseconds(200)); await pty.play(Self.capture) }
+    Task {
+      try? await Task.sleep(for: .milliseconds(200)); await pty.play(Self.capture)
+    }
     while let action = await iterator.next() { if case .didUpdateLocations = action { break } }
     #expect(await manager.locationServicesEnabled())
     await manager.stopUpdatingLocation()

@@ -5,8 +5,10 @@ import Testing
   /// One epoch of a small receiver: RMC, GGA, GSA, then GLL last.
   static func epoch(_ time: String, talker: String = "GP", date: String = "010524", fix: Bool = true) -> [String] {
     if !fix {
-      return [nmea("\(talker)RMC,\(time),V,,,,,,,\(date),,,N"), nmea("\(talker)GGA,\(time),,,,,0,00,,,,,,,"),
-              nmea("\(talker)GSA,A,1,,,,,,,,,,,,,,,"), nmea("\(talker)GLL,,,,,\(time),V,N")]
+      return [
+        nmea("\(talker)RMC,\(time),V,,,,,,,\(date),,,N"), nmea("\(talker)GGA,\(time),,,,,0,00,,,,,,,"),
+        nmea("\(talker)GSA,A,1,,,,,,,,,,,,,,,"), nmea("\(talker)GLL,,,,,\(time),V,N"),
+      ]
     }
     return [
       nmea("\(talker)RMC,\(time),A,4807.038,N,01131.000,E,010.0,084.4,\(date),,,A"),
@@ -67,17 +69,19 @@ import Testing
 
   @Test func oneGGAPerConstellationMergesIntoOneFixPreferringTheCombinedSolution() throws {
     let time = "120000.00"
-    let lines = [
-      nmea("GPGGA,\(time),4807.000,N,01131.000,E,1,05,1.5,540.0,M,46.9,M,,"),
-      nmea("GNGGA,\(time),4807.038,N,01131.000,E,1,12,0.7,545.4,M,46.9,M,,"),
-      nmea("GLGGA,\(time),4807.100,N,01131.000,E,1,04,2.0,550.0,M,46.9,M,,"),
-    ] + Self.epoch("120001.00")
+    let lines =
+      [
+        nmea("GPGGA,\(time),4807.000,N,01131.000,E,1,05,1.5,540.0,M,46.9,M,,"),
+        nmea("GNGGA,\(time),4807.038,N,01131.000,E,1,12,0.7,545.4,M,46.9,M,,"),
+        nmea("GLGGA,\(time),4807.100,N,01131.000,E,1,04,2.0,550.0,M,46.9,M,,"),
+      ] + Self.epoch("120001.00")
     let fix = try #require(Self.feed(lines).flatMap { $0 }.first)
     #expect(fix.latitude == 48 + 7.038 / 60 && fix.altitude == 545.4 && fix.satellitesUsed == 12)
   }
 
   @Test func talkerSwitchingFromGPToGNStillGivesOneFixPerEpoch() {
-    let lines = Self.epoch("120000.00") + Self.epoch("120001.00") + Self.epoch("120002.00", talker: "GN")
+    let lines =
+      Self.epoch("120000.00") + Self.epoch("120001.00") + Self.epoch("120002.00", talker: "GN")
       + Self.epoch("120003.00", talker: "GN") + Self.epoch("120004.00", talker: "GN")
     let fixes = Self.feed(lines).flatMap { $0 }
     #expect(fixes.map(\.time.second) == [0, 1, 2, 3, 4])
@@ -94,20 +98,25 @@ import Testing
     let lines = ["235959.00", "000000.00", "000001.00"].map { nmea("GPGGA,\($0),4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,") }
     let fixes = Self.feed(lines + [nmea("GPGGA,000002.00,,,,,0,00,,,,,,,")], date: UTCDate(year: 2024, month: 12, day: 31))
       .flatMap { $0 }
-    #expect(fixes.map { $0.timestamp?.description } == [
-      "2024-12-31T23:59:59.000Z", "2025-01-01T00:00:00.000Z", "2025-01-01T00:00:01.000Z", "2025-01-01T00:00:02.000Z",
-    ])
+    #expect(
+      fixes.map { $0.timestamp?.description } == [
+        "2024-12-31T23:59:59.000Z", "2025-01-01T00:00:00.000Z", "2025-01-01T00:00:01.000Z", "2025-01-01T00:00:02.000Z",
+      ])
   }
 
   @Test func withoutAnyDateFixesHaveTimeButNoTimestamp() throws {
-    let fixes = Self.feed([nmea("GPGGA,120000,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"),
-                           nmea("GPGGA,120001,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")]).flatMap { $0 }
+    let fixes = Self.feed([
+      nmea("GPGGA,120000,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"),
+      nmea("GPGGA,120001,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"),
+    ]).flatMap { $0 }
     #expect(fixes.count == 2 && fixes.allSatisfy { $0.timestamp == nil && $0.hasPosition })
   }
 
   @Test func captureDateCommentDatesAGGAOnlyStream() throws {
-    let lines = ["# Date: 2024-05-01\r\n", nmea("GPGGA,120000,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"),
-                 nmea("GPGGA,120001,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")]
+    let lines = [
+      "# Date: 2024-05-01\r\n", nmea("GPGGA,120000,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"),
+      nmea("GPGGA,120001,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"),
+    ]
     let fixes = Self.feed(lines).flatMap { $0 }
     #expect(fixes.map { $0.timestamp?.description } == ["2024-05-01T12:00:00.000Z", "2024-05-01T12:00:01.000Z"])
   }
@@ -126,7 +135,8 @@ import Testing
     let times = (0..<20).map { index -> String in
       let millis = index * step
       let seconds = millis / 1000
-      return String(format2(12)) + String(format2(seconds / 60)) + String(format2(seconds % 60)) + "." + String(String(millis % 1000 + 1000).dropFirst())
+      return String(format2(12)) + String(format2(seconds / 60)) + String(format2(seconds % 60)) + "."
+        + String(String(millis % 1000 + 1000).dropFirst())
     }
     let lines = times.flatMap { Self.epoch($0) }
     let fixes = Self.feed(lines).flatMap { $0 }
@@ -135,16 +145,18 @@ import Testing
   }
 
   @Test func satellitesInViewCarryUsedFlagsAndConstellations() throws {
-    let lines = [
-      nmea("GNGGA,120000.00,4807.038,N,01131.000,E,1,04,0.9,545.4,M,46.9,M,,"),
-      nmea("GNGSA,A,3,04,05,,,,,,,,,,,1.5,0.9,1.2,1"),
-      nmea("GNGSA,A,3,66,,,,,,,,,,,,1.5,0.9,1.2,2"),
-      nmea("GPGSV,1,1,04,04,40,100,45,05,30,200,40,12,10,300,,40,20,120,30"),
-      nmea("GLGSV,1,1,02,66,50,050,41,67,05,060,"),
-    ] + Self.epoch("120001.00", talker: "GN")
+    let lines =
+      [
+        nmea("GNGGA,120000.00,4807.038,N,01131.000,E,1,04,0.9,545.4,M,46.9,M,,"),
+        nmea("GNGSA,A,3,04,05,,,,,,,,,,,1.5,0.9,1.2,1"),
+        nmea("GNGSA,A,3,66,,,,,,,,,,,,1.5,0.9,1.2,2"),
+        nmea("GPGSV,1,1,04,04,40,100,45,05,30,200,40,12,10,300,,40,20,120,30"),
+        nmea("GLGSV,1,1,02,66,50,050,41,67,05,060,"),
+      ] + Self.epoch("120001.00", talker: "GN")
     let fix = try #require(Self.feed(lines).flatMap { $0 }.first)
-    #expect(fix.satellites.map { "\($0.constellation?.rawValue ?? "?")\($0.number)\($0.isUsed ? "+" : "")" }
-      == ["gps4+", "gps5+", "gps12", "sbas40", "glonass66+", "glonass67"])
+    #expect(
+      fix.satellites.map { "\($0.constellation?.rawValue ?? "?")\($0.number)\($0.isUsed ? "+" : "")" }
+        == ["gps4+", "gps5+", "gps12", "sbas40", "glonass66+", "glonass67"])
   }
 
   @Test func trueHeadingFromHDTAndTHSButNotFromInvalidTHS() throws {

@@ -55,7 +55,8 @@ import Testing
   }
 
   @Test func aNoFixPeriodInTheMiddleEndsTheOpenEpochAndIsNotMergedIntoTheNext() {
-    let lines = Self.cycle(second: 0, speedKnots: 10, course: 100) + Self.cycle(second: 1, speedKnots: 11, course: 101)
+    let lines =
+      Self.cycle(second: 0, speedKnots: 10, course: 100) + Self.cycle(second: 1, speedKnots: 11, course: 101)
       + Array(repeatElement(Self.untimedNoFixCycle, count: 3).joined())
       + Self.cycle(second: 5, speedKnots: 15, course: 105) + Self.cycle(second: 6, speedKnots: 16, course: 106)
     let fixes = Self.decode(lines)
@@ -80,15 +81,17 @@ import Testing
     let noFix = (2..<4).flatMap { second in
       [nmea("GPGGA,12000\(second).00,,,,,0,00,,,M,,M,,"), nmea("GPRMC,12000\(second).00,V,,,,,,,010524,,,N")]
     }
-    let lines = Self.cycle(second: 0, speedKnots: 10, course: 100) + Self.cycle(second: 1, speedKnots: 11, course: 101)
+    let lines =
+      Self.cycle(second: 0, speedKnots: 10, course: 100) + Self.cycle(second: 1, speedKnots: 11, course: 101)
       + noFix + (4..<8).flatMap { Self.cycle(second: $0, speedKnots: 10 + $0, course: 100 + $0) }
     let fixes = Self.decode(lines)
     #expect(fixes.map(\.time.second) == Array(0..<8))
     #expect(fixes.map(\.hasPosition) == [true, true, false, false, true, true, true, true])
     // VTG comes after RMC: each second's course and speed are that second's own.
     #expect(fixes.filter { $0.hasPosition }.map(\.course) == [100, 101, 104, 105, 106, 107])
-    #expect(fixes.filter { $0.hasPosition }.map { $0.speed.map { Int(($0 / EpochAssembler.metresPerSecondPerKnot).rounded()) } }
-      == [10, 11, 14, 15, 16, 17])
+    #expect(
+      fixes.filter { $0.hasPosition }.map { $0.speed.map { Int(($0 / EpochAssembler.metresPerSecondPerKnot).rounded()) } }
+        == [10, 11, 14, 15, 16, 17])
   }
 
   // MARK: 3. The end of the stream
@@ -111,7 +114,8 @@ import Testing
 
   @Test func anEpochWithOnlyGLLHasNoSpeedOrCourseFromTheEpochBefore() throws {
     // The first cycle lost its VTG to line noise, so it ended at RMC; the next ones are whole.
-    let lines = Array(Self.cycle(second: 0, speedKnots: 10, course: 100).dropLast())
+    let lines =
+      Array(Self.cycle(second: 0, speedKnots: 10, course: 100).dropLast())
       + Self.cycle(second: 1, speedKnots: 11, course: 101)
       + [nmea("GPGLL,4807.200,N,01131.000,E,120002.00,A,A")]
       + Self.cycle(second: 3, speedKnots: 13, course: 103)
@@ -209,8 +213,10 @@ import Testing
         nmea("GNGSA,A,3,04,05,09,12,,,,,,,,,2.0,1.2,1.6,1"),
       ]
       if index % 10 == 0 {
-        cycle += [nmea("GPGSV,1,1,04,04,40,100,45,05,30,200,40,09,10,300,33,12,20,120,30"),
-                  nmea("GNGLL,4807.\(1000 + index),N,01131.000,E,\(time),A,A")]
+        cycle += [
+          nmea("GPGSV,1,1,04,04,40,100,45,05,30,200,40,09,10,300,33,12,20,120,30"),
+          nmea("GNGLL,4807.\(1000 + index),N,01131.000,E,\(time),A,A"),
+        ]
       }
       return cycle
     }
@@ -247,8 +253,10 @@ import Testing
   @Test func twoTimedTypesWithDifferentFractionsInOneCycleMakeOneEpoch() {
     // GGA stamped on the second, RMC 50 ms later, every cycle (1 Hz).
     let lines = (0..<6).flatMap { second -> [String] in
-      [nmea("GPGGA,12000\(second).00,4807.\(100 + second),N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"),
-       nmea("GPRMC,12000\(second).05,A,4807.\(100 + second),N,01131.000,E,10.0,\(100 + second).0,010524,,,A")]
+      [
+        nmea("GPGGA,12000\(second).00,4807.\(100 + second),N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"),
+        nmea("GPRMC,12000\(second).05,A,4807.\(100 + second),N,01131.000,E,10.0,\(100 + second).0,010524,,,A"),
+      ]
     }
     let fixes = Self.decode(lines)
     // The first cycle comes before the receiver's rate is known, so it is two epochs; then one each.
@@ -259,7 +267,8 @@ import Testing
   }
 
   @Test func timeGoingBackwardsInASplicedLogClosesTheEpoch() {
-    let lines = Self.cycle(second: 5, speedKnots: 15, course: 105) + Self.cycle(second: 6, speedKnots: 16, course: 106)
+    let lines =
+      Self.cycle(second: 5, speedKnots: 15, course: 105) + Self.cycle(second: 6, speedKnots: 16, course: 106)
       + Self.cycle(second: 2, speedKnots: 12, course: 102) + Self.cycle(second: 3, speedKnots: 13, course: 103)
     let fixes = Self.decode(lines)
     #expect(fixes.map(\.time.second) == [5, 6, 2, 3])

@@ -8,11 +8,12 @@ import Testing
     return try sentence.withFields { (fields: inout Fields) throws(NMEAError) in try read(&fields) }
   }
 
-  @Test(arguments: [
-    ("0", 0, 0), ("12.5", 125, 1), ("-0.125", -125, 3), ("+7.", 7, 0), (".5", 5, 1), ("007.10", 710, 2),
-    ("123456789.123456789", 123_456_789_123_456_789, 9), ("1.1234567890123456789999", 112_345_678_901_234_567, 17),
-    ("0.00000000000000000000000001", 0, 18),
-  ] as [(String, Int64, Int8)])
+  @Test(
+    arguments: [
+      ("0", 0, 0), ("12.5", 125, 1), ("-0.125", -125, 3), ("+7.", 7, 0), (".5", 5, 1), ("007.10", 710, 2),
+      ("123456789.123456789", 123_456_789_123_456_789, 9), ("1.1234567890123456789999", 112_345_678_901_234_567, 17),
+      ("0.00000000000000000000000001", 0, 18),
+    ] as [(String, Int64, Int8)])
   func decimalIsExact(_ text: String, _ mantissa: Int64, _ scale: Int8) throws {
     #expect(try field(text) { (f: inout Fields) throws(NMEAError) in try f.decimal() } == FixedPoint(mantissa: mantissa, scale: scale))
   }
@@ -49,10 +50,11 @@ import Testing
     #expect(throws: NMEAError.self) { try field("18000.001,E") { (f: inout Fields) throws(NMEAError) in try f.longitude() } }
   }
 
-  @Test(arguments: [
-    ("000000", 0), ("235959", 86_399_000_000_000), ("235960", 86_400_000_000_000), ("123519.5", 45_319_500_000_000),
-    ("123519.123456789", 45_319_123_456_789),
-  ] as [(String, Int64)])
+  @Test(
+    arguments: [
+      ("000000", 0), ("235959", 86_399_000_000_000), ("235960", 86_400_000_000_000), ("123519.5", 45_319_500_000_000),
+      ("123519.123456789", 45_319_123_456_789),
+    ] as [(String, Int64)])
   func timeOfDay(_ text: String, _ nanoseconds: Int64) throws {
     #expect(try field(text) { (f: inout Fields) throws(NMEAError) in try f.time() }?.nanosecondsSinceMidnight == nanoseconds)
   }
@@ -62,7 +64,10 @@ import Testing
     #expect(throws: NMEAError.self) { try field(text) { (f: inout Fields) throws(NMEAError) in try f.time() } }
   }
 
-  @Test(arguments: [("230394", UTCDate(year: 1994, month: 3, day: 23)), ("010180", UTCDate(year: 1980, month: 1, day: 1)), ("311279", UTCDate(year: 2079, month: 12, day: 31)), ("290224", UTCDate(year: 2024, month: 2, day: 29))])
+  @Test(arguments: [
+    ("230394", UTCDate(year: 1994, month: 3, day: 23)), ("010180", UTCDate(year: 1980, month: 1, day: 1)),
+    ("311279", UTCDate(year: 2079, month: 12, day: 31)), ("290224", UTCDate(year: 2024, month: 2, day: 29)),
+  ])
   func dateWithTwoDigitYear(_ text: String, _ date: UTCDate) throws {
     #expect(try field(text) { (f: inout Fields) throws(NMEAError) in try f.date() } == date)
   }

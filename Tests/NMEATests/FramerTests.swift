@@ -119,8 +119,9 @@ import Testing
     Case(name: "CR CR LF", input: gga + "\r\r\n", sentences: [gga], counters: [\.sentences: 1]),
     Case(name: "no line end at end of input", input: gga, sentences: [gga], counters: [\.sentences: 1]),
     Case(name: "doubled $", input: "$" + gga + "\r\n", sentences: [gga], counters: [\.sentences: 1, \.noiseBytes: 1]),
-    Case(name: "$ mid-line restarts", input: "$GPGGA,1235" + gga + "\r\n", sentences: [gga],
-         counters: [\.sentences: 1, \.noiseBytes: 11]),
+    Case(
+      name: "$ mid-line restarts", input: "$GPGGA,1235" + gga + "\r\n", sentences: [gga],
+      counters: [\.sentences: 1, \.noiseBytes: 11]),
     Case(name: "lower-case checksum", input: "$GPHDT,108.0,T*3c\r\n", sentences: ["$GPHDT,108.0,T*3c"], counters: [\.sentences: 1]),
     Case(name: "bad checksum", input: "$GPHDT,1.0,T*35\r\n", sentences: [], counters: [\.badChecksum: 1]),
     Case(name: "checksum not hex", input: "$GPHDT,1.0,T*3G\r\n", sentences: [], counters: [\.malformed: 1]),
@@ -130,20 +131,25 @@ import Testing
     Case(name: "lower-case address", input: nmea("gpHDT,1.0,T"), sentences: [], counters: [\.malformed: 1]),
     Case(name: "address too long", input: nmea("GPHDTXXXXXXX,1.0,T"), sentences: [], counters: [\.malformed: 1]),
     Case(name: "empty sentence", input: "$*00\r\n", sentences: [], counters: [\.malformed: 1]),
-    Case(name: "NUL inside", input: "$GPHDT,1.0\u{0},T*34\r\n" + gga + "\r\n", sentences: [gga],
-         counters: [\.sentences: 1, \.noiseBytes: 16]),
+    Case(
+      name: "NUL inside", input: "$GPHDT,1.0\u{0},T*34\r\n" + gga + "\r\n", sentences: [gga],
+      counters: [\.sentences: 1, \.noiseBytes: 16]),
     Case(name: "blank lines only", input: "\r\n\n\r\r\n", sentences: [], counters: [:]),
     Case(name: "text at line start", input: "hello\r\n" + gga + "\r\n", sentences: [gga], counters: [\.sentences: 1, \.noiseBytes: 5]),
     Case(name: "comment", input: "# a note\r\n" + gga + "\r\n", sentences: [gga], counters: [\.sentences: 1, \.comments: 1]),
-    Case(name: "overlong", input: "$GPTXT," + String(repeating: "A", count: 250) + "*00\r\n" + gga + "\n", sentences: [gga],
-         counters: [\.sentences: 1, \.overlong: 1]),
-    Case(name: "longest accepted", input: nmea("PXXXX," + String(repeating: "A", count: Framer.maximumSentenceLength - 10)),
-         sentences: [String(nmea("PXXXX," + String(repeating: "A", count: Framer.maximumSentenceLength - 10)).dropLast())],
-         counters: [\.sentences: 1]),
-    Case(name: "one byte too long", input: nmea("PXXXX," + String(repeating: "A", count: Framer.maximumSentenceLength - 9)),
-         sentences: [], counters: [\.overlong: 1]),
-    Case(name: "encapsulated", input: "!AIVDM,1,1,,A,13aEOK?P00PD2wVMdLDRhgvL289?,0*26\r\n",
-         sentences: ["!AIVDM,1,1,,A,13aEOK?P00PD2wVMdLDRhgvL289?,0*26"], counters: [\.sentences: 1]),
+    Case(
+      name: "overlong", input: "$GPTXT," + String(repeating: "A", count: 250) + "*00\r\n" + gga + "\n", sentences: [gga],
+      counters: [\.sentences: 1, \.overlong: 1]),
+    Case(
+      name: "longest accepted", input: nmea("PXXXX," + String(repeating: "A", count: Framer.maximumSentenceLength - 10)),
+      sentences: [String(nmea("PXXXX," + String(repeating: "A", count: Framer.maximumSentenceLength - 10)).dropLast())],
+      counters: [\.sentences: 1]),
+    Case(
+      name: "one byte too long", input: nmea("PXXXX," + String(repeating: "A", count: Framer.maximumSentenceLength - 9)),
+      sentences: [], counters: [\.overlong: 1]),
+    Case(
+      name: "encapsulated", input: "!AIVDM,1,1,,A,13aEOK?P00PD2wVMdLDRhgvL289?,0*26\r\n",
+      sentences: ["!AIVDM,1,1,,A,13aEOK?P00PD2wVMdLDRhgvL289?,0*26"], counters: [\.sentences: 1]),
   ]
 
   @Test(arguments: cases)

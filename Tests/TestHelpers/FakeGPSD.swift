@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #endif
 
 /// A real gpsd fed a capture by `gpsfake`, on a port of its own.

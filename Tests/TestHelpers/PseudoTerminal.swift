@@ -2,7 +2,7 @@ import Foundation
 import NMEASimulation
 
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #endif
 
 /// A real pseudo-terminal pair standing in for a USB receiver: the test writes NMEA into
@@ -99,7 +99,10 @@ public final class PseudoTerminal: @unchecked Sendable {
     var settings = termios()
     guard tcgetattr(slave, &settings) == 0 else { return nil }
     let speed = cfgetispeed(&settings)
-    let table: [(speed_t, Int)] = [(speed_t(B4800), 4800), (speed_t(B9600), 9600), (speed_t(B19200), 19200), (speed_t(B38400), 38400), (speed_t(B57600), 57600), (speed_t(B115200), 115200), (speed_t(B230400), 230400), (speed_t(B460800), 460800), (speed_t(B921600), 921600)]
+    let table: [(speed_t, Int)] = [
+      (speed_t(B4800), 4800), (speed_t(B9600), 9600), (speed_t(B19200), 19200), (speed_t(B38400), 38400), (speed_t(B57600), 57600),
+      (speed_t(B115200), 115200), (speed_t(B230400), 230400), (speed_t(B460800), 460800), (speed_t(B921600), 921600),
+    ]
     return table.first { $0.0 == speed }?.1
   }
 
@@ -116,7 +119,9 @@ public final class PseudoTerminal: @unchecked Sendable {
 
   /// Writes a capture in chunks of random size, pausing `pause` about every ten lines
   /// (a burst), the way a receiver's bytes reach a USB serial adapter.
-  public func play(_ capture: some Collection<UInt8>, pause: Duration = .milliseconds(5), chunk: ClosedRange<Int> = 1...64, seed: UInt64 = 1) async {
+  public func play(
+    _ capture: some Collection<UInt8>, pause: Duration = .milliseconds(5), chunk: ClosedRange<Int> = 1...64, seed: UInt64 = 1
+  ) async {
     let capture = Array(capture)
     var generator = SplitMix64(seed: seed)
     var start = 0

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #endif
 
 /// A TCP server on 127.0.0.1 that sends each client the given lines and then keeps the
@@ -24,7 +24,9 @@ public final class ScriptedServer: @unchecked Sendable {
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let socketFD = listener
     let bound = withUnsafeMutablePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, length) == 0 && getsockname(socketFD, $0, &length) == 0 }
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(socketFD, $0, length) == 0 && getsockname(socketFD, $0, &length) == 0
+      }
     }
     guard bound, listen(listener, 8) == 0 else { throw POSIXError(.EADDRINUSE) }
     port = Int(UInt16(bigEndian: address.sin_port))

@@ -19,7 +19,11 @@ import Testing
     options.visits = true
     options.regions = [Region(identifier: "home", center: LocationCoordinate2D(latitude: 47.3769, longitude: 8.5417), radius: 100)]
     options.distanceFilter = 10
-    #expect(try parse(["--replay", "drive.nmea", "--speed", "max", "--json", "--heading", "--visits", "--region", "home,47.3769,8.5417,100", "--distance-filter", "10"]) == .run(options))
+    #expect(
+      try parse([
+        "--replay", "drive.nmea", "--speed", "max", "--json", "--heading", "--visits", "--region", "home,47.3769,8.5417,100",
+        "--distance-filter", "10",
+      ]) == .run(options))
   }
 
   @Test(arguments: [
@@ -47,7 +51,10 @@ import Testing
     (["drive.nmea"], "Unexpected argument 'drive.nmea'. To replay a capture, use --replay drive.nmea."),
     (["--device", "/dev/a", "--replay", "b"], "Choose one source: --device, --gpsd or --replay."),
     (["--baud", "9600"], "--baud applies to --device only."),
-    (["--device", "/dev/a", "--baud", "1234"], "--baud takes 'auto' or one of 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600; got '1234'."),
+    (
+      ["--device", "/dev/a", "--baud", "1234"],
+      "--baud takes 'auto' or one of 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600; got '1234'."
+    ),
     (["--replay", "x", "--speed", "0"], "--speed takes a positive number (2 is twice real time) or 'max'; got '0'."),
     (["--region", "home,47,8"], "--region takes ID,LAT,LON,RADIUS, like home,47.3769,8.5417,100; got 'home,47,8'."),
     (["--region", "home,95,8,10"], "--region 'home': latitude must be within ±90 and longitude within ±180."),
@@ -76,11 +83,13 @@ import Testing
   @Test func subcommands() throws {
     #expect(try parse(["devices", "/dev/gps0", "--json"]) == .devices(DevicesOptions(paths: ["/dev/gps0"], json: true)))
     #expect(try parse(["check", "x.nmea"]) == .check(CheckOptions(path: "x.nmea", json: false)))
-    #expect(try parse(["record", "--device", "/dev/ttyUSB0", "-o", "x.nmea", "--duration", "60"])
-      == .record(RecordOptions(source: .device(path: "/dev/ttyUSB0", baud: .automatic), output: "x.nmea", duration: 60)))
+    #expect(
+      try parse(["record", "--device", "/dev/ttyUSB0", "-o", "x.nmea", "--duration", "60"])
+        == .record(RecordOptions(source: .device(path: "/dev/ttyUSB0", baud: .automatic), output: "x.nmea", duration: 60)))
     #expect(try parse(["record", "--gpsd", "-o", "-"]) == .record(RecordOptions(source: .gpsd(.standard), output: "-")))
-    #expect(try parse(["simulate", "--profile", "rtk", "--duration", "60", "--pty", "/tmp/gps0"])
-      == .simulate(SimulateOptions(profile: .rtk, duration: 60, pty: "/tmp/gps0")))
+    #expect(
+      try parse(["simulate", "--profile", "rtk", "--duration", "60", "--pty", "/tmp/gps0"])
+        == .simulate(SimulateOptions(profile: .rtk, duration: 60, pty: "/tmp/gps0")))
     #expect(try parse(["help", "record"]) == .help(.record))
     #expect(try parse(["check", "--help"]) == .help(.check))
     #expect(try parse(["simulate", "-h"]) == .help(.simulate))

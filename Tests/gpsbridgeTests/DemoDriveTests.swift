@@ -40,7 +40,8 @@ import Testing
     let radians = Double.pi / 180
     let dLatitude = (state.latitude - region.center.latitude) * radians
     let dLongitude = (state.longitude - region.center.longitude) * radians
-    let a = pow(sin(dLatitude / 2), 2)
+    let a =
+      pow(sin(dLatitude / 2), 2)
       + cos(state.latitude * radians) * cos(region.center.latitude * radians) * pow(sin(dLongitude / 2), 2)
     return 2 * 6_371_008.8 * asin(min(1, a.squareRoot())) <= region.radius
   }
@@ -56,7 +57,9 @@ import Testing
     let file = try JSONDecoder().decode([Region].self, from: data)
     #expect(file.map(\.identifier) == Self.regions.map(\.identifier))
     for (written, place) in zip(file, Self.regions) {
-      #expect(abs(written.center.latitude - place.center.latitude) < 1e-6 && abs(written.center.longitude - place.center.longitude) < 1e-6, "\(place.identifier)")
+      #expect(
+        abs(written.center.latitude - place.center.latitude) < 1e-6 && abs(written.center.longitude - place.center.longitude) < 1e-6,
+        "\(place.identifier)")
       #expect(written.radius == place.radius)
     }
   }

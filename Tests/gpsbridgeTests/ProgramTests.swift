@@ -6,7 +6,7 @@ import Testing
 @testable import gpsbridge
 
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #endif
 
 /// The built program, run as a user would run it.
@@ -28,12 +28,13 @@ import Glibc
   @Test func usageErrorsExit64WithTheUsageAndAPointerToHelp() throws {
     let result = try Program.run(["--speed", "fast"])
     #expect(result.status == 64 && result.output.isEmpty)
-    #expect(result.error == """
-      Error: --speed takes a positive number (2 is twice real time) or 'max'; got 'fast'.
-      Usage: \(Help.usage(.main))
-        See 'gpsbridge --help' for more information.
+    #expect(
+      result.error == """
+        Error: --speed takes a positive number (2 is twice real time) or 'max'; got 'fast'.
+        Usage: \(Help.usage(.main))
+          See 'gpsbridge --help' for more information.
 
-      """)
+        """)
   }
 
   @Test(arguments: goldenCaptures)
@@ -80,8 +81,10 @@ import Glibc
     let capture = Program.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea").path
     let result = try Program.run(["check", capture])
     #expect(result.status == 0)
-    for line in ["300 sentences", "  GPGSV                   120", "  bad checksum              0", "  epochs                   60",
-                 "  with a position          56", "  from              2023-12-31T23:59:30.000Z", "  rate              1.00 Hz"] {
+    for line in [
+      "300 sentences", "  GPGSV                   120", "  bad checksum              0", "  epochs                   60",
+      "  with a position          56", "  from              2023-12-31T23:59:30.000Z", "  rate              1.00 Hz",
+    ] {
       #expect(result.output.contains(line), "\(line)")
     }
     let json = try Program.run(["check", capture, "--json"])
@@ -114,7 +117,9 @@ import Glibc
     #expect(result.error.contains("recorded \(capture.count) bytes"))
     let recorded = try String(contentsOf: URL(fileURLWithPath: output), encoding: .utf8)
     #expect(recorded.hasPrefix("# Date: ") && recorded.contains("# Device: \(pty.slavePath)"))
-    let original = try Program.run(["--replay", Program.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea").path, "--speed", "max", "--json"])
+    let original = try Program.run([
+      "--replay", Program.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea").path, "--speed", "max", "--json",
+    ])
     let replayed = try Program.run(["--replay", output, "--speed", "max", "--json"])
     // All but the last line (the end-of-capture message names the file).
     #expect(replayed.output.split(separator: "\n").dropLast() == original.output.split(separator: "\n").dropLast())

@@ -201,7 +201,11 @@ public struct LocationEngine: Sendable {
   public mutating func advance(to now: Duration) -> [LocationManager.Action] {
     let expired = pending.filter { $0.deadline <= now }
     pending.removeAll { $0.deadline <= now }
-    return answers(for: expired, reason: "No fix arrived within \(configuration.requestLocationTimeout) of requesting a location. Check that the receiver has a clear view of the sky; a cold start can take a minute.")
+    return answers(
+      for: expired,
+      reason:
+        "No fix arrived within \(configuration.requestLocationTimeout) of requesting a location. Check that the receiver has a clear view of the sky; a cold start can take a minute."
+    )
   }
 
   /// The source has no more data (a capture ended): pending requests are answered now.

@@ -60,9 +60,18 @@ struct RegionMonitor: Sendable {
     }
     remove(region.identifier)
     guard byIdentifier.count < configuration.maximumRegionCount else {
-      return [.monitoringDidFail(region: region, error: .init(.regionMonitoringDenied, "Already monitoring \(configuration.maximumRegionCount) regions; stop monitoring some first."))]
+      return [
+        .monitoringDidFail(
+          region: region,
+          error: .init(
+            .regionMonitoringDenied, "Already monitoring \(configuration.maximumRegionCount) regions; stop monitoring some first."))
+      ]
     }
-    let slot = free.popLast() ?? { slots.append(nil); return slots.count - 1 }()
+    let slot =
+      free.popLast()
+      ?? {
+        slots.append(nil); return slots.count - 1
+      }()
     var entry = Entry(region: region)
     entry.cells = Self.cells(for: region)
     for cell in entry.cells { grid[cell, default: []].append(slot) }
@@ -89,7 +98,9 @@ struct RegionMonitor: Sendable {
   /// The region's current state, for `requestState(for:)`.
   func stateAction(for region: Region) -> LocationManager.Action {
     guard let slot = byIdentifier[region.identifier], let entry = slots[slot] else {
-      return .monitoringDidFail(region: region, error: .init(.regionMonitoringFailure, "Region '\(region.identifier)' is not monitored; call startMonitoring(for:) first."))
+      return .monitoringDidFail(
+        region: region,
+        error: .init(.regionMonitoringFailure, "Region '\(region.identifier)' is not monitored; call startMonitoring(for:) first."))
     }
     return .didDetermineState(entry.state, region: entry.region)
   }
@@ -149,13 +160,19 @@ struct RegionMonitor: Sendable {
 
   private func problem(with region: Region) -> LocationManager.Error? {
     guard region.center.isValid else {
-      return .init(.regionMonitoringFailure, "Region '\(region.identifier)' has an invalid centre (\(region.center.latitude), \(region.center.longitude)); latitude must be within ±90 and longitude within ±180.")
+      return .init(
+        .regionMonitoringFailure,
+        "Region '\(region.identifier)' has an invalid centre (\(region.center.latitude), \(region.center.longitude)); latitude must be within ±90 and longitude within ±180."
+      )
     }
     guard region.radius.isFinite, region.radius > 0 else {
       return .init(.regionMonitoringFailure, "Region '\(region.identifier)' has radius \(region.radius) m; use a positive radius.")
     }
     guard region.radius <= configuration.maximumRegionRadius else {
-      return .init(.regionMonitoringFailure, "Region '\(region.identifier)' has radius \(region.radius) m, more than the maximum \(configuration.maximumRegionRadius) m (maximumRegionMonitoringDistance).")
+      return .init(
+        .regionMonitoringFailure,
+        "Region '\(region.identifier)' has radius \(region.radius) m, more than the maximum \(configuration.maximumRegionRadius) m (maximumRegionMonitoringDistance)."
+      )
     }
     return nil
   }
@@ -172,8 +189,10 @@ struct RegionMonitor: Sendable {
     let diameter = 2 * max(latitudeSpan, longitudeSpan)
     let level = levels.firstIndex { $0 >= diameter } ?? levels.count - 1
     let size = levels[level]
-    let low = cell(level: level, size: size, latitude: region.center.latitude - latitudeSpan, longitude: region.center.longitude - longitudeSpan)
-    let high = cell(level: level, size: size, latitude: region.center.latitude + latitudeSpan, longitude: region.center.longitude + longitudeSpan)
+    let low = cell(
+      level: level, size: size, latitude: region.center.latitude - latitudeSpan, longitude: region.center.longitude - longitudeSpan)
+    let high = cell(
+      level: level, size: size, latitude: region.center.latitude + latitudeSpan, longitude: region.center.longitude + longitudeSpan)
     var cells: [Cell] = []
     for x in low.x...high.x {
       for y in low.y...high.y { cells.append(Cell(level: Int8(level), x: x, y: y)) }

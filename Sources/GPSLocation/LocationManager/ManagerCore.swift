@@ -1,5 +1,5 @@
-import Plumbing
 import NMEA
+import Plumbing
 
 /// The one actor behind a live or replay `LocationManager`: owns the engine, starts the
 /// source while the engine needs it and stops it after, and turns the injected clock into
@@ -146,25 +146,65 @@ extension LocationManager {
       maximumRegionMonitoringDistance: { configuration.maximumRegionRadius },
       monitoredRegions: { await core.engine.monitoredRegions },
       requestAlwaysAuthorization: { await core.requestAuthorization() },
-      requestLocation: { await core.perform { engine, now in engine.requestLocation(now: now); return [] } },
+      requestLocation: {
+        await core.perform { engine, now in
+          engine.requestLocation(now: now); return []
+        }
+      },
       requestState: { region in await core.perform { engine, _ in engine.requestState(for: region) } },
       requestWhenInUseAuthorization: { await core.requestAuthorization() },
-      set: { properties in await core.perform { engine, _ in engine.set(properties); return [] } },
+      set: { properties in
+        await core.perform { engine, _ in
+          engine.set(properties); return []
+        }
+      },
       significantLocationChangeMonitoringAvailable: { true },
       startMonitoringForRegion: { region in await core.perform { engine, _ in engine.startMonitoring(region) } },
       startMonitoringSignificantLocationChanges: {
-        await core.perform { engine, _ in engine.startMonitoringSignificantLocationChanges(); return [] }
+        await core.perform { engine, _ in
+          engine.startMonitoringSignificantLocationChanges(); return []
+        }
       },
-      startMonitoringVisits: { await core.perform { engine, _ in engine.startMonitoringVisits(); return [] } },
-      startUpdatingHeading: { await core.perform { engine, _ in engine.startUpdatingHeading(); return [] } },
-      startUpdatingLocation: { await core.perform { engine, _ in engine.startUpdatingLocation(); return [] } },
-      stopMonitoringForRegion: { region in await core.perform { engine, _ in engine.stopMonitoring(region); return [] } },
+      startMonitoringVisits: {
+        await core.perform { engine, _ in
+          engine.startMonitoringVisits(); return []
+        }
+      },
+      startUpdatingHeading: {
+        await core.perform { engine, _ in
+          engine.startUpdatingHeading(); return []
+        }
+      },
+      startUpdatingLocation: {
+        await core.perform { engine, _ in
+          engine.startUpdatingLocation(); return []
+        }
+      },
+      stopMonitoringForRegion: { region in
+        await core.perform { engine, _ in
+          engine.stopMonitoring(region); return []
+        }
+      },
       stopMonitoringSignificantLocationChanges: {
-        await core.perform { engine, _ in engine.stopMonitoringSignificantLocationChanges(); return [] }
+        await core.perform { engine, _ in
+          engine.stopMonitoringSignificantLocationChanges(); return []
+        }
       },
-      stopMonitoringVisits: { await core.perform { engine, _ in engine.stopMonitoringVisits(); return [] } },
-      stopUpdatingHeading: { await core.perform { engine, _ in engine.stopUpdatingHeading(); return [] } },
-      stopUpdatingLocation: { await core.perform { engine, _ in engine.stopUpdatingLocation(); return [] } }
+      stopMonitoringVisits: {
+        await core.perform { engine, _ in
+          engine.stopMonitoringVisits(); return []
+        }
+      },
+      stopUpdatingHeading: {
+        await core.perform { engine, _ in
+          engine.stopUpdatingHeading(); return []
+        }
+      },
+      stopUpdatingLocation: {
+        await core.perform { engine, _ in
+          engine.stopUpdatingLocation(); return []
+        }
+      }
     )
   }
 }

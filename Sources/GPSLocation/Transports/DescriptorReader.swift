@@ -1,5 +1,5 @@
-import Plumbing
 import Dispatch
+import Plumbing
 
 /// Reads a non-blocking descriptor (a serial port, a socket) as bytes arrive, with a
 /// Dispatch read source: no polling loop, no thread parked in `read`.

@@ -58,7 +58,8 @@ public struct DeviceDiscovery: Sendable {
     let accessible = access(node, R_OK | W_OK) == 0
     var hint: String?
     if !accessible {
-      hint = errno == ENOENT
+      hint =
+        errno == ENOENT
         ? "The device node is missing: is it plugged in?"
         : "Add yourself to the 'dialout' group (sudo usermod -aG dialout $USER, then log in again) or install the udev rules from udev/."
     }

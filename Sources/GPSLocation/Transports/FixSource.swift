@@ -1,5 +1,5 @@
-import Plumbing
 import NMEA
+import Plumbing
 
 /// What a source reports to the manager.
 public enum SourceEvent: Sendable, Equatable {

@@ -34,7 +34,10 @@ package struct GPSDSource: FixSource {
   /// `gpsbridge record`); no fixes are made.
   package let rawNMEA: (@Sendable ([UInt8]) -> Void)?
 
-  package init(host: String = GPSDAddress.standard.host, port: Int = GPSDAddress.standard.port, device: String? = nil, timing: Timing = .init(), rawNMEA: (@Sendable ([UInt8]) -> Void)? = nil) {
+  package init(
+    host: String = GPSDAddress.standard.host, port: Int = GPSDAddress.standard.port, device: String? = nil, timing: Timing = .init(),
+    rawNMEA: (@Sendable ([UInt8]) -> Void)? = nil
+  ) {
     self.host = host
     self.port = port
     self.device = device
@@ -145,8 +148,11 @@ package struct GPSDSource: FixSource {
           if !hadPosition, !noFixReported, connected.duration(to: now) >= timing.noFixTimeout, rawNMEA == nil {
             noFixReported = true
             let seconds = Int(timing.noFixTimeout.components.seconds)
-            await deliver(.failed(.init(
-              hasDevice ? .gpsdHasNoFix(address: address.description, seconds: seconds) : .gpsdHasNoDevice(address: address.description))))
+            await deliver(
+              .failed(
+                .init(
+                  hasDevice ? .gpsdHasNoFix(address: address.description, seconds: seconds) : .gpsdHasNoDevice(address: address.description)
+                )))
           }
         case .closed(let error):
           return .lost(error.map { "\($0)" } ?? "gpsd closed the connection")

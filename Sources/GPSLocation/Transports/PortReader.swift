@@ -1,5 +1,5 @@
-import Plumbing
 import NMEA
+import Plumbing
 
 /// A serial port's bytes decoded into fixes as they arrive, with the counters autobaud and
 /// silence detection need. Its state lives on the ``DescriptorReader``'s queue.
@@ -27,7 +27,9 @@ final class PortReader: @unchecked Sendable {
   private var forwarding = false
   private var reader: DescriptorReader!
 
-  init(port: SerialPort, defaultDate: UTCDate?, continuation: AsyncStream<Event>.Continuation, rawBytes: (@Sendable ([UInt8]) -> Void)? = nil) {
+  init(
+    port: SerialPort, defaultDate: UTCDate?, continuation: AsyncStream<Event>.Continuation, rawBytes: (@Sendable ([UInt8]) -> Void)? = nil
+  ) {
     self.defaultDate = defaultDate
     self.continuation = continuation
     self.rawBytes = rawBytes

@@ -84,7 +84,8 @@ package struct SerialSource: FixSource {
     case gone(Errno?)
   }
 
-  private func read(_ port: SerialPort, knownRate: inout Int?, _ deliver: @escaping @Sendable (SourceEvent) async -> Void) async -> Outcome {
+  private func read(_ port: SerialPort, knownRate: inout Int?, _ deliver: @escaping @Sendable (SourceEvent) async -> Void) async -> Outcome
+  {
     let (events, continuation) = AsyncStream.makeStream(of: PortReader.Event.self, bufferingPolicy: .bufferingNewest(256))
     let reader = PortReader(port: port, defaultDate: .today, continuation: continuation, rawBytes: rawBytes)
     reader.start()

@@ -35,7 +35,8 @@ func locations(_ actions: [LocationManager.Action]) -> [Location] {
 }
 
 /// Collects a delegate stream's actions until `stop` says enough, or the stream ends.
-func collect(_ stream: AsyncStream<LocationManager.Action>, until stop: (LocationManager.Action) -> Bool) async -> [LocationManager.Action] {
+func collect(_ stream: AsyncStream<LocationManager.Action>, until stop: (LocationManager.Action) -> Bool) async -> [LocationManager.Action]
+{
   var actions: [LocationManager.Action] = []
   for await action in stream {
     actions.append(action)

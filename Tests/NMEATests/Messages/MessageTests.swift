@@ -18,7 +18,10 @@ import Testing
     if case .unsupported = message { Issue.record("\(type) decoded as unsupported") }
   }
 
-  @Test(arguments: ["PUBX,00,081350.00,4717.113210,N,00833.915187,E,546.589,G3,2.1,2.0,0.007,77.52,0.007,,0.92,1.19,0.77,9,0,0", "PGRME,15.0,M,45.0,M,25.0,M", "GPXTE,A,A,0.67,L,N", "!AIVDM,1,1,,A,13aEOK?P00PD2wVMdLDRhgvL289?,0"])
+  @Test(arguments: [
+    "PUBX,00,081350.00,4717.113210,N,00833.915187,E,546.589,G3,2.1,2.0,0.007,77.52,0.007,,0.92,1.19,0.77,9,0,0",
+    "PGRME,15.0,M,45.0,M,25.0,M", "GPXTE,A,A,0.67,L,N", "!AIVDM,1,1,,A,13aEOK?P00PD2wVMdLDRhgvL289?,0",
+  ])
   func keepsOtherSentencesRaw(_ line: String) throws {
     let text = line.hasPrefix("!") ? line + "*26\r\n" : nmea(line)
     let sentence = try #require(Sentence(text))

@@ -27,7 +27,10 @@ import Testing
     #expect(rmc.date == UTCDate(year: 1999, month: 12, day: 31))
   }
 
-  @Test(arguments: [("bad status", "GPRMC,123519,X,,,,,,,230394,,", 2), ("31 February", "GPRMC,123519,A,,,,,,,310294,,", 9), ("bad mode", "GPRMC,123519,A,,,,,,,230394,,,Q", 12)])
+  @Test(arguments: [
+    ("bad status", "GPRMC,123519,X,,,,,,,230394,,", 2), ("31 February", "GPRMC,123519,A,,,,,,,310294,,", 9),
+    ("bad mode", "GPRMC,123519,A,,,,,,,230394,,,Q", 12),
+  ])
   func rejectsInvalidFields(_ name: String, _ body: String, _ field: Int) {
     #expect(throws: NMEAError.invalidField(.rmc, field: field)) { try decode(body, RMC.init) }
   }

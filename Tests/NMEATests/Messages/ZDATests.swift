@@ -15,7 +15,10 @@ import Testing
     #expect(zda.date == nil)
   }
 
-  @Test(arguments: ["GPZDA,201530.00,31,02,2024,00,00", "GPZDA,201530.00,04,07,,00,00", "GPZDA,201530.00,04,07,999999999999999,00,00", "GPZDA,201530.00,04,07,1979,00,00"])
+  @Test(arguments: [
+    "GPZDA,201530.00,31,02,2024,00,00", "GPZDA,201530.00,04,07,,00,00", "GPZDA,201530.00,04,07,999999999999999,00,00",
+    "GPZDA,201530.00,04,07,1979,00,00",
+  ])
   func rejectsImpossibleOrPartialDates(_ body: String) {
     #expect(throws: NMEAError.invalidField(.zda, field: 2)) { try decode(body, ZDA.init) }
   }

@@ -42,7 +42,9 @@ func decodeFixes(_ bytes: [UInt8], chunks: [Range<Int>]? = nil, date: UTCDate? =
 }
 
 /// Frames `bytes` fed in the given chunks, returning every sentence's text and the counters.
-func frame(_ bytes: [UInt8], chunks: [Range<Int>], options: Framer.Options = .init()) -> (sentences: [String], counters: Framer.Counters, date: UTCDate?) {
+func frame(_ bytes: [UInt8], chunks: [Range<Int>], options: Framer.Options = .init()) -> (
+  sentences: [String], counters: Framer.Counters, date: UTCDate?
+) {
   var framer = Framer(options: options)
   var sentences: [String] = []
   for range in chunks {

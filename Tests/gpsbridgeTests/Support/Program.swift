@@ -10,7 +10,8 @@ struct Program {
 
   /// The binary beside the test bundle in the build folder.
   static let executable: URL = {
-    let me = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+    let me = URL(
+      fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
     var directory = me.deletingLastPathComponent()
     while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("gpsbridge").path), directory.path != "/" {
       directory = directory.deletingLastPathComponent()
@@ -58,7 +59,9 @@ struct Program {
       group.wait()
     }
     process.waitUntilExit()
-    return Result(status: process.terminationStatus, output: String(decoding: outputData.get(), as: UTF8.self), error: String(decoding: errorData.get(), as: UTF8.self))
+    return Result(
+      status: process.terminationStatus, output: String(decoding: outputData.get(), as: UTF8.self),
+      error: String(decoding: errorData.get(), as: UTF8.self))
   }
 }
 
