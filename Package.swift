@@ -35,7 +35,7 @@ let package = Package(
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
     .executableTarget(
       name: "nmea-benchmark",
-      dependencies: ["NMEA", "NMEASimulation", "MallocCounter"],
+      dependencies: ["NMEA", "NMEASimulation", "MallocCounter", "Plumbing"],
       path: "Benchmarks/NMEABenchmark"
     ),
 
@@ -59,7 +59,7 @@ let package = Package(
     .testTarget(
       name: "gpsbridgeTests", dependencies: ["gpsbridge", "GPSLocation", "NMEA", "NMEASimulation", "GPSD", "TestHelpers", "Plumbing"]),
     // Real pseudo-terminals and a real gpsd (via gpsfake) for the tests above.
-    .target(name: "TestHelpers", dependencies: ["NMEASimulation"], path: "Tests/TestHelpers"),
+    .target(name: "TestHelpers", dependencies: ["NMEASimulation", "Plumbing"], path: "Tests/TestHelpers"),
   ],
   swiftLanguageModes: [.v6]
 )

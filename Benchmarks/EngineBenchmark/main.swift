@@ -130,7 +130,3 @@ func format3(_ value: Double) -> String {
 extension String {
   func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
 }
-
-#if canImport(Glibc)
-  import Glibc
-#endif

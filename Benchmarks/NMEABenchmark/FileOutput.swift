@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Plumbing
 
 /// Writes `bytes` to `path`, replacing it.
 func writeFile(_ path: String, _ bytes: [UInt8]) {

@@ -8,10 +8,7 @@
 import MallocCounter
 import NMEA
 import NMEASimulation
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Plumbing
 
 var epochs = 100_000
 var writePath: String?

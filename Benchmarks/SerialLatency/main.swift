@@ -8,11 +8,8 @@
 import FoundationEssentials
 import GPSLocation
 import NMEA
+import Plumbing
 import Synchronization
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 var epochs = 1000, idleSeconds = 10, streamSeconds = 60
 var arguments = CommandLine.arguments.dropFirst()

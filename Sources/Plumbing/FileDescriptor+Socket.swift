@@ -8,7 +8,7 @@ extension FileDescriptor {
   package static func connectTCP(host: String, port: Int, timeout: Int = 3) throws(ConnectFailure) -> FileDescriptor {
     var hints = addrinfo()
     hints.ai_family = AF_UNSPEC
-    hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+    hints.ai_socktype = streamSocket
     var list: UnsafeMutablePointer<addrinfo>?
     let status = getaddrinfo(host, String(port), &hints, &list)
     guard status == 0, let first = list else {
@@ -21,7 +21,7 @@ extension FileDescriptor {
     var entry: UnsafeMutablePointer<addrinfo>? = first
     while let address = entry {
       entry = address.pointee.ai_next
-      let fd = socket(address.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+      let fd = socket(address.pointee.ai_family, streamSocket | socketCloseOnExec, 0)
       guard fd >= 0 else { lastError = .current; continue }
       var sendTimeout = timeval(tv_sec: timeout, tv_usec: 0)
       setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &sendTimeout, socklen_t(MemoryLayout<timeval>.size))
@@ -33,7 +33,7 @@ extension FileDescriptor {
       }
       var on: CInt = 1, idle: CInt = 10, interval: CInt = 5, count: CInt = 3
       setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, socklen_t(MemoryLayout<CInt>.size))
-      setsockopt(fd, CInt(IPPROTO_TCP), TCP_KEEPIDLE, &idle, socklen_t(MemoryLayout<CInt>.size))
+      setsockopt(fd, CInt(IPPROTO_TCP), tcpKeepaliveIdle, &idle, socklen_t(MemoryLayout<CInt>.size))
       setsockopt(fd, CInt(IPPROTO_TCP), TCP_KEEPINTVL, &interval, socklen_t(MemoryLayout<CInt>.size))
       setsockopt(fd, CInt(IPPROTO_TCP), TCP_KEEPCNT, &count, socklen_t(MemoryLayout<CInt>.size))
       _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)

@@ -38,14 +38,8 @@ package struct TerminalAttributes: Sendable {
     return true
   }
 
-  static let rates: [(Int, speed_t)] = [
-    (4800, speed_t(B4800)), (9600, speed_t(B9600)), (19200, speed_t(B19200)), (38400, speed_t(B38400)),
-    (57600, speed_t(B57600)), (115200, speed_t(B115200)), (230400, speed_t(B230400)),
-    (460800, speed_t(B460800)), (921600, speed_t(B921600)),
-  ]
-
   static func speed(for rate: Int) -> speed_t? {
-    rates.first { $0.0 == rate }?.1
+    terminalSpeeds.first { $0.0 == rate }?.1
   }
 }
 

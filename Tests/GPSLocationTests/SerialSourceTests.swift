@@ -2,12 +2,9 @@ import Foundation
 import GPSLocation
 import NMEA
 import NMEASimulation
+import Plumbing
 import TestHelpers
 import Testing
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// The serial source on real pseudo-terminals, through the same code path a USB receiver takes.
 @Suite(.serialized, .timeLimit(.minutes(1))) struct SerialSourceTests {

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Plumbing
 
 /// A real gpsd fed a capture by `gpsfake`, on a port of its own.
 public final class FakeGPSD: @unchecked Sendable {

@@ -1,9 +1,6 @@
 import Foundation
 import NMEASimulation
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Plumbing
 
 /// A real pseudo-terminal pair standing in for a USB receiver: the test writes NMEA into
 /// the master side, and the code under test opens the slave through a symlink, the same

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Plumbing
 
 /// A TCP server on 127.0.0.1 that sends each client the given lines and then keeps the
 /// connection open without a word: a stand-in for a gpsd that has gone silent.

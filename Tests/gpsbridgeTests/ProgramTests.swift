@@ -1,13 +1,10 @@
 import Foundation
 import GPSLocation
+import Plumbing
 import TestHelpers
 import Testing
 
 @testable import gpsbridge
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// The built program, run as a user would run it.
 ///

@@ -1,11 +1,17 @@
+import Plumbing
+
 /// A baud rate: fixed, or found automatically.
 public enum BaudRate: Hashable, Sendable, CustomStringConvertible {
   case automatic
   case fixed(Int)
 
-  /// The rates autobaud tries, most common first: 9600 (most USB receivers, u-blox,
-  /// MediaTek), 4800 (NMEA's own rate, SiRF), then the faster ones.
-  public static let candidates = [9600, 4800, 38400, 115200, 57600, 19200, 230400, 460800, 921600]
+  /// Every rate the serial port can be set to, in the order autobaud tries them: the most
+  /// common first (9600 for most USB receivers, u-blox and MediaTek; 4800, NMEA's own rate and
+  /// SiRF's; 38400 and 115200 for fast receivers), then the others, slowest first.
+  public static let candidates: [Int] = {
+    let preferred = [9600, 4800, 38400, 115200]
+    return preferred + terminalSpeeds.map(\.0).filter { !preferred.contains($0) }
+  }()
 
   public var description: String {
     switch self {
