@@ -33,9 +33,12 @@ let package = Package(
 
     // Benchmarks are executables of their own, never part of a library product.
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
+    // The baseline every NMEA reader is measured against: a checksum-only scan, in C.
+    .target(name: "ChecksumScan", path: "Benchmarks/ChecksumScan"),
+    .executableTarget(name: "checksum-scan", dependencies: ["ChecksumScan"], path: "Benchmarks/ChecksumScanTool"),
     .executableTarget(
       name: "nmea-benchmark",
-      dependencies: ["NMEA", "NMEASimulation", "MallocCounter", "Plumbing"],
+      dependencies: ["NMEA", "NMEASimulation", "MallocCounter", "ChecksumScan", "Plumbing"],
       path: "Benchmarks/NMEABenchmark"
     ),
 
@@ -50,7 +53,7 @@ let package = Package(
       path: "Benchmarks/SerialLatency"
     ),
 
-    .testTarget(name: "NMEATests", dependencies: ["NMEA", "NMEASimulation"]),
+    .testTarget(name: "NMEATests", dependencies: ["NMEA", "NMEASimulation", "MallocCounter"]),
     .testTarget(name: "NMEASimulationTests", dependencies: ["NMEASimulation", "NMEA"]),
     .testTarget(name: "PlumbingTests", dependencies: ["Plumbing"]),
     .testTarget(name: "GPSDTests", dependencies: ["GPSD", "NMEA"]),

@@ -1,10 +1,11 @@
 // The NMEA benchmark: how fast bytes become sentences, messages and fixes, against a
-// checksum-only scan of the same bytes measured in the same run.
+// checksum-only scan of the same bytes written in C, measured in the same run.
 //
 //   swift run -c release nmea-benchmark [--epochs N] [--write FILE]
 //
 // All figures come from this run on this machine; compare ratios, not absolute numbers,
 // across machines. Heap allocations are counted by interposing malloc (see MallocCounter).
+import ChecksumScan
 import MallocCounter
 import NMEA
 import NMEASimulation
@@ -29,77 +30,30 @@ while let argument = arguments.popFirst() {
 }
 
 // A u-blox receiver in NMEA 4.10 (system and signal IDs), 1 Hz, driving the demo route and on.
+// A u-blox receiver in NMEA 4.10 (system and signal IDs), 1 Hz, driving the demo route and on.
 let stream = Simulation(route: Route.demoDrive.lasting(Double(epochs)), profile: .ublox).capture()
 if let writePath { writeFile(writePath, stream) }
 let chunkSize = 4096
-print("stream: \(epochs) epochs, \(stream.count) bytes, fed in \(chunkSize)-byte chunks; best of 5 runs")
+let rounds = 5
+print(
+  "stream: \(epochs) epochs, \(stream.count) bytes, fed in \(chunkSize)-byte chunks; \(rounds) rounds, each stage once a round, best kept")
 
 struct Measurement {
-  var seconds: Double
-  var sentences: Int
-  var allocations: UInt64
-  var extra: String = ""
+  var seconds = Double.infinity
+  var sentences = 0
+  var allocations: UInt64 = 0
+  var extra = ""
 }
 
-/// Runs `body` five times and keeps the fastest, counting allocations in that run.
-func measure(_ body: () -> (Int, String)) -> Measurement {
-  var best: Measurement?
-  for _ in 0..<5 {
-    let allocationsBefore = mallocCounterAllocations()
-    let start = ContinuousClock.now
-    let (sentences, extra) = body()
-    let elapsed = ContinuousClock.now - start
-    let allocations = mallocCounterAllocations() - allocationsBefore
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    if best == nil || seconds < best!.seconds {
-      best = Measurement(seconds: seconds, sentences: sentences, allocations: allocations, extra: extra)
-    }
-  }
-  return best!
-}
-
-/// The baseline: find each `$`, XOR to the `*`, compare the two hex digits. No framing rules,
-/// no decoding: the least any NMEA reader must do.
-func checksumOnlyScan(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-  var valid = 0
-  var index = 0
-  let count = bytes.count
-  while index < count {
-    guard bytes[index] == UInt8(ascii: "$") else {
-      index += 1
-      continue
-    }
-    index += 1
-    var checksum: UInt8 = 0
-    while index < count, bytes[index] != UInt8(ascii: "*") {
-      checksum ^= bytes[index]
-      index += 1
-    }
-    guard index + 2 < count else { break }
-    let high = hexValue(bytes[index + 1])
-    let low = hexValue(bytes[index + 2])
-    if high << 4 | low == checksum { valid += 1 }
-    index += 3
-  }
-  return valid
-}
-
-@inline(__always)
-func hexValue(_ byte: UInt8) -> UInt8 {
-  byte <= UInt8(ascii: "9") ? byte &- UInt8(ascii: "0") : (byte | 0x20) &- UInt8(ascii: "a") &+ 10
-}
-
-let baseline = measure {
-  var total = 0
-  stream.withUnsafeBufferPointer { buffer in
-    var start = 0
-    while start < buffer.count {
-      let end = min(buffer.count, start + chunkSize)
-      total += checksumOnlyScan(UnsafeBufferPointer(rebasing: buffer[start..<end]))
-      start = end
-    }
-  }
-  return (total, "")
+/// Runs one stage and keeps its fastest run, counting its allocations.
+func measure(_ best: inout Measurement, _ body: () -> (Int, String)) {
+  let allocationsBefore = mallocCounterAllocations()
+  let start = ContinuousClock.now
+  let (sentences, extra) = body()
+  let elapsed = ContinuousClock.now - start
+  let allocations = mallocCounterAllocations() - allocationsBefore
+  let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+  if seconds < best.seconds { best = Measurement(seconds: seconds, sentences: sentences, allocations: allocations, extra: extra) }
 }
 
 func feedChunks(_ body: (UnsafeRawBufferPointer) -> Void) {
@@ -113,7 +67,16 @@ func feedChunks(_ body: (UnsafeRawBufferPointer) -> Void) {
   }
 }
 
-let framing = measure {
+/// The baseline, in C: find each `$`, XOR to the `*`, compare the two hex digits. No framing
+/// rules, no decoding: the least any NMEA reader must do.
+func scan() -> (Int, String) {
+  var state = checksum_scan_state()
+  var total = 0
+  feedChunks { chunk in total += checksum_scan(chunk.baseAddress!.assumingMemoryBound(to: UInt8.self), chunk.count, &state) }
+  return (total, "")
+}
+
+func frame() -> (Int, String) {
   var framer = Framer()
   var count = 0
   feedChunks { chunk in
@@ -123,11 +86,11 @@ let framing = measure {
   return (count, "")
 }
 
-var decodedSink = 0
-let decoding = measure {
+func decode() -> (Int, String) {
   var framer = Framer()
   var count = 0
   var failures = 0
+  var decodedSink = 0
   feedChunks { chunk in
     framer.append(chunk)
     while let sentence = framer.next() {
@@ -143,20 +106,50 @@ let decoding = measure {
       }
     }
   }
-  return (count, "decode errors: \(failures)")
+  // The sink keeps the decoding from being optimised away.
+  return (count, "decode errors: \(failures)" + (decodedSink == 42 ? " " : ""))
 }
 
-let assembling = measure {
+/// Framing, decoding and epoch assembly, satellites in view included.
+func assemble() -> (Int, String) {
   var decoder = FixDecoder()
   var fixes = 0
   feedChunks { chunk in
     decoder.append(chunk)
-    while decoder.next() != nil { fixes += 1 }
+    while let fix = decoder.next() { fixes += fix.satellites.isEmpty ? 0 : 1 }
   }
   decoder.finish()
   while decoder.next() != nil { fixes += 1 }
   return (decoder.framer.counters.sentences, "fixes: \(fixes)")
 }
+
+/// What `gpsbridge check` does per byte: the sentence tally, the fixes without satellites, the
+/// first and last time stamps.
+func checkLoop() -> (Int, String) {
+  var decoder = FixDecoder(countsSentences: true, keepsSatellites: false)
+  var positions = 0
+  var last: UTCTimestamp?
+  feedChunks { chunk in
+    decoder.append(chunk)
+    while let fix = decoder.next() {
+      if fix.hasPosition { positions += 1 }
+      last = fix.timestamp ?? last
+    }
+  }
+  decoder.finish()
+  while decoder.next() != nil {}
+  return (decoder.framer.counters.sentences, "kinds: \(decoder.tally?.entries.count ?? 0), positions: \(positions)")
+}
+
+var results = [Measurement](repeating: Measurement(), count: 5)
+for _ in 0..<rounds {
+  measure(&results[0], scan)
+  measure(&results[1], frame)
+  measure(&results[2], decode)
+  measure(&results[3], assemble)
+  measure(&results[4], checkLoop)
+}
+let baseline = results[0]
 
 func report(_ name: String, _ m: Measurement) {
   let perSecond = Double(m.sentences) / m.seconds
@@ -165,16 +158,16 @@ func report(_ name: String, _ m: Measurement) {
   let allocations = Double(m.allocations) / Double(m.sentences)
   let ratio = m.seconds / baseline.seconds
   print(
-    "\(name.padding(28))\(format(perSecond / 1e6, 2).leftPadding(8)) M sentences/s \(format(megabytes, 0).leftPadding(6)) MB/s"
+    "\(name.padding(34))\(format(perSecond / 1e6, 2).leftPadding(7)) M sentences/s \(format(megabytes, 0).leftPadding(6)) MB/s"
       + "\(format(nanoseconds, 1).leftPadding(8)) ns/sentence \(format(allocations, 4).leftPadding(8)) allocs/sentence"
-      + "   \(format(ratio, 2))× baseline time" + (m.extra.isEmpty ? "" : "   (\(m.extra))"))
+      + "\(format(ratio, 2).leftPadding(7))× the scan's time" + (m.extra.isEmpty ? "" : "   (\(m.extra))"))
 }
 
-report("checksum-only scan (baseline)", baseline)
-report("Framer (sentences)", framing)
-report("Framer + Message (full decode)", decoding)
-report("FixDecoder (decode + epochs)", assembling)
-if decodedSink == 42 { print("") }  // keeps the decode from being optimised away
+report("checksum-only scan in C (baseline)", results[0])
+report("Framer (framing)", results[1])
+report("Framer + Message (decoding)", results[2])
+report("FixDecoder (+ epoch assembly)", results[3])
+report("check's whole loop", results[4])
 
 func format(_ value: Double, _ decimals: Int) -> String {
   var scale = 1.0

@@ -94,61 +94,58 @@ struct Epoch: Sendable {
     satellitesUsedIsCombined = isCombined
   }
 
-  mutating func merge(_ message: Message) {
-    switch message {
-    case .gga(let gga):
-      if gga.quality != .invalid {
-        setPosition(gga.latitude, gga.longitude, talker: gga.talker)
-        setAltitude(gga.altitude, gga.geoidSeparation, talker: gga.talker)
-      }
-      setSatellitesUsed(gga.satellitesUsed, talker: gga.talker)
-      if ggaQuality == nil || gga.talker == .combined { ggaQuality = gga.quality ?? ggaQuality }
-      hdop = gga.hdop ?? hdop
-    case .gns(let gns):
-      if gns.mode != .invalid {
-        setPosition(gns.latitude, gns.longitude, talker: gns.talker)
-        setAltitude(gns.altitude, gns.geoidSeparation, talker: gns.talker)
-      }
-      setSatellitesUsed(gns.satellitesUsed, talker: gns.talker)
-      if gnsQuality == nil || gns.talker == .combined { gnsQuality = gns.mode ?? gnsQuality }
-      hdop = gns.hdop ?? hdop
-    case .rmc(let rmc):
-      let quality: FixQuality? = rmc.isValid == false ? .invalid : (rmc.mode ?? (rmc.isValid == true ? .gps : nil))
-      if quality != .invalid { setPosition(rmc.latitude, rmc.longitude, talker: rmc.talker) }
-      if rmcQuality == nil || rmc.talker == .combined { rmcQuality = quality ?? rmcQuality }
-      if let knots = rmc.speedKnots { speed = .knots(knots) }
-      course = rmc.course ?? course
-      magneticVariation = rmc.magneticVariation ?? magneticVariation
-      date = rmc.date ?? date
-    case .gll(let gll):
-      let quality: FixQuality? = gll.isValid == false ? .invalid : (gll.mode ?? (gll.isValid == true ? .gps : nil))
-      if quality != .invalid { setPosition(gll.latitude, gll.longitude, talker: gll.talker) }
-      if gllQuality == nil { gllQuality = quality }
-    case .vtg(let vtg):
-      course = vtg.course ?? course
-      if let knots = vtg.speedKnots {
-        speed = .knots(knots)
-      } else if let kilometresPerHour = vtg.speedKilometresPerHour {
-        speed = .kilometresPerHour(kilometresPerHour)
-      }
-    case .gsa(let gsa):
-      sawGSA = true
-      if let mode = gsa.fixMode { gsaMode = max(gsaMode ?? .none, mode) }
-      pdop = gsa.pdop ?? pdop
-      hdop = gsa.hdop ?? hdop
-      vdop = gsa.vdop ?? vdop
-      used.insert(gsa.satellites, constellation: gsa.constellation)
-    case .zda(let zda):
-      date = zda.date ?? date
-    case .gst(let gstMessage):
-      gst = gstMessage
-    case .hdt(let hdt):
-      trueHeading = hdt.heading ?? trueHeading
-    case .ths(let ths):
-      if ths.isValid { trueHeading = ths.heading }
-    case .gsv, .txt, .unsupported:
-      break
+  mutating func merge(_ gga: GGA) {
+    if gga.quality != .invalid {
+      setPosition(gga.latitude, gga.longitude, talker: gga.talker)
+      setAltitude(gga.altitude, gga.geoidSeparation, talker: gga.talker)
     }
+    setSatellitesUsed(gga.satellitesUsed, talker: gga.talker)
+    if ggaQuality == nil || gga.talker == .combined { ggaQuality = gga.quality ?? ggaQuality }
+    hdop = gga.hdop ?? hdop
+  }
+
+  mutating func merge(_ gns: GNS) {
+    if gns.mode != .invalid {
+      setPosition(gns.latitude, gns.longitude, talker: gns.talker)
+      setAltitude(gns.altitude, gns.geoidSeparation, talker: gns.talker)
+    }
+    setSatellitesUsed(gns.satellitesUsed, talker: gns.talker)
+    if gnsQuality == nil || gns.talker == .combined { gnsQuality = gns.mode ?? gnsQuality }
+    hdop = gns.hdop ?? hdop
+  }
+
+  mutating func merge(_ rmc: RMC) {
+    let quality: FixQuality? = rmc.isValid == false ? .invalid : (rmc.mode ?? (rmc.isValid == true ? .gps : nil))
+    if quality != .invalid { setPosition(rmc.latitude, rmc.longitude, talker: rmc.talker) }
+    if rmcQuality == nil || rmc.talker == .combined { rmcQuality = quality ?? rmcQuality }
+    if let knots = rmc.speedKnots { speed = .knots(knots) }
+    course = rmc.course ?? course
+    magneticVariation = rmc.magneticVariation ?? magneticVariation
+    date = rmc.date ?? date
+  }
+
+  mutating func merge(_ gll: GLL) {
+    let quality: FixQuality? = gll.isValid == false ? .invalid : (gll.mode ?? (gll.isValid == true ? .gps : nil))
+    if quality != .invalid { setPosition(gll.latitude, gll.longitude, talker: gll.talker) }
+    if gllQuality == nil { gllQuality = quality }
+  }
+
+  mutating func merge(_ vtg: VTG) {
+    course = vtg.course ?? course
+    if let knots = vtg.speedKnots {
+      speed = .knots(knots)
+    } else if let kilometresPerHour = vtg.speedKilometresPerHour {
+      speed = .kilometresPerHour(kilometresPerHour)
+    }
+  }
+
+  mutating func merge(_ gsa: GSA) {
+    sawGSA = true
+    if let mode = gsa.fixMode { gsaMode = max(gsaMode ?? .none, mode) }
+    pdop = gsa.pdop ?? pdop
+    hdop = gsa.hdop ?? hdop
+    vdop = gsa.vdop ?? vdop
+    used.insert(gsa.satellites, constellation: gsa.constellation)
   }
 }
 
@@ -185,33 +182,33 @@ extension Coordinate {
 /// The satellites GSA lists as used, one fixed bit set per constellation and one for
 /// satellites of no known constellation, stored inline so an epoch allocates nothing.
 struct UsedSatellites: Sendable, Hashable {
-  static let slots = Constellation.allCases.count + 1
-  private var sets = (
-    SatelliteNumbers(), SatelliteNumbers(), SatelliteNumbers(), SatelliteNumbers(),
-    SatelliteNumbers(), SatelliteNumbers(), SatelliteNumbers(), SatelliteNumbers()
-  )
+  private var gps = SatelliteNumbers(), sbas = SatelliteNumbers(), glonass = SatelliteNumbers()
+  private var galileo = SatelliteNumbers(), beidou = SatelliteNumbers(), qzss = SatelliteNumbers()
+  private var navic = SatelliteNumbers(), unknown = SatelliteNumbers()
 
-  static func slot(_ constellation: Constellation?) -> Int {
+  private func set(_ constellation: Constellation?) -> SatelliteNumbers {
     switch constellation {
-    case nil: 7
-    case .gps: 0
-    case .sbas: 1
-    case .glonass: 2
-    case .galileo: 3
-    case .beidou: 4
-    case .qzss: 5
-    case .navic: 6
+    case nil: unknown
+    case .gps: gps
+    case .sbas: sbas
+    case .glonass: glonass
+    case .galileo: galileo
+    case .beidou: beidou
+    case .qzss: qzss
+    case .navic: navic
     }
   }
 
-  private func set(_ slot: Int) -> SatelliteNumbers {
-    withUnsafeBytes(of: sets) { $0.load(fromByteOffset: slot * MemoryLayout<SatelliteNumbers>.stride, as: SatelliteNumbers.self) }
-  }
-
-  private mutating func insert(_ number: Int, slot: Int) {
-    withUnsafeMutableBytes(of: &sets) { raw in
-      raw.baseAddress!.advanced(by: slot * MemoryLayout<SatelliteNumbers>.stride)
-        .assumingMemoryBound(to: SatelliteNumbers.self).pointee.insert(number)
+  private mutating func insert(_ number: Int, into constellation: Constellation?) {
+    switch constellation {
+    case nil: unknown.insert(number)
+    case .gps: gps.insert(number)
+    case .sbas: sbas.insert(number)
+    case .glonass: glonass.insert(number)
+    case .galileo: galileo.insert(number)
+    case .beidou: beidou.insert(number)
+    case .qzss: qzss.insert(number)
+    case .navic: navic.insert(number)
     }
   }
 
@@ -220,22 +217,15 @@ struct UsedSatellites: Sendable, Hashable {
       // Combined sentences without a system ID say which system only through the number's
       // range, and a GPS sentence can list SBAS satellites by their own numbers.
       let byNumber = Constellation(nmeaPRN: number)
-      let target = constellation == .gps && byNumber == .sbas ? .sbas : (constellation ?? byNumber)
-      insert(number, slot: Self.slot(target))
+      insert(number, into: constellation == .gps && byNumber == .sbas ? .sbas : (constellation ?? byNumber))
     }
   }
 
-  var count: Int { (0..<Self.slots).reduce(0) { $0 + set($1).count } }
+  var count: Int {
+    gps.count + sbas.count + glonass.count + galileo.count + beidou.count + qzss.count + navic.count + unknown.count
+  }
 
   func contains(_ number: Int, constellation: Constellation?) -> Bool {
-    set(Self.slot(constellation)).contains(number) || set(Self.slot(nil)).contains(number)
-  }
-
-  static func == (lhs: UsedSatellites, rhs: UsedSatellites) -> Bool {
-    (0..<slots).allSatisfy { lhs.set($0) == rhs.set($0) }
-  }
-
-  func hash(into hasher: inout Hasher) {
-    for slot in 0..<Self.slots { hasher.combine(set(slot)) }
+    set(constellation).contains(number) || unknown.contains(number)
   }
 }

@@ -97,17 +97,27 @@ public struct EpochAssembler: Sendable {
 
   var sky = SkyView()
   var lastUsed = UsedSatellites()
+  /// The satellites of the last fix made, shared with it, and what they were built from.
+  var satellites: [Fix.Satellite] = []
+  var satellitesBuilt: (version: Int, used: UsedSatellites)?
   var ready: [Fix] = []
   var readIndex = 0
 
-  public init(defaultDate: UTCDate? = nil) {
+  /// Whether fixes carry the satellites in view (``Fix/satellites``). Without them GSV is
+  /// still decoded and checked, but no sky is kept: less work for callers that need only
+  /// positions (the location engine never reads them).
+  public let keepsSatellites: Bool
+
+  public init(defaultDate: UTCDate? = nil, keepsSatellites: Bool = true) {
     self.defaultDate = defaultDate
+    self.keepsSatellites = keepsSatellites
     ready.reserveCapacity(2)
   }
 
-  /// Adds one decoded message of the stream, in the order received.
-  public mutating func add(_ message: Message) {
-    let (base, stamp) = MessageKey.Base.of(message)
+  /// Takes one sentence of the stream into its epoch (rules 1, 2 and 4): `merge` applies what
+  /// it says to the open epoch, when it belongs to one. Every message type comes through here.
+  @inline(__always)
+  mutating func receive(_ base: MessageKey.Base, time stamp: UTCTime?, merge: (inout Epoch) -> Void) {
     if let time = stamp {
       // A marker taught by a time step that the rate now shows to be within one cycle (a
       // cycle split before the rate was known) is forgotten.
@@ -121,7 +131,6 @@ public struct EpochAssembler: Sendable {
       }
     } else if epoch.time == nil {
       counters.untimedSentences += 1
-      if case .gsv(let gsv) = message { sky.add(gsv) }
       return
     } else if base == cycle.startKey, base.type != .gsv {
       // The receiver began a new cycle without a time: the open epoch is over.
@@ -129,12 +138,11 @@ public struct EpochAssembler: Sendable {
       counters.untimedSentences += 1
       return
     }
-    if case .gsv(let gsv) = message { sky.add(gsv) }
     let key = cycle.record(base)
     if emitted {
       counters.lateSentences += 1
       let before = epoch
-      epoch.merge(message)
+      merge(&epoch)
       if !epoch.saysTheSame(as: before) {
         markerWasEarly = true
         counters.updatedFixes += 1
@@ -142,7 +150,7 @@ public struct EpochAssembler: Sendable {
       }
       return
     }
-    epoch.merge(message)
+    merge(&epoch)
     if let key, key == endMarker { emit() }
   }
 
@@ -151,6 +159,9 @@ public struct EpochAssembler: Sendable {
   public mutating func finish() {
     close(byTimeChange: nil)
   }
+
+  /// Whether a completed fix is waiting for ``nextFix()``.
+  public var hasFix: Bool { readIndex < ready.count }
 
   /// The next completed fix, oldest first; `nil` when none is waiting.
   public mutating func nextFix() -> Fix? {
@@ -237,7 +248,12 @@ public struct EpochAssembler: Sendable {
     fix.pdop = epoch.pdop?.doubleValue
     fix.hdop = epoch.hdop?.doubleValue
     fix.vdop = epoch.vdop?.doubleValue
-    fix.satellites = sky.satellites(used: epoch.sawGSA ? epoch.used : lastUsed)
+    let used = epoch.sawGSA ? epoch.used : lastUsed
+    if keepsSatellites, satellitesBuilt?.version != sky.version || satellitesBuilt?.used != used {
+      sky.satellites(used: used, into: &satellites)
+      satellitesBuilt = (sky.version, used)
+    }
+    fix.satellites = satellites
     if let gst = epoch.gst {
       fix.errorEstimate = Fix.ErrorEstimate(
         rangeRMS: gst.rangeRMS?.doubleValue, semiMajor: gst.semiMajorSigma?.doubleValue,
@@ -312,26 +328,6 @@ struct MessageKey: Hashable, Sendable {
       self.type = type
       self.detail = detail
     }
-
-    /// A message's base key and its time stamp, read in one pass over the message.
-    static func of(_ message: Message) -> (Base, UTCTime?) {
-      switch message {
-      case .gga(let m): (Base(talker: m.talker, type: .gga), m.time)
-      case .rmc(let m): (Base(talker: m.talker, type: .rmc), m.time)
-      case .gll(let m): (Base(talker: m.talker, type: .gll), m.time)
-      case .gns(let m): (Base(talker: m.talker, type: .gns), m.time)
-      case .gst(let m): (Base(talker: m.talker, type: .gst), m.time)
-      case .zda(let m): (Base(talker: m.talker, type: .zda), m.time)
-      case .gsa(let m): (Base(talker: m.talker, type: .gsa, detail: m.systemID ?? 0), nil)
-      case .gsv(let m): (Base(talker: m.talker, type: .gsv, detail: ((m.signalID ?? 0) + 1) * 2 + (m.isLast ? 1 : 0)), nil)
-      case .txt(let m):
-        (Base(talker: m.talker, type: .txt, detail: (m.messageNumber ?? 1) >= (m.messageCount ?? 1) ? 1 : 0), nil)
-      case .vtg(let m): (Base(talker: m.talker, type: .vtg), nil)
-      case .hdt(let m): (Base(talker: m.talker, type: .hdt), nil)
-      case .ths(let m): (Base(talker: m.talker, type: .ths), nil)
-      case .unsupported(let sentence): (Base(talker: sentence.talker, type: sentence.type), nil)
-      }
-    }
   }
 
   var base: Base
@@ -359,7 +355,7 @@ struct CycleKeys: Sendable {
   /// Records one more sentence of `base`; its key, or `nil` when the epoch is too varied to track.
   mutating func record(_ base: MessageKey.Base) -> MessageKey? {
     var key: MessageKey?
-    if let index = counts.firstIndex(where: { $0.0 == base }) {
+    if let index = index(of: base) {
       key = MessageKey(base: base, occurrence: counts[index].1)
       counts[index].1 += 1
     } else if counts.count < Self.capacity {
@@ -374,6 +370,16 @@ struct CycleKeys: Sendable {
     counts.removeAll(keepingCapacity: true)
     startKey = nil
     lastKey = nil
+  }
+
+  /// A plain loop: the generic `firstIndex(where:)` allocates per element in debug builds.
+  private func index(of base: MessageKey.Base) -> Int? {
+    var index = 0
+    while index < counts.count {
+      if counts[index].0 == base { return index }
+      index += 1
+    }
+    return nil
   }
 }
 
@@ -392,7 +398,13 @@ struct EpochRate: Sendable {
   /// Notes a sentence's time; `true` when this made the learned interval shorter.
   mutating func observe(_ base: MessageKey.Base, at time: UTCTime) -> Bool {
     let now = time.nanosecondsSinceMidnight
-    if let index = lastTimes.firstIndex(where: { $0.0 == base }) {
+    var found: Int?
+    var candidate = 0
+    while candidate < lastTimes.count, found == nil {
+      if lastTimes[candidate].0 == base { found = candidate }
+      candidate += 1
+    }
+    if let index = found {
       let step = now - lastTimes[index].1
       lastTimes[index].1 = now
       // A step of 0 is the same epoch; a negative one is midnight or a splice.

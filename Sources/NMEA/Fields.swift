@@ -1,53 +1,286 @@
 /// A cursor over a sentence's comma-separated data fields, read in place.
 ///
-/// Obtained from ``Sentence/withFields(_:)`` and valid only inside it. Each ``next()``
-/// returns the following field; reading past the last one yields empty fields, so optional
-/// trailing fields (added in later NMEA versions) read as unknown rather than failing.
+/// Obtained from ``Sentence/withFields(_:)`` and valid only inside it. Each reader decodes the
+/// next field in one pass over its bytes, stopping at the comma that ends it, and moves on;
+/// ``next()`` hands out a field as a ``Field`` instead. Reading past the last field yields
+/// empty fields, so optional trailing fields (added in later NMEA versions) read as unknown
+/// rather than failing. Every reader returns `nil` for an empty field (unknown, never 0) and
+/// throws ``NMEAError/invalidField(_:field:)`` for text it cannot read.
 public struct Fields {
   let base: UnsafePointer<UInt8>
   /// Index of the comma before the next field, or `end` when none is left.
   var position: Int
   let end: Int
   let type: SentenceType
-  /// 1-based number of the field ``next()`` returns next, as on the rulers in each message's doc.
-  public private(set) var nextIndex = 1
+  /// Where the cursor began (the comma before field ``firstIndex``), so a field's number can
+  /// be counted when an error needs it rather than kept up on every read.
+  let origin: Int
+  let firstIndex: Int
+  /// Reads past the last field, which move the numbering on without moving the cursor.
+  var readsPastEnd = 0
 
-  init(base: UnsafePointer<UInt8>, position: Int, end: Int, type: SentenceType) {
+  init(base: UnsafePointer<UInt8>, position: Int, end: Int, type: SentenceType, nextIndex: Int = 1) {
     self.base = base
     self.position = position
     self.end = end
     self.type = type
+    self.origin = position
+    self.firstIndex = nextIndex
   }
 
-  /// Whether another field is present (even if empty).
+  /// 1-based number of the field read next, as on the rulers in each message's doc.
+  public var nextIndex: Int { number(at: position) + 1 + readsPastEnd }
 
+  /// The number of the field that holds byte `index` (or of the field a comma ends).
+  func number(at index: Int) -> Int {
+    var commas = 0
+    var cursor = origin
+    while cursor < index {
+      if base[cursor] == Self.comma { commas += 1 }
+      cursor += 1
+    }
+    // A single field's cursor begins at the comma before it, or at a virtual one.
+    if origin < index, base[origin] != Self.comma { commas += 1 }
+    return firstIndex - 1 + commas
+  }
+
+  static let comma = UInt8(ascii: ",")
+
+  /// Whether another field is present (even if empty).
   public var hasMore: Bool { position < end }
 
   /// The next field, empty once the sentence has run out.
-
   public mutating func next() -> Field {
-    defer { nextIndex += 1 }
+    let index = nextIndex
     guard position < end else {
-      return Field(base: base, start: end, end: end, index: nextIndex, type: type, isPresent: false)
+      readsPastEnd += 1
+      return Field(base: base, start: end, end: end, index: index, type: type, isPresent: false)
     }
     let start = position + 1
     var stop = start
-    while stop < end, base[stop] != UInt8(ascii: ",") { stop += 1 }
+    while stop < end, base[stop] != Self.comma { stop += 1 }
     position = stop
-    return Field(base: base, start: start, end: stop, index: nextIndex, type: type, isPresent: true)
+    return Field(base: base, start: start, end: stop, index: index, type: type, isPresent: true)
   }
 
   /// Skips `count` fields.
-
   public mutating func skip(_ count: Int = 1) {
-    for _ in 0..<count { _ = next() }
+    for _ in 0..<count {
+      guard position < end else {
+        readsPastEnd += 1
+        continue
+      }
+      position += 1
+      while position < end, base[position] != Self.comma { position += 1 }
+    }
+  }
+
+  // MARK: Fused readers: each decodes one field in a single pass.
+
+  /// Starts reading the next field: the index of its first byte, or `nil` when it is empty or
+  /// missing (the cursor then stands after it).
+  @inline(__always)
+  mutating func beginField() -> Int? {
+    let first = position &+ 1
+    guard first < end, base[first] != Self.comma else {
+      if first <= end { position = first } else { readsPastEnd &+= 1 }
+      return nil
+    }
+    return first
+  }
+
+  /// Ends a field whose bytes were read up to `index`: it must be the comma or the end.
+  @inline(__always)
+  mutating func finishField(at index: Int) throws(NMEAError) {
+    guard index == end || base[index] == Self.comma else { throw invalid(at: index) }
+    position = index
+  }
+
+  /// The error for the field that holds byte `index`.
+  func invalid(at index: Int) -> NMEAError { .invalidField(type, field: number(at: index)) }
+
+  /// The error for the field just read.
+  var invalid: NMEAError { invalid(at: position - 1) }
+
+  /// A single character such as `A`, `N` or `M`.
+  @inline(__always)
+  public mutating func character() throws(NMEAError) -> UInt8? {
+    guard let first = beginField() else { return nil }
+    try finishField(at: first + 1)
+    return base[first]
+  }
+
+  /// A whole number in decimal, optionally signed, of at most 18 digits.
+  @inline(__always)
+  public mutating func integer() throws(NMEAError) -> Int? {
+    guard var index = beginField() else { return nil }
+    let start = index
+    let negative = base[index] == UInt8(ascii: "-")
+    if negative || base[index] == UInt8(ascii: "+") { index += 1 }
+    let digitsStart = index
+    var value = 0
+    while index < end {
+      let digit = base[index] &- 0x30
+      guard digit < 10 else { break }
+      value = value &* 10 &+ Int(digit)
+      index += 1
+    }
+    guard index > digitsStart, index - digitsStart <= 18 else { throw invalid(at: start) }
+    try finishField(at: index)
+    return negative ? -value : value
+  }
+
+  /// A whole number in hexadecimal (NMEA 4.10 system and signal IDs), of at most 15 digits.
+  public mutating func hexadecimal() throws(NMEAError) -> Int? {
+    guard var index = beginField() else { return nil }
+    let first = index
+    var value = 0
+    while index < end, let digit = hexDigitValue(base[index]) {
+      value = value << 4 | Int(digit)
+      index += 1
+    }
+    guard index - first <= 15 else { throw invalid(at: first) }
+    try finishField(at: index)
+    return value
+  }
+
+  /// A decimal number such as `-12.50`, kept exact.
+  ///
+  /// At most 18 significant digits are kept: surplus fraction digits are truncated (no
+  /// receiver's precision reaches them), while an integer part too large to hold is an error.
+  @inline(__always)
+  public mutating func decimal() throws(NMEAError) -> FixedPoint? {
+    guard var index = beginField() else { return nil }
+    let start = index
+    let negative = base[index] == UInt8(ascii: "-")
+    if negative || base[index] == UInt8(ascii: "+") { index += 1 }
+    var mantissa: Int64 = 0
+    var scale: Int8 = 0
+    var digits = 0
+    var sawPoint = false
+    var sawDigit = false
+    while index < end {
+      let byte = base[index]
+      if byte == Self.comma { break }
+      index += 1
+      if byte == UInt8(ascii: ".") {
+        guard !sawPoint else { throw invalid(at: start) }
+        sawPoint = true
+        continue
+      }
+      let digit = byte &- 0x30
+      guard digit < 10 else { throw invalid(at: start) }
+      sawDigit = true
+      if digits == 18 || scale == 18 {
+        // Beyond 18 digits: surplus fraction digits are truncated, an integer part is too big.
+        guard sawPoint else { throw invalid(at: start) }
+        continue
+      }
+      if digits > 0 || digit != 0 { digits += 1 }
+      mantissa = mantissa &* 10 &+ Int64(digit)
+      if sawPoint { scale += 1 }
+    }
+    guard sawDigit else { throw invalid(at: start) }
+    position = index
+    return FixedPoint(mantissa: negative ? -mantissa : mantissa, scale: scale)
+  }
+
+  /// `hhmmss` with an optional fraction of a second.
+  public mutating func time() throws(NMEAError) -> UTCTime? {
+    guard var index = beginField() else { return nil }
+    guard end - index >= 6, let hour = twoDigits(at: index), let minute = twoDigits(at: index + 2),
+      let second = twoDigits(at: index + 4), hour < 24, minute < 60, second <= 60
+    else { throw invalid(at: index) }
+    index += 6
+    var nanoseconds: Int64 = 0
+    if index < end, base[index] == UInt8(ascii: ".") {
+      index += 1
+      var place: Int64 = 100_000_000
+      while index < end {
+        let digit = base[index] &- 0x30
+        guard digit < 10 else { break }
+        nanoseconds += Int64(digit) * place
+        place /= 10
+        index += 1
+      }
+    }
+    try finishField(at: index)
+    return UTCTime(
+      nanosecondsSinceMidnight: (Int64(hour) * 3600 + Int64(minute) * 60 + Int64(second)) * 1_000_000_000 + nanoseconds)
+  }
+
+  /// `ddmmyy` (RMC). Two-digit years 80–99 are 1980–1999, 00–79 are 2000–2079: GPS time
+  /// began in 1980, so no receiver reports an earlier year.
+  public mutating func date() throws(NMEAError) -> UTCDate? {
+    guard let index = beginField() else { return nil }
+    guard end - index >= 6, let day = twoDigits(at: index), let month = twoDigits(at: index + 2),
+      let year = twoDigits(at: index + 4)
+    else { throw invalid(at: index) }
+    try finishField(at: index + 6)
+    let date = UTCDate(year: year < 80 ? 2000 + year : 1900 + year, month: month, day: day)
+    guard date.isValid else { throw invalid }
+    return date
+  }
+
+  /// A latitude or longitude `dddmm.mmmm` followed by its hemisphere field.
+  ///
+  /// The last two digits before the point are minutes and the rest degrees, so receivers that
+  /// drop leading zeros still read right. Up to twelve decimals of minutes are kept exactly.
+  /// Both fields empty is unknown; one without the other is invalid.
+  public mutating func coordinate(positive: UInt8, negative: UInt8, maximum: Int) throws(NMEAError) -> Coordinate? {
+    guard var index = beginField() else {
+      guard try character() == nil else { throw invalid }
+      return nil
+    }
+    let start = index
+    var whole = 0
+    var wholeDigits = 0
+    while index < end {
+      let digit = base[index] &- 0x30
+      guard digit < 10 else { break }
+      guard wholeDigits < 6 else { throw invalid(at: start) }
+      whole = whole * 10 + Int(digit)
+      wholeDigits += 1
+      index += 1
+    }
+    guard wholeDigits >= 3 else { throw invalid(at: start) }
+    var mantissa = Int64(whole % 100)
+    var scale: Int8 = 0
+    if index < end, base[index] == UInt8(ascii: ".") {
+      index += 1
+      while index < end {
+        let digit = base[index] &- 0x30
+        guard digit < 10 else { break }
+        if scale < 12 {
+          mantissa = mantissa * 10 + Int64(digit)
+          scale += 1
+        }
+        index += 1
+      }
+    }
+    try finishField(at: index)
+    let degrees = whole / 100
+    guard whole % 100 < 60, degrees < maximum || (degrees == maximum && mantissa == 0) else {
+      throw invalid
+    }
+    guard let letter = try character(), letter == positive || letter == negative else { throw invalid }
+    return Coordinate(wholeDegrees: degrees, minutes: FixedPoint(mantissa: mantissa, scale: scale), isNegative: letter == negative)
+  }
+
+  @inline(__always)
+  func twoDigits(at index: Int) -> Int? {
+    let tens = base[index] &- 0x30
+    let ones = base[index + 1] &- 0x30
+    guard tens < 10, ones < 10 else { return nil }
+    return Int(tens) * 10 + Int(ones)
   }
 }
 
 /// One field of a sentence: a byte range in place, with decoders for each NMEA field type.
 ///
 /// Every decoder returns `nil` for an empty field (unknown, never 0) and throws
-/// ``NMEAError/invalidField(_:field:)`` for text it cannot read.
+/// ``NMEAError/invalidField(_:field:)`` for text it cannot read. They are ``Fields``' readers,
+/// run over this one field.
 public struct Field {
   let base: UnsafePointer<UInt8>
   let start: Int
@@ -72,196 +305,52 @@ public struct Field {
 
   var invalid: NMEAError { .invalidField(type, field: index) }
 
+  /// A cursor that reads just this field, numbered as it is in the sentence.
+  var cursor: Fields { Fields(base: base, position: start - 1, end: end, type: type, nextIndex: index) }
+
   /// The field as text. Allocates; for text fields such as TXT's message.
   public var text: String {
     String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self)
   }
 
   /// A single character such as `A`, `N` or `M`.
-
   public func character() throws(NMEAError) -> UInt8? {
-    guard !isEmpty else { return nil }
-    guard count == 1 else { throw invalid }
-    return base[start]
+    var fields = cursor
+    return try fields.character()
   }
 
   /// A whole number in decimal, optionally signed.
-
   public func integer() throws(NMEAError) -> Int? {
-    guard !isEmpty else { return nil }
-    var index = start
-    let negative = base[index] == UInt8(ascii: "-")
-    if negative || base[index] == UInt8(ascii: "+") { index += 1 }
-    guard index < end, end - index <= 18 else { throw invalid }
-    var value = 0
-    while index < end {
-      let digit = base[index] &- 0x30
-      guard digit < 10 else { throw invalid }
-      value = value &* 10 &+ Int(digit)
-      index += 1
-    }
-    return negative ? -value : value
+    var fields = cursor
+    return try fields.integer()
   }
 
   /// A whole number in hexadecimal (GSA's NMEA 4.11 system ID).
-
   public func hexadecimal() throws(NMEAError) -> Int? {
-    guard !isEmpty else { return nil }
-    guard count <= 15 else { throw invalid }
-    var value = 0
-    for index in start..<end {
-      guard let digit = hexDigitValue(base[index]) else { throw invalid }
-      value = value << 4 | Int(digit)
-    }
-    return value
+    var fields = cursor
+    return try fields.hexadecimal()
   }
 
-  /// A decimal number such as `-12.50`, kept exact.
-  ///
-  /// At most 18 significant digits are kept: surplus fraction digits are truncated (no
-  /// receiver's precision reaches them), while an integer part too large to hold is an error.
-
+  /// A decimal number such as `-12.50`, kept exact (see ``Fields/decimal()``).
   public func decimal() throws(NMEAError) -> FixedPoint? {
-    guard !isEmpty else { return nil }
-    var index = start
-    let negative = base[index] == UInt8(ascii: "-")
-    if negative || base[index] == UInt8(ascii: "+") { index += 1 }
-    var mantissa: Int64 = 0
-    var scale: Int8 = 0
-    var digits = 0
-    var sawPoint = false
-    var sawDigit = false
-    while index < end {
-      let byte = base[index]
-      index += 1
-      if byte == UInt8(ascii: ".") {
-        guard !sawPoint else { throw invalid }
-        sawPoint = true
-        continue
-      }
-      let digit = byte &- 0x30
-      guard digit < 10 else { throw invalid }
-      sawDigit = true
-      if digits == 18 || scale == 18 {
-        // Beyond 18 digits: surplus fraction digits are truncated, an integer part is too big.
-        guard sawPoint else { throw invalid }
-        continue
-      }
-      if digits > 0 || digit != 0 { digits += 1 }
-      mantissa = mantissa &* 10 &+ Int64(digit)
-      if sawPoint { scale += 1 }
-    }
-    guard sawDigit else { throw invalid }
-    return FixedPoint(mantissa: negative ? -mantissa : mantissa, scale: scale)
+    var fields = cursor
+    return try fields.decimal()
   }
 
   /// `hhmmss` with an optional fraction of a second.
-
   public func time() throws(NMEAError) -> UTCTime? {
-    guard !isEmpty else { return nil }
-    guard count >= 6 else { throw invalid }
-    guard let hour = twoDigits(at: start), let minute = twoDigits(at: start + 2),
-      let second = twoDigits(at: start + 4), hour < 24, minute < 60, second <= 60
-    else { throw invalid }
-    var nanoseconds: Int64 = 0
-    if count > 6 {
-      guard base[start + 6] == UInt8(ascii: ".") else { throw invalid }
-      var place: Int64 = 100_000_000
-      for index in (start + 7)..<end {
-        let digit = base[index] &- 0x30
-        guard digit < 10 else { throw invalid }
-        nanoseconds += Int64(digit) * place
-        place /= 10
-      }
-    }
-    return UTCTime(
-      nanosecondsSinceMidnight: (Int64(hour) * 3600 + Int64(minute) * 60 + Int64(second)) * 1_000_000_000
-        + nanoseconds)
+    var fields = cursor
+    return try fields.time()
   }
 
-  /// `ddmmyy` (RMC). Two-digit years 80–99 are 1980–1999, 00–79 are 2000–2079: GPS time
-  /// began in 1980, so no receiver reports an earlier year.
-
+  /// `ddmmyy` (see ``Fields/date()``).
   public func date() throws(NMEAError) -> UTCDate? {
-    guard !isEmpty else { return nil }
-    guard count == 6, let day = twoDigits(at: start), let month = twoDigits(at: start + 2),
-      let year = twoDigits(at: start + 4)
-    else { throw invalid }
-    let date = UTCDate(year: year < 80 ? 2000 + year : 1900 + year, month: month, day: day)
-    guard date.isValid else { throw invalid }
-    return date
-  }
-
-  /// A latitude or longitude `dddmm.mmmm` followed by its hemisphere field.
-  ///
-  /// The last two digits before the point are minutes and the rest degrees, so receivers that
-  /// drop leading zeros still read right. Up to twelve decimals of minutes are kept exactly.
-  /// Both fields empty is unknown; one without the other is invalid.
-
-  public func coordinate(hemisphere: Field, positive: UInt8, negative: UInt8, maximum: Int)
-    throws(NMEAError) -> Coordinate?
-  {
-    guard !isEmpty else {
-      guard hemisphere.isEmpty else { throw hemisphere.invalid }
-      return nil
-    }
-    guard let letter = try hemisphere.character(), letter == positive || letter == negative else {
-      throw hemisphere.invalid
-    }
-    var index = start
-    var whole = 0
-    var wholeDigits = 0
-    while index < end, base[index] != UInt8(ascii: ".") {
-      let digit = base[index] &- 0x30
-      guard digit < 10, wholeDigits < 6 else { throw invalid }
-      whole = whole * 10 + Int(digit)
-      wholeDigits += 1
-      index += 1
-    }
-    guard wholeDigits >= 3 else { throw invalid }
-    var mantissa = Int64(whole % 100)
-    var scale: Int8 = 0
-    if index < end {
-      index += 1
-      while index < end {
-        let digit = base[index] &- 0x30
-        guard digit < 10 else { throw invalid }
-        if scale < 12 {
-          mantissa = mantissa * 10 + Int64(digit)
-          scale += 1
-        }
-        index += 1
-      }
-    }
-    let degrees = whole / 100
-    guard whole % 100 < 60, degrees < maximum || (degrees == maximum && mantissa == 0) else {
-      throw invalid
-    }
-    return Coordinate(
-      wholeDegrees: degrees, minutes: FixedPoint(mantissa: mantissa, scale: scale),
-      isNegative: letter == negative)
-  }
-
-  /// Latitude: `ddmm.mmmm,N|S`.
-
-  public func latitude(hemisphere: Field) throws(NMEAError) -> Coordinate? {
-    try coordinate(hemisphere: hemisphere, positive: UInt8(ascii: "N"), negative: UInt8(ascii: "S"), maximum: 90)
-  }
-
-  /// Longitude: `dddmm.mmmm,E|W`.
-
-  public func longitude(hemisphere: Field) throws(NMEAError) -> Coordinate? {
-    try coordinate(hemisphere: hemisphere, positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W"), maximum: 180)
-  }
-
-  func twoDigits(at index: Int) -> Int? {
-    let tens = base[index] &- 0x30
-    let ones = base[index + 1] &- 0x30
-    guard tens < 10, ones < 10 else { return nil }
-    return Int(tens) * 10 + Int(ones)
+    var fields = cursor
+    return try fields.date()
   }
 }
 
+/// The value of a hexadecimal digit, upper or lower case.
 @inline(__always)
 func hexDigitValue(_ byte: UInt8) -> UInt8? {
   switch byte {

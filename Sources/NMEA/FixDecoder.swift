@@ -26,9 +26,13 @@ public struct FixDecoder: Sendable {
   ///   - defaultDate: the date for streams that never send one; a capture's `# Date:`
   ///     comment overrides it.
   ///   - countsSentences: keep a ``tally`` of the sentences by talker and type.
-  public init(options: Framer.Options = .init(), defaultDate: UTCDate? = nil, countsSentences: Bool = false) {
+  ///   - keepsSatellites: whether fixes carry the satellites in view (see
+  ///     ``EpochAssembler/keepsSatellites``).
+  public init(
+    options: Framer.Options = .init(), defaultDate: UTCDate? = nil, countsSentences: Bool = false, keepsSatellites: Bool = true
+  ) {
     framer = Framer(options: options)
-    assembler = EpochAssembler(defaultDate: defaultDate)
+    assembler = EpochAssembler(defaultDate: defaultDate, keepsSatellites: keepsSatellites)
     tally = countsSentences ? SentenceTally() : nil
   }
 
@@ -51,7 +55,7 @@ public struct FixDecoder: Sendable {
   /// The next fix, or `nil` when more bytes are needed (or, after ``finish()``, none is left).
   public mutating func next() -> Fix? {
     while true {
-      if let fix = assembler.nextFix() { return fix }
+      if assembler.hasFix { return assembler.nextFix() }
       guard let sentence = framer.next() else {
         if finished {
           finished = false
@@ -65,8 +69,8 @@ public struct FixDecoder: Sendable {
         captureDate = framer.captureDate
         assembler.defaultDate = captureDate
       }
-      do {
-        assembler.add(try Message(sentence))
+      do throws(NMEAError) {
+        try assembler.add(sentence)
       } catch {
         decodeErrors += 1
       }

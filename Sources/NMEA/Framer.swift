@@ -111,10 +111,10 @@ public struct Framer: Sendable {
       switch event {
       case .needMore:
         return nil
-      case .sentence(let start, let payloadEnd, let end, let addressEnd):
-        return makeSentence(start: start, payloadEnd: payloadEnd, end: end, addressEnd: addressEnd)
+      case .sentence(let start, let payloadEnd, let end, let addressEnd, let fieldCount):
+        return makeSentence(start: start, payloadEnd: payloadEnd, end: end, addressEnd: addressEnd, fieldCount: fieldCount)
       case .comment(let start, let end):
-        readComment(storage[start..<end])
+        readComment(from: start, to: end)
       }
     }
   }
@@ -136,7 +136,7 @@ public struct Framer: Sendable {
 
   /// Wraps a line ``judge`` accepted, reading its talker and type from the address
   /// (already checked to be 2–10 letters or digits).
-  func makeSentence(start: Int, payloadEnd: Int, end: Int, addressEnd: Int) -> Sentence {
+  func makeSentence(start: Int, payloadEnd: Int, end: Int, addressEnd: Int, fieldCount: Int) -> Sentence {
     var talker: UInt16 = 0
     var type: UInt64 = 0
     let addressStart = start + 1
@@ -150,19 +150,31 @@ public struct Framer: Sendable {
       }
     }
     return Sentence(
-      storage: storage, start: start, payloadEnd: payloadEnd, end: end, addressEnd: addressEnd,
+      storage: storage, start: start, payloadEnd: payloadEnd, end: end, addressEnd: addressEnd, fieldCount: fieldCount,
       talker: Talker(rawValue: talker), type: SentenceType(rawValue: type))
   }
 
-  mutating func readComment(_ line: ArraySlice<UInt8>) {
-    // `# Date: 2024-05-01`, with any amount of space around the parts.
-    let text = line.dropFirst().drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-    let key = Array("Date:".utf8)
-    guard text.starts(with: key) else { return }
-    let value = text.dropFirst(key.count).drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-    let trimmed = value.prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
-    if let date = UTCDate(iso8601: trimmed) { captureDate = date }
+  /// Reads `# Date: 2024-05-01` (any amount of space around the parts) from the comment line
+  /// `storage[start..<end]`; other comments are only counted.
+  mutating func readComment(from start: Int, to end: Int) {
+    let date = storage.withUnsafeBufferPointer { bytes -> UTCDate? in
+      func skipSpace(_ index: inout Int) {
+        while index < end, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
+      }
+      var index = start + 1
+      skipSpace(&index)
+      let key: StaticString = "Date:"
+      guard end - index >= key.utf8CodeUnitCount else { return nil }
+      for offset in 0..<key.utf8CodeUnitCount where bytes[index + offset] != key.utf8Start[offset] { return nil }
+      index += key.utf8CodeUnitCount
+      skipSpace(&index)
+      var stop = index
+      while stop < end, bytes[stop] != UInt8(ascii: " "), bytes[stop] != UInt8(ascii: "\t") { stop += 1 }
+      return UTCDate(iso8601: UnsafeBufferPointer(rebasing: bytes[index..<stop]))
+    }
+    if let date { captureDate = date }
   }
+
 }
 
 extension Framer {
@@ -181,6 +193,8 @@ extension Framer {
     var starIndex = -1
     /// XOR of the open sentence's bytes between `$` and `*`.
     var checksum: UInt8 = 0
+    /// Commas in the open sentence before `*`: its number of data fields.
+    var commas = 0
     var atEnd = false
 
     mutating func shift(by offset: Int) {
@@ -193,7 +207,7 @@ extension Framer {
 
   enum Event {
     case needMore
-    case sentence(start: Int, payloadEnd: Int, end: Int, addressEnd: Int)
+    case sentence(start: Int, payloadEnd: Int, end: Int, addressEnd: Int, fieldCount: Int)
     case comment(start: Int, end: Int)
   }
 
@@ -235,13 +249,44 @@ extension Framer {
       switch state.mode {
       case .sentence:
         // The hot loop: most bytes of a stream are ordinary sentence text. `+` through `~`
-        // covers digits, letters, `,`, `.` and `-`; anything else leaves the loop.
+        // covers digits, letters, `,`, `.` and `-`; anything else leaves the loop. Eight bytes
+        // at a time: their XOR folds into the checksum, and their commas are counted, so no
+        // decoder has to count them again.
         var checksum = state.checksum
         if state.starIndex < 0 {
+          let raw = UnsafeRawPointer(bytes.baseAddress!)
+          var folded: UInt64 = 0
+          // A 0 or 1 per byte lane for each comma, summed lane by lane: a sentence is too short
+          // for a lane to overflow between two folds.
+          var commaLanes: UInt64 = 0
+          while index &+ 8 <= count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let outside = Word.outsideText(word)
+            if outside == 0 {
+              folded ^= word
+              commaLanes &+= Word.commas(word)
+              index &+= 8
+              if commaLanes & 0x8080_8080_8080_8080 != 0 { break }
+              continue
+            }
+            let inside = outside.trailingZeroBitCount >> 3
+            let keep = inside == 0 ? 0 : Word.all >> UInt64(64 - 8 * inside)
+            folded ^= word & keep
+            commaLanes &+= Word.commas(word) & keep
+            index &+= inside
+            break
+          }
+          var commas = Int((commaLanes &* 0x0101_0101_0101_0101) >> 56)
+          folded ^= folded >> 32
+          folded ^= folded >> 16
+          folded ^= folded >> 8
+          checksum ^= UInt8(truncatingIfNeeded: folded)
           while index < count, bytes[index] &- 0x2B < 0x54 {
             checksum ^= bytes[index]
-            index += 1
+            if bytes[index] == UInt8(ascii: ",") { commas &+= 1 }
+            index &+= 1
           }
+          state.commas &+= commas
         } else {
           while index < count, bytes[index] &- 0x2B < 0x54 { index += 1 }
         }
@@ -338,6 +383,7 @@ extension Framer {
     state.lineStart = index
     state.starIndex = -1
     state.checksum = 0
+    state.commas = 0
   }
 
   /// Decides the fate of a complete line `bytes[start..<end]` that began with `$` or `!`.
@@ -382,6 +428,30 @@ extension Framer {
       payloadEnd = end
     }
     counters.sentences += 1
-    return .sentence(start: start, payloadEnd: payloadEnd, end: end, addressEnd: addressEnd)
+    return .sentence(start: start, payloadEnd: payloadEnd, end: end, addressEnd: addressEnd, fieldCount: state.commas)
+  }
+}
+
+/// Tests on eight bytes at once, as one little-endian `UInt64` (SWAR).
+enum Word {
+  static let all = UInt64.max
+  static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+  /// A high bit set at least in the lowest byte that is not sentence text (`+` through `~`),
+  /// exactly there: a borrow or carry only ever spreads upwards from a byte that is itself
+  /// outside.
+  @inline(__always)
+  static func outsideText(_ word: UInt64) -> UInt64 {
+    let below = (word &- 0x2B2B_2B2B_2B2B_2B2B) & ~word & highBits
+    let above = ((word &+ 0x0101_0101_0101_0101) | word) & highBits
+    return below | above
+  }
+
+  /// 1 in the lane of each comma, 0 elsewhere.
+  @inline(__always)
+  static func commas(_ word: UInt64) -> UInt64 {
+    let other = word ^ 0x2C2C_2C2C_2C2C_2C2C
+    let nonzero = ((other & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | other
+    return (~nonzero & highBits) >> 7
   }
 }

@@ -1,8 +1,12 @@
 /// A set of satellite numbers (1 through 511) held in a fixed bit set, so a GSA allocates
 /// nothing. Iterates in increasing order.
+///
+/// Eight named words rather than a tuple read through `withUnsafeBytes`: that would copy the
+/// set for every question asked of it.
 public struct SatelliteNumbers: Hashable, Sendable, Sequence {
   public static let limit = 512
-  var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+  var w0: UInt64 = 0, w1: UInt64 = 0, w2: UInt64 = 0, w3: UInt64 = 0
+  var w4: UInt64 = 0, w5: UInt64 = 0, w6: UInt64 = 0, w7: UInt64 = 0
 
   public init() {}
 
@@ -10,57 +14,69 @@ public struct SatelliteNumbers: Hashable, Sendable, Sequence {
     for number in numbers { insert(number) }
   }
 
+  @inline(__always)
+  func word(_ index: Int) -> UInt64 {
+    switch index {
+    case 0: w0
+    case 1: w1
+    case 2: w2
+    case 3: w3
+    case 4: w4
+    case 5: w5
+    case 6: w6
+    default: w7
+    }
+  }
+
   public mutating func insert(_ number: Int) {
     guard number > 0, number < Self.limit else { return }
-    withUnsafeMutableBytes(of: &words) { raw in
-      let words = raw.bindMemory(to: UInt64.self)
-      words[number >> 6] |= 1 << UInt64(number & 63)
+    let bit: UInt64 = 1 << UInt64(number & 63)
+    switch number >> 6 {
+    case 0: w0 |= bit
+    case 1: w1 |= bit
+    case 2: w2 |= bit
+    case 3: w3 |= bit
+    case 4: w4 |= bit
+    case 5: w5 |= bit
+    case 6: w6 |= bit
+    default: w7 |= bit
     }
   }
 
   public func contains(_ number: Int) -> Bool {
     guard number > 0, number < Self.limit else { return false }
-    return withUnsafeBytes(of: words) { raw in
-      raw.load(fromByteOffset: (number >> 6) * 8, as: UInt64.self) & (1 << UInt64(number & 63)) != 0
-    }
+    return word(number >> 6) & (1 << UInt64(number & 63)) != 0
   }
 
   public var count: Int {
-    withUnsafeBytes(of: words) { raw in raw.bindMemory(to: UInt64.self).reduce(0) { $0 + $1.nonzeroBitCount } }
+    w0.nonzeroBitCount + w1.nonzeroBitCount + w2.nonzeroBitCount + w3.nonzeroBitCount + w4.nonzeroBitCount
+      + w5.nonzeroBitCount + w6.nonzeroBitCount + w7.nonzeroBitCount
   }
 
-  public var isEmpty: Bool { count == 0 }
+  public var isEmpty: Bool { (w0 | w1 | w2 | w3 | w4 | w5 | w6 | w7) == 0 }
 
   public func makeIterator() -> Iterator { Iterator(numbers: self) }
 
   /// Visits set bits word by word, skipping empty words.
   public struct Iterator: IteratorProtocol {
     let numbers: SatelliteNumbers
-    var word = 0
+    var index = 0
     var bits: UInt64
 
     init(numbers: SatelliteNumbers) {
       self.numbers = numbers
-      self.bits = numbers.words.0
+      self.bits = numbers.w0
     }
 
     public mutating func next() -> Int? {
       while bits == 0 {
-        word += 1
-        guard word < 8 else { return nil }
-        bits = withUnsafeBytes(of: numbers.words) { $0.load(fromByteOffset: word * 8, as: UInt64.self) }
+        index += 1
+        guard index < 8 else { return nil }
+        bits = numbers.word(index)
       }
       let bit = bits.trailingZeroBitCount
       bits &= bits - 1
-      return word * 64 + bit
+      return index * 64 + bit
     }
-  }
-
-  public static func == (lhs: SatelliteNumbers, rhs: SatelliteNumbers) -> Bool {
-    withUnsafeBytes(of: lhs.words) { left in withUnsafeBytes(of: rhs.words) { right in left.elementsEqual(right) } }
-  }
-
-  public func hash(into hasher: inout Hasher) {
-    withUnsafeBytes(of: words) { hasher.combine(bytes: $0) }
   }
 }

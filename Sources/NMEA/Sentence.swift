@@ -20,18 +20,22 @@ public struct Sentence: Hashable, Sendable, CustomStringConvertible {
   let end: Int
   /// Index of the comma that ends the address field, or ``payloadEnd`` when there is none.
   let addressEnd: Int
+  /// How many data fields follow the address (its commas, counted while framing; a trailing
+  /// empty field counts).
+  public let fieldCount: Int
 
   /// Who sent it: `GP`, `GN`, … or ``Talker/proprietary`` for `$P…` sentences.
   public let talker: Talker
   /// What it is: `GGA`, `RMC`, … For proprietary sentences, the rest of the address (`UBX`).
   public let type: SentenceType
 
-  init(storage: [UInt8], start: Int, payloadEnd: Int, end: Int, addressEnd: Int, talker: Talker, type: SentenceType) {
+  init(storage: [UInt8], start: Int, payloadEnd: Int, end: Int, addressEnd: Int, fieldCount: Int, talker: Talker, type: SentenceType) {
     self.storage = storage
     self.start = start
     self.payloadEnd = payloadEnd
     self.end = end
     self.addressEnd = addressEnd
+    self.fieldCount = fieldCount
     self.talker = talker
     self.type = type
   }
@@ -59,16 +63,6 @@ public struct Sentence: Hashable, Sendable, CustomStringConvertible {
 
   /// The sentence as text, without the line terminator. Allocates: for logs and tools.
   public var description: String { String(decoding: bytes, as: UTF8.self) }
-
-  /// Number of data fields after the address (a trailing empty field counts).
-  public var fieldCount: Int {
-    guard addressEnd < payloadEnd else { return 0 }
-    return storage.withUnsafeBufferPointer { buffer in
-      var count = 0
-      for index in addressEnd..<payloadEnd where buffer[index] == UInt8(ascii: ",") { count += 1 }
-      return count
-    }
-  }
 
   /// Reads the data fields in place. The ``Fields`` cursor points into this sentence's buffer
   /// and must not escape `body`.

@@ -19,7 +19,9 @@ public struct SentenceTally: Sendable, Equatable {
   @inline(__always)
   public mutating func count(_ sentence: Sentence) {
     let key = UInt64(sentence.talker.rawValue) << 48 ^ sentence.type.rawValue
-    if let index = keys.firstIndex(of: key) {
+    var index = 0
+    while index < keys.count, keys[index] != key { index += 1 }
+    if index < keys.count {
       counts[index] += 1
     } else if keys.count < Self.capacity {
       keys.append(key)

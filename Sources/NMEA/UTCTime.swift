@@ -95,13 +95,21 @@ public struct UTCDate: Hashable, Comparable, Sendable, Codable, CustomStringConv
 
   /// Reads `YYYY-MM-DD`, as in a capture's `# Date:` comment.
   public init?<Bytes: Collection<UInt8>>(iso8601 bytes: Bytes) {
-    let digits = Array(bytes)
+    guard let date = bytes.withContiguousStorageIfAvailable({ UTCDate(iso8601: $0) }) ?? UTCDate(iso8601: Array(bytes)) else {
+      return nil
+    }
+    self = date
+  }
+
+  /// Reads `YYYY-MM-DD` from contiguous bytes.
+  init?(iso8601 digits: UnsafeBufferPointer<UInt8>) {
     guard digits.count == 10, digits[4] == UInt8(ascii: "-"), digits[7] == UInt8(ascii: "-") else {
       return nil
     }
     func number(_ range: Range<Int>) -> Int? {
       var value = 0
-      for byte in digits[range] {
+      for index in range {
+        let byte = digits[index]
         guard byte >= 0x30, byte <= 0x39 else { return nil }
         value = value * 10 + Int(byte - 0x30)
       }

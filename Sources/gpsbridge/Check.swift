@@ -13,7 +13,7 @@ func check(_ options: CheckOptions) -> Int32 {
     Terminal.diagnostic("Error: cannot read \(path): \(error).")
     return 1
   }
-  var decoder = FixDecoder(countsSentences: true)
+  var decoder = FixDecoder(countsSentences: true, keepsSatellites: false)
   var fixes = 0
   var positions = 0
   var first: UTCTimestamp?

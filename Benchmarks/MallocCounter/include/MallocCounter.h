@@ -2,3 +2,5 @@
 /// Number of heap allocations (malloc, calloc, realloc, posix_memalign, aligned_alloc,
 /// memalign) made by this process since it started.
 uint64_t mallocCounterAllocations(void);
+/// The same, made by the calling thread only (other threads' work does not disturb it).
+uint64_t mallocCounterThreadAllocations(void);

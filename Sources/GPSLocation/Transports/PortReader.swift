@@ -33,7 +33,7 @@ final class PortReader: @unchecked Sendable {
     self.defaultDate = defaultDate
     self.continuation = continuation
     self.rawBytes = rawBytes
-    self.decoder = FixDecoder(defaultDate: defaultDate)
+    self.decoder = FixDecoder(defaultDate: defaultDate, keepsSatellites: false)
     self.reader = DescriptorReader(
       descriptor: port.descriptor, label: "gpsbridge.serial",
       onBytes: { [weak self] bytes in self?.received(bytes) },
@@ -60,7 +60,7 @@ final class PortReader: @unchecked Sendable {
   /// Starts decoding afresh (after a baud change), forgetting what was counted.
   func reset() {
     reader.perform { [self] in
-      decoder = FixDecoder(defaultDate: defaultDate)
+      decoder = FixDecoder(defaultDate: defaultDate, keepsSatellites: false)
       counters = Counters()
     }
   }

@@ -49,7 +49,7 @@ package struct ReplaySource<C: Clock>: FixSource where C.Duration == Duration {
     } catch {
       return
     }
-    var decoder = FixDecoder(defaultDate: .today)
+    var decoder = FixDecoder(defaultDate: .today, keepsSatellites: false)
     var pacer = Pacer(speed: speed, clock: clock)
     var fixes = 0
 

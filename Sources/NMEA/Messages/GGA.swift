@@ -50,9 +50,8 @@ extension GGA {
 extension Fields {
   /// GGA's numeric quality indicator.
   mutating func ggaQuality() throws(NMEAError) -> FixQuality? {
-    let field = next()
-    guard let value = try field.integer() else { return nil }
-    guard let quality = FixQuality(ggaIndicator: value) else { throw field.invalid }
+    guard let value = try integer() else { return nil }
+    guard let quality = FixQuality(ggaIndicator: value) else { throw invalid }
     return quality
   }
 }

@@ -55,22 +55,20 @@ extension GSA {
 
 extension Fields {
   mutating func fixMode() throws(NMEAError) -> FixMode? {
-    let field = next()
-    switch try field.integer() {
+    switch try integer() {
     case nil: return nil
     case 1: return FixMode.none
     case 2: return .twoD
     case 3: return .threeD
-    default: throw field.invalid
+    default: throw invalid
     }
   }
 
   mutating func satelliteNumbers(count: Int) throws(NMEAError) -> SatelliteNumbers {
     var numbers = SatelliteNumbers()
     for _ in 0..<count {
-      let field = next()
-      guard let number = try field.integer() else { continue }
-      guard number > 0, number < SatelliteNumbers.limit else { throw field.invalid }
+      guard let number = try integer() else { continue }
+      guard number > 0, number < SatelliteNumbers.limit else { throw invalid }
       numbers.insert(number)
     }
     return numbers

@@ -105,13 +105,13 @@ extension GSV {
       let inView = try fields.integer()
       var satellites = Satellites()
       for _ in 0..<blocks {
-        let numberField = fields.next()
+        let number = try fields.integer()
         let elevation = try fields.integer(in: -90...90)
         let azimuth = try fields.integer(in: 0...360)
         let snr = try fields.integer(in: 0...99)
         // Receivers pad the last sentence of a group with empty blocks.
-        guard let number = try numberField.integer() else { continue }
-        guard number > 0, number < SatelliteNumbers.limit else { throw numberField.invalid }
+        guard let number else { continue }
+        guard number > 0, number < SatelliteNumbers.limit else { throw .invalidField(.gsv, field: fields.nextIndex - 4) }
         satellites.append(Satellite(number: number, elevation: elevation, azimuth: azimuth, snr: snr))
       }
       fields.skip(max(0, satelliteFields / 4 - blocks) * 4)
