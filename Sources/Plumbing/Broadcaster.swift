@@ -1,35 +1,68 @@
-/// Fans actions out to any number of `delegate()` streams.
+/// Fans elements out to any number of subscribers, a batch at a time.
 ///
-/// Each subscriber gets its own `AsyncStream` and receives, in order, every action yielded
-/// after it subscribed. Ending one stream's iteration unregisters it without touching the
-/// others. **Buffering policy:** each subscriber buffers at most ``bufferLimit`` actions;
-/// when a subscriber falls that far behind, its oldest unread actions are dropped, so one
+/// Each subscriber has its own queue. A yield appends to every queue under one lock and
+/// wakes a waiting reader at most once; a reader takes everything queued at once, handing
+/// back the array it has finished with, so a steady stream allocates nothing. A producer
+/// that yields many elements together (``yield(contentsOf:)``) and a reader that takes
+/// whatever is ready thus pay one lock and one wake-up per batch, never per element, and a
+/// reader that keeps up still gets each element as soon as it is yielded.
+///
+/// **Buffering policy:** each subscriber's queue holds at most ``bufferLimit`` elements;
+/// when a subscriber falls that far behind, its oldest unread elements are dropped, so one
 /// slow reader can neither grow memory without bound nor hold back the rest. At 10 Hz with
 /// heading and regions that is well over a minute of backlog.
 ///
-/// A producer that would rather wait than lose actions (a replay running as fast as it can)
-/// calls ``waitForRoom()`` between yields: it returns once every subscriber's buffer is at
+/// A producer that would rather wait than lose elements (a replay running as fast as it can)
+/// calls ``waitForRoom()`` between yields: it returns once every subscriber's queue is at
 /// most half full, or after ``roomTimeout`` at the latest, so a subscriber that stopped
 /// reading slows such a producer down but cannot stop it.
 package final class Broadcaster<Element: Sendable>: Sendable {
-  /// Actions buffered per subscriber before the oldest are dropped.
+  /// Elements queued per subscriber before the oldest are dropped.
   package let bufferLimit: Int
   /// The longest ``waitForRoom()`` waits.
   package let roomTimeout: Duration
   private let state = Locked(State())
 
+  private struct Queue {
+    let id: Int
+    var elements: [Element] = []
+    /// The array the reader finished with, emptied: the next batch is gathered in it.
+    var spare: [Element] = []
+    /// The reader, while it waits for elements.
+    var reader: UnsafeContinuation<[Element]?, Never>?
+  }
+
   private struct State {
     var nextID = 0
-    var continuations: [Int: AsyncStream<Element>.Continuation] = [:] {
-      didSet { current = continuations.map { ($0.key, $0.value) } }
-    }
-    /// The subscribers as an array, rebuilt only when one comes or goes, so yielding
-    /// allocates nothing.
-    var current: [(Int, AsyncStream<Element>.Continuation)] = []
-    /// Unread actions per subscriber, as the last yield and the reads since report it.
-    var unread: [Int: Int] = [:]
+    var queues: [Queue] = []
+    var finished = false
     var nextWaiter = 0
-    var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    var waiters: [(id: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+    func index(of id: Int) -> Int? {
+      var index = 0
+      while index < queues.count {
+        if queues[index].id == id { return index }
+        index += 1
+      }
+      return nil
+    }
+
+    func isCrowded(beyond count: Int) -> Bool {
+      var index = 0
+      while index < queues.count {
+        if queues[index].elements.count > count { return true }
+        index += 1
+      }
+      return false
+    }
+
+    /// The waiting producers, when no queue is crowded any more; they are resumed by the caller.
+    mutating func producersToWake(half: Int) -> [CheckedContinuation<Void, Never>] {
+      guard !waiters.isEmpty, !isCrowded(beyond: half) else { return [] }
+      defer { waiters.removeAll() }
+      return waiters.map(\.continuation)
+    }
   }
 
   package init(bufferLimit: Int = 1024, roomTimeout: Duration = .seconds(1)) {
@@ -37,45 +70,60 @@ package final class Broadcaster<Element: Sendable>: Sendable {
     self.roomTimeout = roomTimeout
   }
 
-  /// A new stream that receives every element yielded from now on.
-  package func subscribe() -> AsyncStream<Element> {
-    let (inner, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .bufferingNewest(bufferLimit))
+  /// A subscription that receives every element yielded from now on, a batch at a time.
+  package func subscribeBatches() -> Subscription {
     let id = state.withLock { state in
       defer { state.nextID += 1 }
-      state.continuations[state.nextID] = continuation
-      state.unread[state.nextID] = 0
+      if !state.finished { state.queues.append(Queue(id: state.nextID)) }
       return state.nextID
     }
-    continuation.onTermination = { [weak self] _ in self?.unregister(id) }
-    // The stream handed out counts what its reader takes, so producers can wait for room.
-    let reader = Reader(inner.makeAsyncIterator())
-    return AsyncStream(
-      unfolding: { [weak self] in
-        let element = await reader.next()
-        if element != nil { self?.taken(by: id) }
-        return element
-      },
-      onCancel: { [weak self] in self?.unregister(id) })
+    return Subscription(broadcaster: self, id: id)
+  }
+
+  /// A new stream that receives every element yielded from now on. Reading it takes the
+  /// queue a batch at a time underneath, so it costs a lock per batch, not per element.
+  package func subscribe() -> AsyncStream<Element> {
+    let reader = ElementReader(subscribeBatches())
+    return AsyncStream(unfolding: { await reader.next() })
   }
 
   /// Sends `element` to every current subscriber.
   package func yield(_ element: Element) {
-    let subscribers = state.withLock { $0.current }
-    var fill: [(Int, Int)] = []
-    for (id, subscriber) in subscribers {
-      if case .enqueued(let remaining) = subscriber.yield(element) { fill.append((id, bufferLimit - remaining)) }
-    }
-    guard !fill.isEmpty else { return }
+    publish { $0.append(element) }
+  }
+
+  /// Sends `elements`, in order, to every current subscriber, with one lock and at most one
+  /// wake-up per subscriber.
+  package func yield(contentsOf elements: [Element]) {
+    guard !elements.isEmpty else { return }
+    publish { $0.append(contentsOf: elements) }
+  }
+
+  private func publish(_ append: (inout [Element]) -> Void) {
+    let limit = bufferLimit
     state.withLock { state in
-      for (id, unread) in fill where state.unread[id] != nil { state.unread[id] = unread }
+      var index = 0
+      while index < state.queues.count {
+        append(&state.queues[index].elements)
+        let excess = state.queues[index].elements.count - limit
+        if excess > 0 { state.queues[index].elements.removeFirst(excess) }
+        if let reader = state.queues[index].reader {
+          // Resuming only schedules the reader, so it may happen under the lock.
+          state.queues[index].reader = nil
+          var batch = state.queues[index].spare
+          swap(&batch, &state.queues[index].elements)
+          state.queues[index].spare = []
+          reader.resume(returning: batch)
+        }
+        index += 1
+      }
     }
   }
 
-  /// Returns once every subscriber has at most half a buffer unread, or after
-  /// ``roomTimeout``.
+  /// Returns once every subscriber has at most half a queue unread, or after ``roomTimeout``.
   package func waitForRoom() async {
     let half = bufferLimit / 2
-    guard state.withLock({ state in state.unread.values.contains { $0 > half } }) else { return }
+    guard state.withLock({ $0.isCrowded(beyond: half) }) else { return }
     let id = state.withLock { state in
       defer { state.nextWaiter += 1 }
       return state.nextWaiter
@@ -86,8 +134,8 @@ package final class Broadcaster<Element: Sendable>: Sendable {
     }
     await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
       let ready = state.withLock { state in
-        guard state.unread.values.contains(where: { $0 > half }) else { return true }
-        state.waiters[id] = waiter
+        guard state.isCrowded(beyond: half) else { return true }
+        state.waiters.append((id, waiter))
         return false
       }
       if ready { waiter.resume() }
@@ -95,55 +143,138 @@ package final class Broadcaster<Element: Sendable>: Sendable {
     timeout.cancel()
   }
 
-  /// How many streams are subscribed.
-  package var subscriberCount: Int { state.withLock { $0.continuations.count } }
+  /// How many subscriptions are registered.
+  package var subscriberCount: Int { state.withLock { $0.queues.count } }
 
-  /// Ends every stream.
+  /// Ends every subscription once its reader has taken what is queued; later subscriptions
+  /// end at once.
   package func finish() {
-    let subscribers = state.withLock { state in
-      defer { state.continuations.removeAll() }
-      return Array(state.continuations.values)
-    }
-    for subscriber in subscribers { subscriber.finish() }
-    resumeAllWaiters()
-  }
-
-  private func taken(by id: Int) {
-    let half = bufferLimit / 2
-    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-      if let unread = state.unread[id], unread > 0 { state.unread[id] = unread - 1 }
-      guard !state.waiters.isEmpty, !state.unread.values.contains(where: { $0 > half }) else { return [] }
+    let producers = state.withLock { state in
+      state.finished = true
+      var index = 0
+      while index < state.queues.count {
+        if let reader = state.queues[index].reader {
+          state.queues[index].reader = nil
+          reader.resume(returning: nil)
+        }
+        index += 1
+      }
       defer { state.waiters.removeAll() }
-      return Array(state.waiters.values)
+      return state.waiters.map(\.continuation)
     }
-    for waiter in waiters { waiter.resume() }
+    for producer in producers { producer.resume() }
   }
 
-  private func unregister(_ id: Int) {
-    let continuation = state.withLock { state -> AsyncStream<Element>.Continuation? in
-      state.unread[id] = nil
-      return state.continuations.removeValue(forKey: id)
+  /// Replaces `batch` with everything queued for `id`, waiting until something is; `false`
+  /// once the broadcaster has finished and the queue is empty, or the subscription ended.
+  fileprivate func next(for id: Int, into batch: inout [Element]) async -> Bool {
+    batch.removeAll(keepingCapacity: true)
+    if Task.isCancelled {
+      unregister(id)
+      return false
     }
-    continuation?.finish()
-    resumeAllWaiters()
+    let half = bufferLimit / 2
+    var producers: [CheckedContinuation<Void, Never>] = []
+    let ready: Bool? = state.withLock { state in
+      guard let index = state.index(of: id) else { return false }
+      guard state.queues[index].elements.isEmpty else {
+        swap(&batch, &state.queues[index].elements)
+        producers = state.producersToWake(half: half)
+        return true
+      }
+      return state.finished ? false : nil
+    }
+    for producer in producers { producer.resume() }
+    if let ready { return ready }
+
+    let spent = batch
+    batch = []
+    let taken: [Element]? = await withTaskCancellationHandler {
+      await withUnsafeContinuation { (reader: UnsafeContinuation<[Element]?, Never>) in
+        state.withLock { state in
+          guard let index = state.index(of: id) else { return reader.resume(returning: nil) }
+          guard state.queues[index].elements.isEmpty else {
+            var taken = spent
+            swap(&taken, &state.queues[index].elements)
+            return reader.resume(returning: taken)
+          }
+          if state.finished { return reader.resume(returning: nil) }
+          state.queues[index].spare = spent
+          state.queues[index].reader = reader
+        }
+      }
+    } onCancel: {
+      unregister(id)
+    }
+    guard let taken else { return false }
+    batch = taken
+    let waking = state.withLock { $0.producersToWake(half: half) }
+    for producer in waking { producer.resume() }
+    return true
+  }
+
+  fileprivate func unregister(_ id: Int) {
+    let producers = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      guard let index = state.index(of: id) else { return [] }
+      let queue = state.queues.remove(at: index)
+      queue.reader?.resume(returning: nil)
+      defer { state.waiters.removeAll() }
+      return state.waiters.map(\.continuation)
+    }
+    for producer in producers { producer.resume() }
   }
 
   private func resumeWaiter(_ id: Int) {
-    state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+    let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+      guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+      return state.waiters.remove(at: index).continuation
+    }
+    waiter?.resume()
   }
 
-  private func resumeAllWaiters() {
-    let waiters = state.withLock { state in
-      defer { state.waiters.removeAll() }
-      return Array(state.waiters.values)
+  /// One subscriber's end: ``next(into:)`` takes everything yielded since the last call.
+  /// Releasing the subscription unregisters it.
+  package final class Subscription: Sendable {
+    private let broadcaster: Broadcaster
+    private let id: Int
+
+    fileprivate init(broadcaster: Broadcaster, id: Int) {
+      self.broadcaster = broadcaster
+      self.id = id
     }
-    for waiter in waiters { waiter.resume() }
+
+    deinit { broadcaster.unregister(id) }
+
+    /// Replaces `batch` with every element yielded since the last call, in order, waiting
+    /// until there is at least one; `false` when there will be no more (the broadcaster
+    /// finished, or the reading task was cancelled). The array passed in is reused, so
+    /// reading with the same one each time allocates nothing. Call from one task at a time.
+    package func next(into batch: inout [Element]) async -> Bool {
+      await broadcaster.next(for: id, into: &batch)
+    }
   }
 }
 
-/// Holds a stream's iterator so the stream handed to a subscriber can call it.
-private final class Reader<Element: Sendable>: @unchecked Sendable {
-  private var iterator: AsyncStream<Element>.Iterator
-  init(_ iterator: AsyncStream<Element>.Iterator) { self.iterator = iterator }
-  func next() async -> Element? { await iterator.next() }
+/// Hands out a subscription's batches one element at a time, for `subscribe()`'s stream.
+/// Only the task iterating that stream touches it.
+private final class ElementReader<Element: Sendable>: @unchecked Sendable {
+  private let subscription: Broadcaster<Element>.Subscription
+  private var batch: [Element] = []
+  private var position = 0
+
+  init(_ subscription: Broadcaster<Element>.Subscription) {
+    self.subscription = subscription
+  }
+
+  func next() async -> Element? {
+    if position == batch.count {
+      var batch = self.batch
+      self.batch = []
+      guard await subscription.next(into: &batch) else { return nil }
+      self.batch = batch
+      position = 0
+    }
+    defer { position += 1 }
+    return batch[position]
+  }
 }

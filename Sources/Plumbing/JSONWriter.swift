@@ -1,35 +1,53 @@
-/// Builds one JSON object as text, appending straight into a byte buffer: fast enough for
-/// the command line's throughput and exact about numbers (the shortest text that reads back
-/// as the same `Double`). Unknown values are left out by the callers, as gpsd does.
-package struct JSONWriter {
+/// Builds JSON text straight into one byte buffer: fast enough for the command line's
+/// throughput and exact about numbers (a `Double` is written as the shortest text that
+/// reads back as the same value). Unknown values are left out by the callers, as gpsd does.
+///
+/// One writer can serve a whole stream of objects: append them, take ``bytes``, and
+/// ``removeAll()`` keeps the buffer's capacity, so writing allocates nothing once the buffer
+/// has grown. Keys known when the program is written are `StaticString`s, copied without
+/// an escape check. Nesting is limited to 64 levels.
+package struct JSONWriter: TextOutputStream {
   package private(set) var bytes: [UInt8] = []
-  private var needsComma: [Bool] = []
+  /// One bit per open object or array, innermost lowest: set once it holds a value, so
+  /// the next one needs a comma first.
+  private var hasValues: UInt64 = 0
 
-  package init() {
-    bytes.reserveCapacity(512)
+  package init(capacity: Int = 512) {
+    bytes.reserveCapacity(capacity)
   }
 
   package var string: String { String(decoding: bytes, as: UTF8.self) }
 
+  /// Empties the buffer, keeping its storage.
+  package mutating func removeAll() {
+    bytes.removeAll(keepingCapacity: true)
+    hasValues = 0
+  }
+
+  /// Ends a line of NDJSON.
+  package mutating func newline() {
+    bytes.append(0x0A)
+  }
+
   package mutating func beginObject() {
     bytes.append(UInt8(ascii: "{"))
-    needsComma.append(false)
+    hasValues <<= 1
   }
 
   package mutating func endObject() {
     bytes.append(UInt8(ascii: "}"))
-    needsComma.removeLast()
+    hasValues >>= 1
   }
 
-  package mutating func beginArray(_ key: String) {
+  package mutating func beginArray(_ key: StaticString) {
     self.key(key)
     bytes.append(UInt8(ascii: "["))
-    needsComma.append(false)
+    hasValues <<= 1
   }
 
   package mutating func endArray() {
     bytes.append(UInt8(ascii: "]"))
-    needsComma.removeLast()
+    hasValues >>= 1
   }
 
   /// Starts an element of an array: an object follows.
@@ -37,74 +55,156 @@ package struct JSONWriter {
     separate()
   }
 
+  package mutating func key(_ key: StaticString) {
+    separate()
+    bytes.append(UInt8(ascii: "\""))
+    key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    bytes.append(UInt8(ascii: "\""))
+    bytes.append(UInt8(ascii: ":"))
+  }
+
+  /// A key made at run time, escaped as a string value is.
   package mutating func key(_ key: String) {
     separate()
     appendString(key)
     bytes.append(UInt8(ascii: ":"))
   }
 
-  package mutating func object(_ key: String, _ body: (inout JSONWriter) -> Void) {
+  package mutating func object(_ key: StaticString, _ body: (inout JSONWriter) -> Void) {
     self.key(key)
     beginObject()
     body(&self)
     endObject()
   }
 
-  package mutating func field(_ key: String, _ value: String) {
+  package mutating func field(_ key: StaticString, _ value: String) {
     self.key(key)
     appendString(value)
   }
 
-  package mutating func field(_ key: String, _ value: Double) {
+  package mutating func field(_ key: StaticString, _ value: Double) {
     guard value.isFinite else { return }
     self.key(key)
-    bytes.append(contentsOf: value.description.utf8)
+    // `Double.write(to:)` hands its digits to `_writeASCII` below: no `String` is made.
+    value.write(to: &self)
   }
 
   /// A value that CoreLocation marks unknown with a negative number: left out when negative.
-  package mutating func field(_ key: String, nonNegative value: Double) {
+  package mutating func field(_ key: StaticString, nonNegative value: Double) {
     guard value >= 0 else { return }
     field(key, value)
   }
 
-  package mutating func field(_ key: String, _ value: Int) {
+  package mutating func field(_ key: StaticString, _ value: Int) {
     self.key(key)
-    bytes.append(contentsOf: String(value).utf8)
+    appendInteger(value)
   }
 
-  package mutating func field(_ key: String, _ value: Bool) {
+  package mutating func field(_ key: String, _ value: Int) {
     self.key(key)
-    bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    appendInteger(value)
+  }
+
+  package mutating func field(_ key: StaticString, _ value: Bool) {
+    self.key(key)
+    let text: StaticString = value ? "true" : "false"
+    text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+  }
+
+  /// Appends one byte of text that needs no escaping (for values written piece by piece).
+  package mutating func append(ascii byte: UInt8) {
+    bytes.append(byte)
+  }
+
+  /// Appends `value` in decimal.
+  package mutating func appendInteger(_ value: Int) {
+    if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    let magnitude = value.magnitude
+    var digits = 1
+    var rest = magnitude / 10
+    while rest > 0 {
+      digits += 1
+      rest /= 10
+    }
+    appendDigits(magnitude, count: digits)
+  }
+
+  /// Appends the last `count` decimal digits of `value`, with leading zeros as needed.
+  package mutating func appendDigits(_ value: UInt, count: Int) {
+    let start = bytes.count
+    for _ in 0..<count { bytes.append(UInt8(ascii: "0")) }
+    var remaining = value
+    var index = bytes.count - 1
+    while index >= start {
+      bytes[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
+      remaining /= 10
+      index -= 1
+    }
+  }
+
+  package mutating func write(_ string: String) {
+    bytes.append(contentsOf: string.utf8)
+  }
+
+  package mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+    bytes.append(contentsOf: buffer)
   }
 
   private mutating func separate() {
-    if let last = needsComma.last {
-      if last { bytes.append(UInt8(ascii: ",")) }
-      needsComma[needsComma.count - 1] = true
-    }
+    if hasValues & 1 != 0 { bytes.append(UInt8(ascii: ",")) }
+    hasValues |= 1
   }
 
   private mutating func appendString(_ text: String) {
     bytes.append(UInt8(ascii: "\""))
-    // Most strings (keys, event names, timestamps) need no escaping: copy them whole.
-    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-      bytes.append(contentsOf: text.utf8)
-      bytes.append(UInt8(ascii: "\""))
-      return
-    }
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
-      case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
-      case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-      case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-      case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-      case 0..<0x20:
-        let hex = Array("0123456789abcdef".utf8)
-        bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
-      default: bytes.append(byte)
+    var text = text
+    // Most strings (identifiers, messages) need no escaping: copy them whole.
+    text.withUTF8 { utf8 in
+      var clean = true
+      var index = 0
+      while index < utf8.count {
+        let byte = utf8[index]
+        if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+          clean = false
+          break
+        }
+        index += 1
+      }
+      if clean {
+        bytes.append(contentsOf: utf8)
+      } else {
+        for byte in utf8 { appendEscaped(byte) }
       }
     }
     bytes.append(UInt8(ascii: "\""))
+  }
+
+  private mutating func appendEscaped(_ byte: UInt8) {
+    switch byte {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+      bytes.append(0x5C)
+      bytes.append(byte)
+    case 0x0A:
+      bytes.append(0x5C)
+      bytes.append(UInt8(ascii: "n"))
+    case 0x0D:
+      bytes.append(0x5C)
+      bytes.append(UInt8(ascii: "r"))
+    case 0x09:
+      bytes.append(0x5C)
+      bytes.append(UInt8(ascii: "t"))
+    case 0..<0x20:
+      let hex: StaticString = "0123456789abcdef"
+      bytes.append(0x5C)
+      bytes.append(UInt8(ascii: "u"))
+      bytes.append(UInt8(ascii: "0"))
+      bytes.append(UInt8(ascii: "0"))
+      hex.withUTF8Buffer { digits in
+        bytes.append(digits[Int(byte >> 4)])
+        bytes.append(digits[Int(byte & 15)])
+      }
+    default:
+      bytes.append(byte)
+    }
   }
 }

@@ -127,9 +127,39 @@ extension LocationManager.Error {
 }
 
 extension JSONWriter {
-  /// A date as ISO 8601 in UTC with milliseconds: `2024-05-01T08:00:00.000Z`.
-  mutating func field(_ key: String, _ date: Date) {
-    field(key, iso8601(date))
+  /// A date as ISO 8601 in UTC with milliseconds, `2024-05-01T08:00:00.000Z`, its digits
+  /// written straight into the buffer.
+  mutating func field(_ key: StaticString, _ date: Date) {
+    let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+    let (days, millisecondOfDay) = milliseconds.floorDividedWithRemainder(by: 86_400_000)
+    let day = UTCDate(daysSince1970: days)
+    guard (0...9999).contains(day.year) else { return field(key, iso8601(date)) }
+    self.key(key)
+    append(ascii: UInt8(ascii: "\""))
+    appendDigits(UInt(day.year), count: 4)
+    append(ascii: UInt8(ascii: "-"))
+    appendDigits(UInt(day.month), count: 2)
+    append(ascii: UInt8(ascii: "-"))
+    appendDigits(UInt(day.day), count: 2)
+    append(ascii: UInt8(ascii: "T"))
+    let time = UInt(millisecondOfDay)
+    appendDigits(time / 3_600_000, count: 2)
+    append(ascii: UInt8(ascii: ":"))
+    appendDigits(time / 60_000 % 60, count: 2)
+    append(ascii: UInt8(ascii: ":"))
+    appendDigits(time / 1000 % 60, count: 2)
+    append(ascii: UInt8(ascii: "."))
+    appendDigits(time % 1000, count: 3)
+    append(ascii: UInt8(ascii: "Z"))
+    append(ascii: UInt8(ascii: "\""))
+  }
+}
+
+extension Int64 {
+  /// The floor quotient and the non-negative remainder.
+  fileprivate func floorDividedWithRemainder(by divisor: Int64) -> (Int64, Int64) {
+    let remainder = ((self % divisor) + divisor) % divisor
+    return ((self - remainder) / divisor, remainder)
   }
 }
 

@@ -83,7 +83,8 @@ func check(_ options: CheckOptions) -> Int32 {
     if let span { writer.field("seconds", span) }
     if let rate { writer.field("rate", rate) }
     writer.endObject()
-    Terminal.writeBytes(writer.bytes + [0x0A])
+    writer.newline()
+    Terminal.writeBytes(writer.bytes)
     return 0
   }
   var lines = ["\(path): \(bytesRead) bytes, \(counters.sentences) sentences"]

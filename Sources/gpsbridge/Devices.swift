@@ -25,7 +25,8 @@ func listDevices(_ options: DevicesOptions) -> Int32 {
       writer.field("isAccessible", device.isAccessible)
       if let hint = device.accessHint { writer.field("accessHint", hint) }
       writer.endObject()
-      Terminal.writeBytes(writer.bytes + [0x0A])
+      writer.newline()
+      Terminal.writeBytes(writer.bytes)
     }
     return 0
   }

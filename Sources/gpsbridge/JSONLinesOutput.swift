@@ -1,21 +1,34 @@
 import GPSLocation
 import Plumbing
 
-/// `--json`: exactly one JSON object per action and line, written (flushed) per line.
+/// `--json`: exactly one JSON object per action and line. Lines are gathered in one reused
+/// buffer and written when ``flush()`` is called, which the caller does whenever no further
+/// action is ready, so a live source's lines come out at once and a fast replay's in large
+/// blocks.
 struct JSONLinesOutput: ActionOutput {
+  private var writer = JSONWriter(capacity: 1 << 16)
+
   mutating func write(_ action: LocationManager.Action) {
-    var writer = JSONWriter()
     action.write(into: &writer)
-    var bytes = writer.bytes
-    bytes.append(0x0A)
-    Terminal.writeBytes(bytes)
+    writer.newline()
+    if writer.bytes.count >= 1 << 16 { flush() }
   }
 
-  mutating func finish() {}
+  mutating func flush() {
+    guard !writer.bytes.isEmpty else { return }
+    Terminal.writeBytes(writer.bytes)
+    writer.removeAll()
+  }
+
+  mutating func finish() {
+    flush()
+  }
 }
 
-/// Where actions are printed.
+/// Where actions are printed. ``write(_:)`` may hold output back until ``flush()``.
 protocol ActionOutput {
   mutating func write(_ action: LocationManager.Action)
+  /// Writes out whatever is held back: called whenever no further action is ready.
+  mutating func flush()
   mutating func finish()
 }

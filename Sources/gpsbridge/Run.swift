@@ -14,27 +14,35 @@ func run(_ options: RunOptions) async -> Int32 {
     }
   }
   let (manager, name) = await openSource(options.source)
+  guard let core = manager.core else { preconditionFailure("The command line's managers are made by LocationManager.source") }
   var output: any ActionOutput = options.json ? JSONLinesOutput() : TextOutput(sourceName: name)
   defer { output.finish() }
-  let stream = manager.delegate()
-  if options.desiredAccuracy != nil || options.distanceFilter != nil {
-    await manager.set(desiredAccuracy: options.desiredAccuracy, distanceFilter: options.distanceFilter)
-  }
-  if options.once {
-    await manager.requestLocation()
-  } else {
-    for region in regions { await manager.startMonitoringForRegion(region) }
-    if options.visits { await manager.startMonitoringVisits() }
-    if options.significantChanges { await manager.startMonitoringSignificantLocationChanges() }
-    if options.heading { await manager.startUpdatingHeading() }
-    await manager.startUpdatingLocation()
+  let actions = core.subscribe()
+  // Every command in one step: the source starts after the last, so a replay gives the same
+  // actions every time and needs no lead-in.
+  let properties = LocationManager.Properties(desiredAccuracy: options.desiredAccuracy, distanceFilter: options.distanceFilter)
+  await core.perform { [options, regions] engine, now in
+    engine.set(properties)
+    if options.once {
+      engine.requestLocation(now: now)
+      return []
+    }
+    var started: [LocationManager.Action] = []
+    for region in regions { started += engine.startMonitoring(region) }
+    if options.visits { engine.startMonitoringVisits() }
+    if options.significantChanges { engine.startMonitoringSignificantLocationChanges() }
+    if options.heading { engine.startUpdatingHeading() }
+    engine.startUpdatingLocation()
+    return started
   }
 
   var status: Int32 = 0
-  for await action in stream {
-    output.write(action)
-    if case .didUpdateLocations = action, options.once { break }
-    if case .didFailWithError(let error) = action {
+  var batch: [LocationManager.Action] = []
+  reading: while await actions.next(into: &batch) {
+    for action in batch {
+      output.write(action)
+      if case .didUpdateLocations = action, options.once { break reading }
+      guard case .didFailWithError(let error) = action else { continue }
       switch error.code {
       case .endOfCapture:
         if options.once { status = 1 }
@@ -46,20 +54,22 @@ func run(_ options: RunOptions) async -> Int32 {
         continue
       }
       if status != 0 { Terminal.diagnostic("Error: \(error.message)") }
-      break
+      break reading
     }
+    // Everything that was ready is written; the next read may wait.
+    output.flush()
   }
+  output.flush()
   await stopEverything(manager, regions: regions)
   return status
 }
 
-/// Stops every activity so the source is released (the device closed, its settings restored).
+/// Stops every activity; returns once the source has stopped (the device closed, its
+/// settings restored).
 func stopEverything(_ manager: LocationManager, regions: [Region]) async {
   await manager.stopUpdatingLocation()
   await manager.stopUpdatingHeading()
   await manager.stopMonitoringVisits()
   await manager.stopMonitoringSignificantLocationChanges()
   for region in regions { await manager.stopMonitoringForRegion(region) }
-  // The source closes in its own task; give it a moment to restore the device's settings.
-  try? await Task.sleep(for: .milliseconds(50))
 }

@@ -9,7 +9,7 @@ import Plumbing
 func openSource(_ choice: SourceChoice) async -> (LocationManager, String) {
   switch choice {
   case .replay(let path, let speed):
-    return (.replay(capture: .file(path), speed: speed), path == "-" ? "replay of standard input" : "replay \(path)")
+    return (.replayWithoutLeadIn(capture: .file(path), speed: speed), path == "-" ? "replay of standard input" : "replay \(path)")
   case .device(let path, let baud):
     return (serialManager(path: path, baud: baud), path)
   case .gpsd(let address):
@@ -27,7 +27,7 @@ func openSource(_ choice: SourceChoice) async -> (LocationManager, String) {
     Terminal.diagnostic(
       "gpsbridge: no GPS receiver found and no gpsd on \(address); replaying the bundled demo drive in real time.\n"
         + "gpsbridge: plug in a receiver (see 'gpsbridge devices'), or use --device PATH, --gpsd HOST or --replay FILE.")
-    return (.simulated(.demoDrive), "demo drive (simulated)")
+    return (.replayWithoutLeadIn(capture: .simulated(.demoDrive), speed: .realTime), "demo drive (simulated)")
   }
 }
 

@@ -5,7 +5,7 @@ import Plumbing
 
 /// One readable line per action, and on a terminal a status line that updates in place
 /// (source, fix quality, satellites, rate). The status line is drawn only when stdout is a
-/// terminal, so none of it reaches a pipe.
+/// terminal, so none of it reaches a pipe. Lines are held back until ``flush()``.
 struct TextOutput: ActionOutput {
   let sourceName: String
   let showsStatus: Bool
@@ -13,6 +13,7 @@ struct TextOutput: ActionOutput {
   private var recent: [Date] = []
   private var quality = "no fix"
   private var satellites: Int?
+  private var pending = ""
 
   init(sourceName: String, showsStatus: Bool = Terminal.standardOutputIsTerminal) {
     self.sourceName = sourceName
@@ -28,12 +29,20 @@ struct TextOutput: ActionOutput {
       satellites = location.satellitesUsed
     }
     if case .didPauseLocationUpdates = action { quality = "paused" }
+    pending += Self.line(for: action) + "\n"
+  }
+
+  /// Prints the lines held back, then the status line under them.
+  mutating func flush() {
+    guard !pending.isEmpty else { return }
     clearStatus()
-    Terminal.write(Self.line(for: action) + "\n")
+    Terminal.write(pending)
+    pending = ""
     drawStatus()
   }
 
   mutating func finish() {
+    flush()
     clearStatus()
   }
 

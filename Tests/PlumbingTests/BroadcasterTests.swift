@@ -83,4 +83,79 @@ import Testing
     #expect(waited >= .milliseconds(150) && waited < .seconds(10))
     _ = stream
   }
+
+  @Test func aBatchReaderTakesEverythingReadyInOneRead() async {
+    let broadcaster = Broadcaster<Int>()
+    let subscription = broadcaster.subscribeBatches()
+    for value in 0..<5 { broadcaster.yield(value) }
+    broadcaster.yield(contentsOf: [5, 6, 7])
+    var batch: [Int] = []
+    #expect(await subscription.next(into: &batch))
+    #expect(batch == Array(0..<8))
+  }
+
+  @Test func aWaitingBatchReaderGetsTheNextYieldAtOnce() async {
+    let broadcaster = Broadcaster<Int>()
+    let subscription = broadcaster.subscribeBatches()
+    let reader = Task {
+      var batch: [Int] = []
+      var seen: [[Int]] = []
+      while await subscription.next(into: &batch) { seen.append(batch) }
+      return seen
+    }
+    // Wait until the reader is parked, so the yield has to wake it.
+    while broadcaster.subscriberCount == 0 { await Task.yield() }
+    try? await Task.sleep(for: .milliseconds(50))
+    broadcaster.yield(contentsOf: [1, 2])
+    try? await Task.sleep(for: .milliseconds(50))
+    broadcaster.yield(3)
+    broadcaster.finish()
+    let seen = await reader.value
+    #expect(seen.flatMap { $0 } == [1, 2, 3])
+    #expect(seen.first == [1, 2])
+  }
+
+  @Test func finishingLetsReadersTakeWhatIsQueuedFirst() async {
+    let broadcaster = Broadcaster<Int>()
+    let subscription = broadcaster.subscribeBatches()
+    broadcaster.yield(contentsOf: [1, 2, 3])
+    broadcaster.finish()
+    var batch: [Int] = []
+    #expect(await subscription.next(into: &batch) && batch == [1, 2, 3])
+    #expect(await subscription.next(into: &batch) == false)
+    let late = broadcaster.subscribeBatches()
+    #expect(await late.next(into: &batch) == false)
+  }
+
+  @Test func cancellingTheReadingTaskEndsOnlyItsSubscription() async {
+    let broadcaster = Broadcaster<Int>()
+    let kept = broadcaster.subscribe()
+    let cancelled = broadcaster.subscribe()
+    let reader = Task {
+      var count = 0
+      for await _ in cancelled { count += 1 }
+      return count
+    }
+    broadcaster.yield(1)
+    try? await Task.sleep(for: .milliseconds(50))  // the reader takes 1 and waits for more
+    reader.cancel()
+    #expect(await reader.value == 1)  // the waiting read was woken by the cancellation
+    for _ in 0..<100 where broadcaster.subscriberCount > 1 { await Task.yield() }
+    #expect(broadcaster.subscriberCount == 1)
+    broadcaster.yield(2)
+    broadcaster.finish()
+    var seen: [Int] = []
+    for await value in kept { seen.append(value) }
+    #expect(seen == [1, 2])
+  }
+
+  @Test func aSlowBatchReaderLosesTheOldestButNeverTheOrder() async {
+    let broadcaster = Broadcaster<Int>(bufferLimit: 10)
+    let subscription = broadcaster.subscribeBatches()
+    broadcaster.yield(contentsOf: Array(0..<25))
+    broadcaster.yield(contentsOf: [25, 26])
+    var batch: [Int] = []
+    #expect(await subscription.next(into: &batch))
+    #expect(batch == Array(17..<27))
+  }
 }

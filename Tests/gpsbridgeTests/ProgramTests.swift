@@ -161,13 +161,9 @@ import Testing
   }
 
   @Test func sigtermStopsCleanlyWithCompleteLines() throws {
-    let process = Process()
-    process.executableURL = Program.executable
-    process.arguments = ["--replay", Program.fixtures.appendingPathComponent("quectel-nmea411-10hz.nmea").path, "--json"]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    let (process, output, _) = try Program.start([
+      "--replay", Program.fixtures.appendingPathComponent("quectel-nmea411-10hz.nmea").path, "--json",
+    ])
     Thread.sleep(forTimeInterval: 1.5)
     process.terminate()
     let data = output.fileHandleForReading.readDataToEndOfFile()
@@ -180,14 +176,32 @@ import Testing
     }
   }
 
+  @Test func aLineIsWrittenAsSoonAsNoFurtherLineIsReady() throws {
+    // A real-time replay lasts ten seconds; its first lines must reach the pipe at once,
+    // not when a buffer fills or the program ends.
+    let (process, output, _) = try Program.start([
+      "--replay", Program.fixtures.appendingPathComponent("quectel-nmea411-10hz.nmea").path, "--json",
+    ])
+    defer {
+      process.terminate()
+      process.waitUntilExit()
+    }
+    let arrived = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) var first = Data()
+    Thread.detachNewThread {
+      first = output.fileHandleForReading.availableData
+      arrived.signal()
+    }
+    #expect(arrived.wait(timeout: .now() + 10) == .success)
+    #expect(process.isRunning)
+    #expect(first.last == 0x0A)
+    #expect(String(decoding: first, as: UTF8.self).hasPrefix(#"{"event":"didUpdateLocations""#))
+  }
+
   @Test func aClosedStdoutEndsTheProgramQuietly() throws {
-    let process = Process()
-    process.executableURL = Program.executable
-    process.arguments = ["--replay", Program.fixtures.appendingPathComponent("quectel-nmea411-10hz.nmea").path, "--speed", "5", "--json"]
-    let output = Pipe(), error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
+    let (process, output, error) = try Program.start([
+      "--replay", Program.fixtures.appendingPathComponent("quectel-nmea411-10hz.nmea").path, "--speed", "5", "--json",
+    ])
     // Like `| head -1`: read a line, then close the pipe.
     _ = output.fileHandleForReading.availableData
     try output.fileHandleForReading.close()
@@ -212,13 +226,7 @@ import Testing
   }
 
   @Test func theDefaultWithoutAReceiverReplaysTheDemoAndSaysSo() throws {
-    let process = Process()
-    process.executableURL = Program.executable
-    process.arguments = ["--json"]
-    let output = Pipe(), error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
+    let (process, output, error) = try Program.start(["--json"])
     Thread.sleep(forTimeInterval: 1.5)
     process.terminate()
     let data = output.fileHandleForReading.readDataToEndOfFile()

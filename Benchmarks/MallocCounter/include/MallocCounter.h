@@ -4,3 +4,5 @@
 uint64_t mallocCounterAllocations(void);
 /// The same, made by the calling thread only (other threads' work does not disturb it).
 uint64_t mallocCounterThreadAllocations(void);
+/// Whether allocations are counted: not under a sanitizer, which has its own allocator.
+int mallocCounterIsActive(void);

@@ -151,9 +151,16 @@ public struct LocationEngine: Sendable {
 
   /// Takes one epoch's fix. Epochs without a position produce nothing: they are not locations.
   public mutating func handle(_ fix: Fix) -> [LocationManager.Action] {
-    guard let location = Location(fix, fallbackDate: Date(timeIntervalSince1970: 0)) else { return [] }
-    self.location = location
     var actions: [LocationManager.Action] = []
+    handle(fix, into: &actions)
+    return actions
+  }
+
+  /// ``handle(_:)`` appending to `actions`, so a driver that handles many fixes in a row
+  /// reuses one array.
+  package mutating func handle(_ fix: Fix, into actions: inout [LocationManager.Action]) {
+    guard let location = Location(fix, fallbackDate: Date(timeIntervalSince1970: 0)) else { return }
+    self.location = location
     var delivered = false
     func deliver() {
       guard !delivered else { return }
@@ -191,9 +198,8 @@ public struct LocationEngine: Sendable {
         actions.append(.didUpdateHeading(newHeading: heading))
       }
     }
-    actions += regions.update(location)
+    if !regions.isEmpty { actions += regions.update(location) }
     if isMonitoringVisits { actions += visits.update(location) }
-    return actions
   }
 
   /// Answers the requests whose timeout has passed: with the best location seen since each

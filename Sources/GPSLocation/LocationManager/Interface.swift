@@ -47,6 +47,9 @@ public struct LocationManager: Sendable {
   public var stopMonitoringVisits: @Sendable () async -> Void
   public var stopUpdatingHeading: @Sendable () async -> Void
   public var stopUpdatingLocation: @Sendable () async -> Void
+  /// The command line's way past the closures: actions a batch at a time, and several
+  /// commands as one. `nil` unless made by ``source(_:configuration:clock:)``.
+  package var core: CoreAccess?
 
   public init(
     accuracyAuthorization: @escaping @Sendable () async -> AccuracyAuthorization?,

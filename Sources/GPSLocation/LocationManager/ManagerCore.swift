@@ -16,6 +16,8 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
   private var timerTask: Task<Void, Never>?
   private var timerDeadline: Duration?
   private var sourceEnded = false
+  /// The actions of the fixes being handled, reused from one batch to the next.
+  private var fixActions: [LocationManager.Action] = []
 
   init(source: any FixSource, configuration: LocationEngine.Configuration, clock: C) {
     self.source = source
@@ -28,11 +30,12 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
   var now: Duration { origin.duration(to: clock.now) }
 
   /// Runs a command against the engine, broadcasts what it says, and adjusts the source
-  /// and the timer to what the engine needs now.
-  func perform(_ command: (inout LocationEngine, Duration) -> [LocationManager.Action]) {
+  /// and the timer to what the engine needs now. A command that stops the source returns
+  /// once the source has stopped (a device closed, its settings restored).
+  func perform(_ command: (inout LocationEngine, Duration) -> [LocationManager.Action]) async {
     let actions = command(&engine, now)
     emit(actions)
-    reconcile()
+    if let stopping = reconcile() { await stopping.value }
   }
 
   func requestAuthorization() async {
@@ -43,15 +46,24 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
   }
 
   private func emit(_ actions: [LocationManager.Action]) {
-    for action in actions { broadcaster.yield(action) }
+    broadcaster.yield(contentsOf: actions)
+  }
+
+  /// Hands fixes to the engine and broadcasts all they cause at once.
+  private func handle(_ fixes: some Sequence<Fix>) async {
+    for fix in fixes { engine.handle(fix, into: &fixActions) }
+    broadcaster.yield(contentsOf: fixActions)
+    fixActions.removeAll(keepingCapacity: true)
+    if source.prefersLosslessDelivery { await broadcaster.waitForRoom() }
   }
 
   private func receive(_ event: SourceEvent, generation: Int) async {
     guard generation == sourceGeneration else { return }
     switch event {
     case .fix(let fix):
-      emit(engine.handle(fix))
-      if source.prefersLosslessDelivery { await broadcaster.waitForRoom() }
+      await handle(CollectionOfOne(fix))
+    case .fixes(let fixes):
+      await handle(fixes)
     case .authorization(let status):
       guard status != authorization else { break }
       authorization = status
@@ -76,8 +88,10 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
   }
 
   /// Starts the source when the engine needs it and stops it when not; sets the timer for
-  /// the engine's next deadline.
-  private func reconcile() {
+  /// the engine's next deadline. Returns the source's task when it was just cancelled.
+  @discardableResult
+  private func reconcile() -> Task<Void, Never>? {
+    var stopping: Task<Void, Never>?
     if engine.needsSource, sourceTask == nil, !sourceEnded {
       sourceGeneration += 1
       let generation = sourceGeneration
@@ -88,6 +102,7 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
       }
     } else if !engine.needsSource, let task = sourceTask {
       task.cancel()
+      stopping = task
       sourceTask = nil
       sourceGeneration += 1
     }
@@ -108,6 +123,7 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
         }
       }
     }
+    return stopping
   }
 
   private func timerFired() {
@@ -135,7 +151,7 @@ extension LocationManager {
     clock: some Clock<Duration> = ContinuousClock()
   ) -> LocationManager {
     let core = ManagerCore(source: source, configuration: configuration, clock: clock)
-    return LocationManager(
+    var manager = LocationManager(
       accuracyAuthorization: { .fullAccuracy },
       authorizationStatus: { await core.authorization },
       delegate: { core.broadcaster.subscribe() },
@@ -206,5 +222,21 @@ extension LocationManager {
         }
       }
     )
+    manager.core = CoreAccess(
+      subscribe: { core.broadcaster.subscribeBatches() },
+      perform: { command in await core.perform(command) })
+    return manager
+  }
+
+  /// What the command line uses besides the public closures.
+  package struct CoreAccess: Sendable {
+    /// Subscribes to the actions a batch at a time: everything that is ready when the
+    /// reader asks, so a fast replay is read in large batches and a live source's actions
+    /// one by one as they happen.
+    package var subscribe: @Sendable () -> Broadcaster<Action>.Subscription
+    /// Runs several commands as one step of the manager, so nothing the source reports
+    /// lands between them (the source starts after the last), and a replay gives the same
+    /// actions every time without waiting for stragglers.
+    package var perform: @Sendable (@Sendable (inout LocationEngine, Duration) -> [Action]) async -> Void
   }
 }

@@ -7,6 +7,9 @@ public enum SourceEvent: Sendable, Equatable {
   case authorization(AuthorizationStatus)
   /// One receiver epoch.
   case fix(Fix)
+  /// Several epochs that were ready together (a replay reading ahead), in order: the same
+  /// as that many ``fix(_:)`` events, taken by the manager in one step.
+  case fixes([Fix])
   /// The source went away (unplugged, gpsd stopped); it keeps trying to come back.
   case paused(LocationManager.Error)
   /// The source is back after a pause.

@@ -8,7 +8,6 @@ struct Pacer<C: Clock> where C.Duration == Duration {
   var first: Int64?
   var lastDay: Int64 = 0
   var lastTime: Int64 = -1
-  var unpaced = 0
 
   init(speed: ReplaySpeed, clock: C) {
     self.speed = speed
@@ -20,10 +19,6 @@ struct Pacer<C: Clock> where C.Duration == Duration {
     let factor: Double
     switch speed {
     case .unlimited:
-      // Give other tasks a turn now and then, not on every fix: rescheduling per fix
-      // costs more than decoding it.
-      unpaced += 1
-      if unpaced % 64 == 0 { await Task.yield() }
       return !Task.isCancelled
     case .realTime: factor = 1
     case .multiplied(let value): factor = value > 0 ? value : 1

@@ -6,17 +6,19 @@ import Plumbing
 /// Replays a capture through the NMEA pipeline, paced by the fixes' own times.
 ///
 /// The first fix goes out at once; each later one when `clock` has advanced by its time
-/// since the first, divided by the speed. Replays read in 64 KiB pieces and wait for the
-/// manager to take each fix, so memory stays small whatever the file's size. At the end it
-/// reports ``SourceEvent/ended(_:)`` with a summary. Each time the manager starts the source
-/// the capture plays from its beginning.
+/// since the first, divided by the speed. At ``ReplaySpeed/unlimited`` the fixes of each
+/// piece read go to the manager together, in one ``SourceEvent/fixes(_:)``. Replays read in
+/// 64 KiB pieces and wait for the manager to take their fixes, so memory stays small
+/// whatever the file's size. At the end it reports ``SourceEvent/ended(_:)`` with a summary.
+/// Each time the manager starts the source the capture plays from its beginning.
 package struct ReplaySource<C: Clock>: FixSource where C.Duration == Duration {
   package let capture: Capture
   package let speed: ReplaySpeed
   package let clock: C
   /// How long the replay waits before its first byte. A manager starts its source on the
-  /// first command that needs it; the commands that follow at once (more regions, visits)
-  /// land before the first fix, so a replay yields the same actions every time.
+  /// first command that needs it; with a lead-in, the commands that follow at once (more
+  /// regions, visits) land before the first fix, so a replay yields the same actions every
+  /// time. Callers that give all their commands in one step (the command line) need none.
   package let leadIn: Duration
 
   package init(capture: Capture, speed: ReplaySpeed = .realTime, clock: C, leadIn: Duration = .milliseconds(100)) {
@@ -44,16 +46,27 @@ package struct ReplaySource<C: Clock>: FixSource where C.Duration == Duration {
   }
 
   package func run(_ deliver: @escaping @Sendable (SourceEvent) async -> Void) async {
-    do {
-      try await clock.sleep(for: leadIn)
-    } catch {
-      return
+    if leadIn > .zero {
+      do {
+        try await clock.sleep(for: leadIn)
+      } catch {
+        return
+      }
     }
     var decoder = FixDecoder(defaultDate: .today, keepsSatellites: false)
     var pacer = Pacer(speed: speed, clock: clock)
     var fixes = 0
+    var ready: [Fix] = []
 
     func drain() async -> Bool {
+      if speed == .unlimited {
+        while let fix = decoder.next() { ready.append(fix) }
+        guard !ready.isEmpty else { return !Task.isCancelled }
+        fixes += ready.count
+        await deliver(.fixes(ready))
+        ready.removeAll(keepingCapacity: true)
+        return !Task.isCancelled
+      }
       while let fix = decoder.next() {
         guard await pacer.wait(for: fix) else { return false }
         fixes += 1
@@ -66,16 +79,16 @@ package struct ReplaySource<C: Clock>: FixSource where C.Duration == Duration {
     switch capture {
     case .simulated(let simulation):
       // Epochs in batches of about 64 KiB, as a file would be read.
-      var batch = simulation.header
+      var piece = simulation.header
       for epoch in simulation.epochs() {
-        batch += epoch.bytes
-        if batch.count >= 65_536 {
-          decoder.append(batch)
-          batch.removeAll(keepingCapacity: true)
+        piece += epoch.bytes
+        if piece.count >= 65_536 {
+          decoder.append(piece)
+          piece.removeAll(keepingCapacity: true)
           guard await drain() else { return }
         }
       }
-      decoder.append(batch)
+      decoder.append(piece)
       guard await drain() else { return }
     case .bytes(let bytes, _):
       var start = 0

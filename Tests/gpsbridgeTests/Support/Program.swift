@@ -63,6 +63,18 @@ struct Program {
       status: process.terminationStatus, output: String(decoding: outputData.get(), as: UTF8.self),
       error: String(decoding: errorData.get(), as: UTF8.self))
   }
+
+  /// Starts `gpsbridge arguments` and returns at once, for tests that act while it runs.
+  static func start(_ arguments: [String]) throws -> (process: Process, output: Pipe, error: Pipe) {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let output = Pipe(), error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    return (process, output, error)
+  }
 }
 
 final class Locked<Value>: @unchecked Sendable {

@@ -1,0 +1,87 @@
+import Plumbing
+import Testing
+
+@Suite struct JSONWriterTests {
+  @Test func doublesAreTheShortestTextThatReadsBackExactly() {
+    for value in [0.1, -122.41941833333333, 47.376900000000006, 1e-5, 1e300, -0.0, 410.0, 5e-324] {
+      var writer = JSONWriter()
+      writer.beginObject()
+      writer.field("v", value)
+      writer.endObject()
+      #expect(writer.string == "{\"v\":\(value.description)}")
+      let text = writer.string.dropFirst(5).dropLast()
+      #expect(Double(String(text)) == value)
+    }
+  }
+
+  @Test func unknownValuesAreLeftOut() {
+    var writer = JSONWriter()
+    writer.beginObject()
+    writer.field("nan", Double.nan)
+    writer.field("infinite", Double.infinity)
+    writer.field("course", nonNegative: -1)
+    writer.field("speed", nonNegative: 0)
+    writer.endObject()
+    #expect(writer.string == #"{"speed":0.0}"#)
+  }
+
+  @Test func integersIncludingTheExtremes() {
+    var writer = JSONWriter()
+    writer.beginObject()
+    for (index, value) in [0, 7, -7, 10, 99, 100, Int.max, Int.min].enumerated() { writer.field("\(index)", value) }
+    writer.endObject()
+    #expect(writer.string == #"{"0":0,"1":7,"2":-7,"3":10,"4":99,"5":100,"6":9223372036854775807,"7":-9223372036854775808}"#)
+  }
+
+  @Test func stringsAreEscapedOnlyWhereJSONRequires() {
+    var writer = JSONWriter()
+    writer.beginObject()
+    writer.field("plain", "Zürich Hbf, platform 3")
+    writer.field("quoted", "say \"hi\"\\ok\n\t\r\u{1}")
+    writer.endObject()
+    #expect(writer.string == #"{"plain":"Zürich Hbf, platform 3","quoted":"say \"hi\"\\ok\n\t\r\u0001"}"#)
+  }
+
+  @Test func nestingSeparatesEachLevelOnItsOwn() {
+    var writer = JSONWriter()
+    writer.beginObject()
+    writer.field("event", "x")
+    writer.beginArray("list")
+    for index in 0..<2 {
+      writer.element()
+      writer.beginObject()
+      writer.field("i", index)
+      writer.object("inner") { $0.field("ok", true) }
+      writer.endObject()
+    }
+    writer.endArray()
+    writer.field("after", false)
+    writer.endObject()
+    #expect(writer.string == #"{"event":"x","list":[{"i":0,"inner":{"ok":true}},{"i":1,"inner":{"ok":true}}],"after":false}"#)
+  }
+
+  @Test func oneWriterServesAStreamOfLines() {
+    var writer = JSONWriter()
+    for index in 0..<3 {
+      writer.beginObject()
+      writer.field("n", index)
+      writer.endObject()
+      writer.newline()
+    }
+    #expect(writer.string == "{\"n\":0}\n{\"n\":1}\n{\"n\":2}\n")
+    writer.removeAll()
+    #expect(writer.bytes.isEmpty)
+    writer.beginObject()
+    writer.field("n", 3)
+    writer.endObject()
+    #expect(writer.string == #"{"n":3}"#)
+  }
+
+  @Test func zeroPaddedDigitsForTimestamps() {
+    var writer = JSONWriter()
+    writer.appendDigits(7, count: 3)
+    writer.append(ascii: UInt8(ascii: ":"))
+    writer.appendDigits(2024, count: 4)
+    #expect(writer.string == "007:2024")
+  }
+}
