@@ -18,6 +18,36 @@ import Testing
     #expect(try field(text) { (f: inout Fields) throws(NMEAError) in try f.decimal() } == FixedPoint(mantissa: mantissa, scale: scale))
   }
 
+  /// Every length of integer, with and without sign, leading zeros and trailing junk, reads
+  /// by the same rules wherever it stands: last in the buffer, among more fields, or last in
+  /// its sentence with more digits after it in the buffer.
+  @Test func integersReadTheSameWhereverTheyStandInTheBuffer() throws {
+    var texts = ["0", "7", "00", "09", "-5", "+5", "12a", "1.5", "123456789012345678", "1234567890123456789", "a1", "-"]
+    var random = SystemRandomNumberGenerator()
+    for length in 1...19 {
+      for _ in 0..<20 { texts.append(String((0..<length).map { _ in "0123456789".randomElement(using: &random)! })) }
+    }
+    for text in texts {
+      for stream in [nmea("PXXX,\(text)"), nmea("PXXX,\(text),12345678,ABCDEFGH,1"), nmea("PXXX,\(text)") + nmea("PXXX,9")] {
+        var framer = Framer()
+        framer.append(Array(stream.utf8))
+        let framed = framer.next()
+        let sentence = try #require(framed)
+        let layout = stream.debugDescription
+        let digits = text.drop { $0 == "-" || $0 == "+" }
+        let valid = !digits.isEmpty && digits.count <= 18 && digits.allSatisfy(\.isNumber)
+        let expected = valid ? Int(text) : nil
+        let result = Result { () throws(NMEAError) in
+          try sentence.withFields { (f: inout Fields) throws(NMEAError) in try f.integer() }
+        }
+        switch result {
+        case .success(let value): #expect(valid && value == expected, "\(layout)")
+        case .failure: #expect(!valid, "\(layout)")
+        }
+      }
+    }
+  }
+
   @Test(arguments: ["1.2.3", "-", ".", "1e5", "12a", "99999999999999999999"])
   func decimalRejects(_ text: String) {
     #expect(throws: NMEAError.invalidField(SentenceType("XXX"), field: 1)) {
