@@ -48,6 +48,11 @@ let package = Package(
       path: "Benchmarks/EngineBenchmark"
     ),
     .executableTarget(
+      name: "live-recovery",
+      dependencies: ["GPSLocation", "NMEASimulation", "Plumbing", "TestHelpers"],
+      path: "Benchmarks/LiveRecovery"
+    ),
+    .executableTarget(
       name: "serial-latency",
       dependencies: ["GPSLocation", "NMEA", "Plumbing"],
       path: "Benchmarks/SerialLatency"

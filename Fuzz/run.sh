@@ -11,7 +11,7 @@ seconds=${1:-600}
 work=Fuzz/.work
 mkdir -p "$work/corpus"
 
-swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name NMEAFuzz \
+swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name NMEAFuzz -package-name gpsbridge \
   Sources/NMEA/*.swift Sources/NMEA/Messages/*.swift Fuzz/FuzzNMEA.swift \
   -o "$work/fuzz-nmea"
 
