@@ -14,7 +14,7 @@ extension FileDescriptor {
     guard status == 0, let first = list else {
       // EAI_AGAIN is a name server that did not answer: that may pass. The rest say the name
       // is not known.
-      throw status == EAI_AGAIN || status == EAI_SYSTEM ? .system(Errno(rawValue: EHOSTUNREACH)) : .unknownHost(host)
+      throw status == EAI_AGAIN || status == EAI_SYSTEM ? .lookupUnanswered(host) : .unknownHost(host)
     }
     defer { freeaddrinfo(list) }
     var lastError = Errno.connectionRefused
@@ -47,6 +47,8 @@ extension FileDescriptor {
 package enum ConnectFailure: Error, Equatable {
   /// The host's name does not resolve.
   case unknownHost(String)
+  /// The name server did not answer (it may later).
+  case lookupUnanswered(String)
   /// A system call failed: `ECONNREFUSED` (nothing listening), `ETIMEDOUT`, `ENETUNREACH`, …
   case system(Errno)
 }

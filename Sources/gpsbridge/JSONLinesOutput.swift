@@ -7,6 +7,7 @@ import Plumbing
 /// blocks.
 struct JSONLinesOutput: ActionOutput {
   private var writer = JSONWriter(capacity: 1 << 16)
+  private(set) var failure: Errno?
 
   mutating func write(_ action: LocationManager.Action) {
     action.write(into: &writer)
@@ -15,8 +16,8 @@ struct JSONLinesOutput: ActionOutput {
   }
 
   mutating func flush() {
-    guard !writer.bytes.isEmpty else { return }
-    Terminal.writeBytes(writer.bytes)
+    guard !writer.bytes.isEmpty, failure == nil else { return }
+    failure = Terminal.tryWrite(writer.bytes)
     writer.removeAll()
   }
 
@@ -31,4 +32,6 @@ protocol ActionOutput {
   /// Writes out whatever is held back: called whenever no further action is ready.
   mutating func flush()
   mutating func finish()
+  /// Why writing to stdout failed, once it has: the run then stops.
+  var failure: Errno? { get }
 }

@@ -16,13 +16,14 @@ func record(_ options: RecordOptions) async -> Int32 {
   }
   defer { if output != "-" { try? file.close() } }
   let recorded = Locked(0)
-  let writeFailed = Locked(false)
+  let writeFailure = Locked<Errno?>(nil)
   let sink: @Sendable ([UInt8]) -> Void = { bytes in
-    do {
+    guard writeFailure.withLock({ $0 }) == nil else { return }
+    do throws(Errno) {
       try file.writeAll(bytes)
       recorded.withLock { $0 += bytes.count }
     } catch {
-      writeFailed.withLock { $0 = true }
+      writeFailure.withLock { $0 = error }
     }
   }
 
@@ -70,21 +71,36 @@ func record(_ options: RecordOptions) async -> Int32 {
     for await event in events {
       switch event {
       case .failed(let error), .paused(let error), .ended(let error):
+        // Causes that may pass are waited out, as the message says.
         Terminal.diagnostic("gpsbridge: \(error.message)")
-        if error.reason?.isPermanent == true { status = 1 }
-        if case .gpsdNotRunning = error.reason { status = 1 }
+      case .stopped(let error):
+        Terminal.diagnostic("Error: \(error.message)")
+        status = 1
       default:
         break
       }
-      if status != 0 || writeFailed.withLock({ $0 }) { break }
+      if status != 0 || writeFailure.withLock({ $0 }) != nil { break }
     }
     group.cancelAll()
-    if writeFailed.withLock({ $0 }) {
-      Terminal.diagnostic("Error: writing \(output) failed; the capture is incomplete.")
-      status = 1
-    }
     return status
   }
-  Terminal.diagnostic("gpsbridge: recorded \(recorded.withLock { $0 }) bytes to \(output == "-" ? "standard output" : output).")
-  return status
+  let bytes = recorded.withLock { $0 }
+  let destination = output == "-" ? "standard output" : output
+  switch writeFailure.withLock({ $0 }) {
+  case .brokenPipe?:
+    return 0  // The reader of `-o -` has had enough: end quietly.
+  case let failure?:
+    Terminal.diagnostic("Error: writing \(destination) failed (\(failure)); the capture is incomplete.")
+    return 1
+  case nil:
+    break
+  }
+  guard status == 0 else { return status }
+  guard bytes > 0 else {
+    let within = options.duration.map { " in \(format($0, 0)) s" } ?? ""
+    Terminal.diagnostic("Error: no data arrived from \(description)\(within); \(destination) holds only its header.")
+    return 1
+  }
+  Terminal.diagnostic("gpsbridge: recorded \(bytes) bytes to \(destination).")
+  return 0
 }

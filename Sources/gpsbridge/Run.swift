@@ -43,23 +43,26 @@ func run(_ options: RunOptions) async -> Int32 {
       output.write(action)
       if case .didUpdateLocations = action, options.once { break reading }
       guard case .didFailWithError(let error) = action else { continue }
-      switch error.code {
-      case .endOfCapture:
+      // The end of a capture ends the run; a cause that cannot go away ends it as a failure,
+      // as does any failure to answer --once. Other errors are shown and waited out.
+      if error.code == .endOfCapture {
         if options.once { status = 1 }
-      case .denied:
+      } else if error.reason?.isPermanent == true || error.code == .denied || (options.once && error.code == .locationUnknown) {
         status = 1
-      case .locationUnknown where options.once:
-        status = 1
-      default:
+      } else {
         continue
       }
-      if status != 0 { Terminal.diagnostic("Error: \(error.message)") }
+      // Said on stderr, unless the error line above is already on the same terminal.
+      let shown = !options.json && Terminal.standardOutputIsTerminal && Terminal.standardErrorIsTerminal
+      if status != 0, !shown { Terminal.diagnostic("Error: \(error.message)") }
       break reading
     }
     // Everything that was ready is written; the next read may wait.
     output.flush()
+    if output.failure != nil { break }
   }
   output.flush()
+  if let failure = output.failure { status = Terminal.outcome(of: failure) }
   await stopEverything(manager, regions: regions)
   return status
 }

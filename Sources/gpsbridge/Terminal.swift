@@ -1,7 +1,11 @@
 import Plumbing
 
-/// Unbuffered writes to the standard streams. A closed stdout (`gpsbridge | head`) ends
-/// the program quietly with status 0, as a pipeline expects.
+/// Unbuffered writes to the standard streams.
+///
+/// Commands that hold nothing open write with ``write(_:to:)``: a closed stdout
+/// (`gpsbridge devices | head`) ends the program quietly with status 0, as a pipeline expects;
+/// any other failure (a full disk, `> /dev/full`) ends it with status 1 and the cause on
+/// stderr. Commands that hold a device write with ``tryWrite(_:)`` and stop cleanly first.
 enum Terminal {
   static let standardOutputIsTerminal = isatty(1) == 1
   static let standardErrorIsTerminal = isatty(2) == 1
@@ -11,22 +15,29 @@ enum Terminal {
   }
 
   static func writeBytes(_ bytes: [UInt8], to descriptor: CInt = 1) {
-    bytes.withUnsafeBufferPointer { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          if errno == EPIPE && descriptor == 1 { exit(0) }
-          return
-        }
-        offset += written
-      }
+    guard let failure = tryWrite(bytes, to: descriptor), descriptor == 1 else { return }
+    exit(outcome(of: failure))
+  }
+
+  /// Writes all of `bytes`; the error if that failed.
+  static func tryWrite(_ bytes: [UInt8], to descriptor: CInt = 1) -> Errno? {
+    do {
+      try FileDescriptor(rawValue: descriptor).writeAll(bytes)
+      return nil
+    } catch {
+      return error
     }
+  }
+
+  /// The exit status for a failed write to stdout, saying why unless the reader simply left.
+  static func outcome(of failure: Errno) -> Int32 {
+    guard failure != .brokenPipe else { return 0 }
+    diagnostic("Error: cannot write to standard output: \(failure).")
+    return 1
   }
 
   /// Diagnostics go to stderr, never into the data on stdout.
   static func diagnostic(_ text: String) {
-    write(text + "\n", to: 2)
+    _ = tryWrite(Array((text + "\n").utf8), to: 2)
   }
 }

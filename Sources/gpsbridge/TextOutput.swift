@@ -14,6 +14,7 @@ struct TextOutput: ActionOutput {
   private var quality = "no fix"
   private var satellites: Int?
   private var pending = ""
+  private(set) var failure: Errno?
 
   init(sourceName: String, showsStatus: Bool = Terminal.standardOutputIsTerminal) {
     self.sourceName = sourceName
@@ -34,11 +35,17 @@ struct TextOutput: ActionOutput {
 
   /// Prints the lines held back, then the status line under them.
   mutating func flush() {
-    guard !pending.isEmpty else { return }
+    guard !pending.isEmpty, failure == nil else { return }
     clearStatus()
-    Terminal.write(pending)
+    put(pending)
     pending = ""
     drawStatus()
+  }
+
+  /// Writes `text` to stdout, remembering the first failure.
+  private mutating func put(_ text: String) {
+    guard failure == nil else { return }
+    failure = Terminal.tryWrite(Array(text.utf8))
   }
 
   mutating func finish() {
@@ -48,7 +55,7 @@ struct TextOutput: ActionOutput {
 
   private mutating func clearStatus() {
     guard statusShown else { return }
-    Terminal.write("\r\u{1B}[K")
+    put("\r\u{1B}[K")
     statusShown = false
   }
 
@@ -60,7 +67,7 @@ struct TextOutput: ActionOutput {
       let rate = Double(recent.count - 1) / last.timeIntervalSince(first)
       parts.append(format(rate, 1) + " Hz")
     }
-    Terminal.write("\u{1B}[7m " + parts.joined(separator: " │ ") + " \u{1B}[0m")
+    put("\u{1B}[7m " + parts.joined(separator: " │ ") + " \u{1B}[0m")
     statusShown = true
   }
 

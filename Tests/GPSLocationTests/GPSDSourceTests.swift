@@ -83,31 +83,44 @@ struct GPSDSourceTests {
     #expect(comparedWithGPSD >= 10, "gpspipe and the source saw the same epochs")
   }
 
-  @Test func gpsdRestartedPausesThenResumesTheSameSubscriber() async throws {
+  @Test func gpsdRestartedFiveTimesPausesAndResumesTheSameSubscriber() async throws {
     let port = FakeGPSD.freePort()
     var gpsd: FakeGPSD? = try FakeGPSD(capture: Self.capturePath, port: port, cycle: 0.05)
+    defer { gpsd?.stop() }
     let manager = LocationManager.gpsd(port: port, timing: Self.fast)
     let stream = manager.delegate()
     await manager.startUpdatingLocation()
     var iterator = stream.makeAsyncIterator()
     while let action = await iterator.next() { if case .didUpdateLocations = action { break } }
-    gpsd?.stop()
-    var paused = false
-    var lostMessage: String?
-    while let action = await iterator.next() {
-      if case .didPauseLocationUpdates = action { paused = true }
-      if case .didFailWithError(let error) = action, paused { lostMessage = error.message; break }
+    for restart in 0..<5 {
+      gpsd?.stop()
+      var paused = false
+      var lostMessage: String?
+      while let action = await iterator.next() {
+        if case .didPauseLocationUpdates = action { paused = true }
+        if case .didFailWithError(let error) = action, paused { lostMessage = error.message; break }
+      }
+      #expect(paused && lostMessage?.hasPrefix("Lost the connection to gpsd on 127.0.0.1:\(port)") == true, "restart \(restart)")
+      gpsd = try FakeGPSD(capture: Self.capturePath, port: port, cycle: 0.05)
+      var resumed = false
+      while let action = await iterator.next() {
+        if case .didResumeLocationUpdates = action { resumed = true }
+        if case .didUpdateLocations = action, resumed { break }
+      }
+      #expect(resumed, "restart \(restart)")
     }
-    #expect(paused && lostMessage?.hasPrefix("Lost the connection to gpsd on 127.0.0.1:\(port)") == true)
-    gpsd = try FakeGPSD(capture: Self.capturePath, port: port, cycle: 0.05)
-    defer { gpsd?.stop() }
-    var resumed = false
-    while let action = await iterator.next() {
-      if case .didResumeLocationUpdates = action { resumed = true }
-      if case .didUpdateLocations = action, resumed { break }
-    }
-    #expect(resumed)
     await manager.stopUpdatingLocation()
+  }
+
+  @Test func aServerThatHangsUpAtOnceIsNotHammered() async throws {
+    let server = try ScriptedServer(lines: [], hangsUp: true)
+    defer { server.stop() }
+    let manager = LocationManager.gpsd(port: server.port, timing: Self.fast)
+    await manager.startUpdatingLocation()
+    try await Task.sleep(for: .milliseconds(1500))
+    await manager.stopUpdatingLocation()
+    // Backing off from 100 ms to 500 ms: about ten connections, never hundreds.
+    #expect(server.connections >= 2 && server.connections <= 20, "\(server.connections) connections")
   }
 
   @Test func aReceiverWithoutAFixIsReportedNotInvented() async throws {
@@ -165,7 +178,7 @@ struct GPSDSourceTests {
     #expect(
       sequence == [
         "location", "paused",
-        "Lost the connection to gpsd on 127.0.0.1:\(server.port) (no report for 1.0 seconds); reconnecting.", "resumed",
+        "Lost the connection to gpsd on 127.0.0.1:\(server.port) (no report for 1.0 seconds). Reconnecting.", "resumed",
       ])
     await manager.stopUpdatingLocation()
   }
@@ -181,7 +194,7 @@ struct GPSDSourceTests {
     #expect(error?.code == .network)
     #expect(
       error?.message
-        == "gpsd is not running on 127.0.0.1:\(port) (connection refused). Start it (sudo systemctl start gpsd), or point --gpsd at HOST:PORT; retrying."
+        == "gpsd is not running on 127.0.0.1:\(port) (connection refused). Start it (sudo systemctl start gpsd), or point --gpsd at HOST:PORT. Retrying."
     )
     await manager.stopUpdatingLocation()
   }

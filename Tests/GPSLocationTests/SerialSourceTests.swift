@@ -13,8 +13,7 @@ import Testing
     var timing = SerialSource.Timing()
     timing.probeWindow = .milliseconds(300)
     timing.silenceTimeout = .seconds(2)
-    timing.reconnectMinimum = .milliseconds(50)
-    timing.reconnectMaximum = .milliseconds(400)
+    timing.retryMaximum = .milliseconds(400)
     return timing
   }
 
@@ -196,7 +195,6 @@ import Testing
     await second.stopUpdatingLocation()
     // The last stop releases the device: the next manager opens it.
     await holder.stopUpdatingLocation()
-    try await Task.sleep(for: .milliseconds(200))
     let third = LocationManager.serial(path: link, baudRate: .fixed(9600), timing: Self.fast)
     let thirdStream = third.delegate()
     await third.startUpdatingLocation()
@@ -287,8 +285,7 @@ import Testing
     await manager.startUpdatingLocation()
     for await action in stream { if case .didChangeAuthorization = action { break } }
     #expect(pty.slaveSpeed == 115200)
-    await manager.stopUpdatingLocation()
-    try await Task.sleep(for: .milliseconds(300))
+    await manager.stopUpdatingLocation()  // returns once the device is closed
     var after = termios()
     tcgetattr(pty.slave, &after)
     #expect(cfgetispeed(&after) == cfgetispeed(&before))

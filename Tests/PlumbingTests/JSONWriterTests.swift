@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct JSONWriterTests {
   @Test func doublesAreTheShortestTextThatReadsBackExactly() {
-    for value in [0.1, -122.41941833333333, 47.376900000000006, 1e-5, 1e300, -0.0, 410.0, 5e-324] {
+    for value in [0.1, -122.41941833333333, 47.376900000000006, 1e-5, 1e300, -0.0, 410.0, .leastNonzeroMagnitude] {
       var writer = JSONWriter()
       writer.beginObject()
       writer.field("v", value)

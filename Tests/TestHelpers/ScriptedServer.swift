@@ -2,15 +2,20 @@ import Foundation
 import Plumbing
 
 /// A TCP server on 127.0.0.1 that sends each client the given lines and then keeps the
-/// connection open without a word: a stand-in for a gpsd that has gone silent.
+/// connection open without a word (a stand-in for a gpsd that has gone silent), or, with
+/// `hangsUp`, closes it at once.
 public final class ScriptedServer: @unchecked Sendable {
   public let port: Int
   private let listener: CInt
   private let lock = NSLock()
   private var clients: [CInt] = []
+  private var accepted = 0
   private var closed = false
 
-  public init(lines: [String]) throws {
+  /// How many connections were accepted.
+  public var connections: Int { lock.withLock { accepted } }
+
+  public init(lines: [String], hangsUp: Bool = false) throws {
     listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var on: CInt = 1
     setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<CInt>.size))
@@ -33,8 +38,11 @@ public final class ScriptedServer: @unchecked Sendable {
       while true {
         let client = accept(listener, nil, nil)
         guard client >= 0 else { return }
-        lock.withLock { clients.append(client) }
         _ = text.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        lock.withLock {
+          accepted += 1
+          if hangsUp { close(client) } else { clients.append(client) }
+        }
       }
     }
   }

@@ -205,27 +205,40 @@ public struct LocationEngine: Sendable {
   /// Answers the requests whose timeout has passed: with the best location seen since each
   /// was made, or `locationUnknown`.
   public mutating func advance(to now: Duration) -> [LocationManager.Action] {
+    advance(to: now, cause: nil)
+  }
+
+  /// ``advance(to:)``, giving the source's latest problem as the reason no location came, so
+  /// the last error said is the real cause (no device, gpsd down) rather than the sky.
+  package mutating func advance(to now: Duration, cause: LocationManager.Error?) -> [LocationManager.Action] {
     let expired = pending.filter { $0.deadline <= now }
     pending.removeAll { $0.deadline <= now }
-    return answers(
-      for: expired,
-      reason:
-        "No fix arrived within \(configuration.requestLocationTimeout) of requesting a location. Check that the receiver has a clear view of the sky; a cold start can take a minute."
-    )
+    let timeout = configuration.requestLocationTimeout
+    guard let cause else {
+      return answers(
+        for: expired,
+        failure: .init(
+          .locationUnknown,
+          "No fix arrived within \(timeout) of requesting a location. Check that the receiver has a clear view of the sky; a cold start can take a minute."
+        ))
+    }
+    var failure = LocationManager.Error(.locationUnknown, "No location within \(timeout): \(cause.reason?.summary ?? cause.message)")
+    failure.reason = cause.reason
+    return answers(for: expired, failure: failure)
   }
 
-  /// The source has no more data (a capture ended): pending requests are answered now.
-  public mutating func sourceEnded() -> [LocationManager.Action] {
+  /// The source has no more data (a capture ended) or stopped for good: pending requests are
+  /// answered now, with the best location seen, or else `cause` (or `locationUnknown`).
+  public mutating func sourceEnded(cause: LocationManager.Error? = nil) -> [LocationManager.Action] {
     let expired = pending
     pending.removeAll()
-    return answers(for: expired, reason: "The source ended before a fix arrived.")
+    return answers(for: expired, failure: cause ?? .init(.locationUnknown, "The source ended before a fix arrived."))
   }
 
-  private func answers(for requests: [PendingRequest], reason: String) -> [LocationManager.Action] {
+  private func answers(for requests: [PendingRequest], failure: LocationManager.Error) -> [LocationManager.Action] {
     var actions: [LocationManager.Action] = []
     for request in requests {
-      let action: LocationManager.Action =
-        request.best.map { .didUpdateLocations([$0]) } ?? .didFailWithError(.init(.locationUnknown, reason))
+      let action: LocationManager.Action = request.best.map { .didUpdateLocations([$0]) } ?? .didFailWithError(failure)
       if actions.last != action { actions.append(action) }
     }
     return actions

@@ -27,6 +27,8 @@ extension LocationManager.Error {
     case gpsdNotRunning(address: String)
     /// The gpsd host's name does not resolve.
     case hostNotFound(host: String)
+    /// The gpsd host's name could not be looked up now (the name server did not answer).
+    case hostLookupFailed(host: String)
     /// gpsd could not be reached for another reason, named by the C library.
     case gpsdUnreachable(address: String, description: String)
     /// An open connection to gpsd ended or went silent.
@@ -58,40 +60,60 @@ extension LocationManager.Error {
       case .captureUnreadable(_, _, let denied): denied ? .denied : .locationUnknown
       case .noDevice, .deviceBusy, .notASerialDevice, .deviceFailed, .deviceLost: .deviceUnavailable
       case .silentDevice, .noNMEAAtRate, .noNMEAAtAnyRate, .gpsdHasNoDevice, .gpsdHasNoFix: .locationUnknown
-      case .gpsdNotRunning, .hostNotFound, .gpsdUnreachable, .gpsdConnectionLost, .gpsdError: .network
+      case .gpsdNotRunning, .hostNotFound, .hostLookupFailed, .gpsdUnreachable, .gpsdConnectionLost, .gpsdError: .network
       case .endOfCapture: .endOfCapture
       }
     }
 
-    /// What happened and what to do about it, in one or two sentences.
+    /// What happened and what to do about it, and for a cause that may pass, what the source
+    /// does meanwhile ("Waiting for it.").
     public var message: String {
+      guard let meanwhile else { return summary }
+      return summary + " " + meanwhile
+    }
+
+    /// What the source does while the cause lasts, for causes that may pass.
+    var meanwhile: String? {
+      switch self {
+      case .noDevice, .deviceBusy, .deviceLost: "Waiting for it."
+      case .gpsdNotRunning, .hostLookupFailed, .gpsdUnreachable: "Retrying."
+      case .gpsdConnectionLost: "Reconnecting."
+      case .noNMEAAtAnyRate: "Autobaud keeps trying."
+      default: nil
+      }
+    }
+
+    /// What happened and what to do about it, in one or two sentences.
+    public var summary: String {
       switch self {
       case .permissionDenied(let path):
         "Permission denied opening \(path). Add yourself to the 'dialout' group (sudo usermod -aG dialout $USER, then log in again), or install the udev rules from udev/ (see the README)."
       case .noDevice(let path):
-        "No device at \(path). Plug the receiver in, or run 'gpsbridge devices' to see the serial devices present; waiting for it."
+        "No device at \(path). Plug the receiver in, or run 'gpsbridge devices' to see the serial devices present."
       case .deviceBusy(let path):
-        "\(path) is busy: another program holds it (gpsd, ModemManager, another gpsbridge?). Stop it, or read through gpsd with --gpsd; waiting for it."
+        "\(path) is busy: another program holds it (gpsd, ModemManager, another gpsbridge?). Stop it, or read through gpsd with --gpsd."
       case .notASerialDevice(let path):
         "\(path) is not a serial device. Give the receiver's tty, for example /dev/ttyUSB0, /dev/ttyACM0 or a /dev/serial/by-id/ link (see 'gpsbridge devices')."
       case .deviceFailed(let path, let description):
         "Cannot use \(path): \(description)."
       case .deviceLost(let path, let description):
-        "The receiver at \(path) went away\(description.map { " (\($0))" } ?? ""); waiting for it to come back."
+        "The receiver at \(path) went away\(description.map { " (\($0))" } ?? "")."
       case .silentDevice(let path, let seconds):
         "No data from \(path) for \(seconds) s. Is the receiver powered and connected?"
       case .noNMEAAtRate(let path, let seconds):
         "Data from \(path) but no valid NMEA for \(seconds) s: wrong baud rate? Try --baud auto."
       case .noNMEAAtAnyRate(let path, let seconds):
-        "No NMEA from \(path) at any baud rate from 4800 to 921600 (tried for \(seconds) s). Check that it is a GPS receiver and that it outputs NMEA, not only a binary protocol; autobaud keeps trying."
+        "No NMEA from \(path) at any baud rate from 4800 to 921600 (tried for \(seconds) s). Check that it is a GPS receiver and that it outputs NMEA, not only a binary protocol."
       case .gpsdNotRunning(let address):
-        "gpsd is not running on \(address) (connection refused). Start it (sudo systemctl start gpsd), or point --gpsd at HOST:PORT; retrying."
+        "gpsd is not running on \(address) (connection refused). Start it (sudo systemctl start gpsd), or point --gpsd at HOST:PORT."
       case .hostNotFound(let host):
         "The gpsd host '\(host)' is not known (its name does not resolve). Check the spelling, or give an address such as 192.168.1.20."
+      case .hostLookupFailed(let host):
+        "Cannot look up the gpsd host '\(host)': the name server did not answer. Check the network, or give an address such as 192.168.1.20."
       case .gpsdUnreachable(let address, let description):
-        "Cannot reach gpsd on \(address): \(description). Check the host and port; retrying."
+        "Cannot reach gpsd on \(address): \(description). Check the host and port."
       case .gpsdConnectionLost(let address, let description):
-        "Lost the connection to gpsd on \(address) (\(description)); reconnecting."
+        "Lost the connection to gpsd on \(address) (\(description))."
       case .gpsdError(let address, let message):
         "gpsd on \(address) says: \(message). Check the --gpsd device name."
       case .gpsdHasNoDevice(let address):

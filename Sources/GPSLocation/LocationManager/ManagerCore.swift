@@ -16,6 +16,12 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
   private var timerTask: Task<Void, Never>?
   private var timerDeadline: Duration?
   private var sourceEnded = false
+  /// The error that stopped the source for good, if one did (not a capture's end): trying
+  /// authorization again may start it afresh.
+  private var stoppedBy: LocationManager.Error?
+  /// The source's latest problem since its last fix or resume: the reason given when a
+  /// location request times out.
+  private var lastProblem: LocationManager.Error?
   /// The actions of the fixes being handled, reused from one batch to the next.
   private var fixActions: [LocationManager.Action] = []
 
@@ -42,6 +48,10 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
     let status = await source.checkAuthorization()
     authorization = status
     emit([.didChangeAuthorization(status)])
+    if stoppedBy != nil, status == .authorizedAlways || status == .authorizedWhenInUse {
+      stoppedBy = nil
+      sourceEnded = false
+    }
     reconcile()
   }
 
@@ -51,6 +61,7 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
 
   /// Hands fixes to the engine and broadcasts all they cause at once.
   private func handle(_ fixes: some Sequence<Fix>) async {
+    lastProblem = nil
     for fix in fixes { engine.handle(fix, into: &fixActions) }
     broadcaster.yield(contentsOf: fixActions)
     fixActions.removeAll(keepingCapacity: true)
@@ -69,15 +80,23 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
       authorization = status
       emit([.didChangeAuthorization(status)])
     case .paused(let error):
+      lastProblem = error
       emit([.didPauseLocationUpdates, .didFailWithError(error)])
     case .resumed:
+      lastProblem = nil
       emit([.didResumeLocationUpdates])
     case .failed(let error):
+      lastProblem = error
       emit([.didFailWithError(error)])
     case .ended(let error):
       sourceEnded = true
       emit(engine.sourceEnded())
       emit([.didPauseLocationUpdates, .didFailWithError(error)])
+    case .stopped(let error):
+      // One error says why; requests still waiting are answered with it (once).
+      sourceEnded = true
+      stoppedBy = error
+      emit([.didFailWithError(error)] + engine.sourceEnded(cause: error).filter { $0 != .didFailWithError(error) })
     }
     reconcile()
   }
@@ -129,7 +148,7 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
   private func timerFired() {
     timerDeadline = nil
     timerTask = nil
-    emit(engine.advance(to: now))
+    emit(engine.advance(to: now, cause: lastProblem))
     reconcile()
   }
 

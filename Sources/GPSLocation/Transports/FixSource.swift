@@ -18,6 +18,10 @@ public enum SourceEvent: Sendable, Equatable {
   case failed(LocationManager.Error)
   /// The source has no more data and has stopped (a capture's end).
   case ended(LocationManager.Error)
+  /// The source cannot go on and has stopped: a cause that cannot go away by itself (not a
+  /// serial device, no permission, a host name that does not resolve, an unreadable
+  /// capture). Reported as one `didFailWithError`.
+  case stopped(LocationManager.Error)
 }
 
 /// Where fixes come from: a serial receiver, gpsd, or a capture. The manager starts a

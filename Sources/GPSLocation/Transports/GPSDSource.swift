@@ -8,10 +8,13 @@ import Plumbing
 /// - Connects, asks `?WATCH={"enable":true,"json":true}` (for one device if given), and turns
 ///   TPV, SKY, GST and ATT reports into the same ``Fix`` values the NMEA path makes, so the
 ///   engine behaves identically whichever source feeds it.
-/// - **Not running**: an error saying so, and retries with backoff
-///   (``Timing/reconnectMinimum`` doubling to ``Timing/reconnectMaximum``).
-/// - **Connection lost or gpsd restarted**: `paused`, reconnect with backoff, WATCH again,
-///   `resumed`. Subscribers see only the pause and the resume.
+/// - **Not running**: an error saying so, and retries after ``Timing/reconnectMinimum``,
+///   doubling to ``Timing/reconnectMaximum`` (a few attempts a second, so a restarted gpsd
+///   is back within a fraction of a second).
+/// - **Connection lost or gpsd restarted**: `paused`, reconnect at once and then as above,
+///   WATCH again, `resumed`. Subscribers see only the pause and the resume.
+/// - **A host name that does not resolve** stops the source with one error (`stopped`); a
+///   name server that does not answer is retried.
 /// - **Silence**: with a device active, no report for ``Timing/silenceTimeout`` means the
 ///   connection is stale (TCP keepalive covers a peer that vanished while idle): reconnect.
 /// - **No device or no fix**: after ``Timing/noFixTimeout`` without a position, one error
@@ -21,8 +24,8 @@ package struct GPSDSource: FixSource {
     package var connectTimeout = 3
     package var silenceTimeout: Duration = .seconds(5)
     package var noFixTimeout: Duration = .seconds(10)
-    package var reconnectMinimum: Duration = .milliseconds(250)
-    package var reconnectMaximum: Duration = .seconds(5)
+    package var reconnectMinimum: Duration = .milliseconds(100)
+    package var reconnectMaximum: Duration = .milliseconds(250)
     package init() {}
   }
 
@@ -61,25 +64,30 @@ package struct GPSDSource: FixSource {
 
   package func run(_ deliver: @escaping @Sendable (SourceEvent) async -> Void) async {
     await runReconnecting(
-      minimum: timing.reconnectMinimum, maximum: timing.reconnectMaximum, deliver: deliver,
+      deliver: deliver,
       open: { () throws(LocationManager.Error) -> FileDescriptor in
         do throws(ConnectFailure) {
           return try FileDescriptor.connectTCP(host: host, port: port, timeout: timing.connectTimeout)
         } catch {
           switch error {
           case .unknownHost(let name): throw .init(.hostNotFound(host: name))
+          case .lookupUnanswered(let name): throw .init(.hostLookupFailed(host: name))
           case .system(.connectionRefused): throw .init(.gpsdNotRunning(address: address.description))
           case .system(let errno): throw .init(.gpsdUnreachable(address: address.description, description: errno.description))
           }
         }
       },
-      session: { (socket: FileDescriptor) in
+      session: { (socket: FileDescriptor, deliver) in
         switch await read(socket, deliver) {
         case .cancelled: return .cancelled
         case .lost(let reason): return .lost(.init(.gpsdConnectionLost(address: address.description, description: reason)))
         }
       },
-      close: { (socket: FileDescriptor) in try? socket.close() })
+      close: { (socket: FileDescriptor) in try? socket.close() },
+      isPermanent: { error in error.reason?.isPermanent ?? false },
+      wait: { _, failures in
+        await sleepUnlessCancelled(backoff(after: failures, minimum: timing.reconnectMinimum, maximum: timing.reconnectMaximum))
+      })
   }
 
   enum Outcome {

@@ -103,7 +103,7 @@ package struct ReplaySource<C: Clock>: FixSource where C.Duration == Duration {
       do {
         descriptor = path == "-" ? .standardInput : try FileDescriptor.open(path, O_RDONLY)
       } catch {
-        await deliver(.ended(.init(.captureUnreadable(path: path, description: error.description, denied: error == .permissionDenied))))
+        await deliver(.stopped(.init(.captureUnreadable(path: path, description: error.description, denied: error == .permissionDenied))))
         return
       }
       defer { if path != "-" { try? descriptor.close() } }
@@ -113,7 +113,7 @@ package struct ReplaySource<C: Clock>: FixSource where C.Duration == Duration {
         do {
           count = try buffer.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try descriptor.read(into: raw) } }.get()
         } catch {
-          await deliver(.ended(.init(.captureUnreadable(path: capture.description, description: error.description, denied: false))))
+          await deliver(.stopped(.init(.captureUnreadable(path: capture.description, description: error.description, denied: false))))
           return
         }
         if count == 0 { break }

@@ -10,19 +10,27 @@ import Plumbing
 ///   ``Timing/probeWindow`` at each (a 1 Hz receiver sends one burst a second), and settles
 ///   on the first where two checksummed sentences arrive. Without success after the whole
 ///   list it reports an error, and keeps trying. On reconnect the rate found is tried first.
-/// - **Unplug** (read gives EIO or end of file): `paused` with an error saying so; then it
-///   waits for the path with backoff (``Timing/reconnectMinimum`` doubling to
-///   ``Timing/reconnectMaximum``, sleeping in between) and, once it reopens, `resumed`.
+/// - **Missing or unplugged** (nothing at the path, or read gives EIO or end of file):
+///   `paused` with an error saying so, then it waits for the path to appear (a
+///   ``DeviceWatcher``: no timer runs meanwhile) and, once it reopens, `resumed`.
+/// - **Busy** (another program holds it), or not yet permitted right after it appeared (udev
+///   sets permissions a moment later): tried again after ``Timing/retryMinimum``, doubling
+///   to ``Timing/retryMaximum``.
 /// - **Silence**: no byte for ``Timing/silenceTimeout`` on an open port is reported once
 ///   (a receiver that stopped talking); bytes without one valid sentence for as long mean
 ///   the wrong rate: autobaud starts over, a fixed rate says so.
-/// - **Permission denied**: `authorization(.denied)` and an error naming the fix.
+/// - **Causes that cannot go away** stop the source with one error (`stopped`): the path is
+///   not a serial device, or permission is denied (beyond ``Timing/settleTime`` after the
+///   device appeared), which also reports `authorization(.denied)`.
 package struct SerialSource: FixSource {
   package struct Timing: Hashable, Sendable {
     package var probeWindow: Duration = .milliseconds(1500)
     package var silenceTimeout: Duration = .seconds(5)
-    package var reconnectMinimum: Duration = .milliseconds(250)
-    package var reconnectMaximum: Duration = .seconds(5)
+    package var retryMinimum: Duration = .milliseconds(50)
+    package var retryMaximum: Duration = .seconds(1)
+    /// How long after a device appears "permission denied" may still change (udev applying
+    /// its rules), and is retried rather than final.
+    package var settleTime: Duration = .seconds(2)
     package init() {}
   }
 
@@ -33,16 +41,20 @@ package struct SerialSource: FixSource {
   package let onNotice: @Sendable (String) -> Void
   /// Given every byte read once the baud rate is settled, for recording a capture.
   package let rawBytes: (@Sendable ([UInt8]) -> Void)?
+  /// Called before each attempt to open the device: tests count the wake-ups with it.
+  package let onAttempt: (@Sendable () -> Void)?
 
   package init(
     path: String, baudRate: BaudRate = .automatic, timing: Timing = .init(),
-    onNotice: @escaping @Sendable (String) -> Void = { _ in }, rawBytes: (@Sendable ([UInt8]) -> Void)? = nil
+    onNotice: @escaping @Sendable (String) -> Void = { _ in }, rawBytes: (@Sendable ([UInt8]) -> Void)? = nil,
+    onAttempt: (@Sendable () -> Void)? = nil
   ) {
     self.path = path
     self.baudRate = baudRate
     self.timing = timing
     self.onNotice = onNotice
     self.rawBytes = rawBytes
+    self.onAttempt = onAttempt
   }
 
   package var initialAuthorization: AuthorizationStatus { .notDetermined }
@@ -66,17 +78,39 @@ package struct SerialSource: FixSource {
 
   package func run(_ deliver: @escaping @Sendable (SourceEvent) async -> Void) async {
     var knownRate: Int? = if case .fixed(let rate) = baudRate { rate } else { nil }
+    let watcher = DeviceWatcher(path: path)
+    var seen = watcher.changes
+    var appeared: ContinuousClock.Instant?
     await runReconnecting(
-      minimum: timing.reconnectMinimum, maximum: timing.reconnectMaximum, deliver: deliver,
-      open: { () throws(LocationManager.Error) in try SerialPort.open(path, baudRate: knownRate ?? BaudRate.candidates[0]) },
-      session: { port in
+      deliver: deliver,
+      open: { () throws(LocationManager.Error) in
+        onAttempt?()
+        seen = watcher.changes
+        return try SerialPort.open(path, baudRate: knownRate ?? BaudRate.candidates[0])
+      },
+      session: { port, deliver in
         switch await read(port, knownRate: &knownRate, deliver) {
         case .cancelled: return .cancelled
         case .gone(let error):
           return .lost(.init(.deviceLost(path: path, description: error?.description)))
         }
       },
-      close: { port in port.close() })
+      close: { port in port.close() },
+      isPermanent: { error in
+        switch error.reason {
+        case .notASerialDevice: true
+        case .permissionDenied: appeared.map { $0.duration(to: .now) >= timing.settleTime } ?? true
+        default: false
+        }
+      },
+      wait: { error, failures in
+        guard case .noDevice = error.reason else {
+          return await sleepUnlessCancelled(backoff(after: failures, minimum: timing.retryMinimum, maximum: timing.retryMaximum))
+        }
+        guard await watcher.waitForChange(after: seen) else { return false }
+        appeared = .now
+        return true
+      })
   }
 
   enum Outcome {

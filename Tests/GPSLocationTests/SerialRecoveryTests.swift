@@ -1,0 +1,163 @@
+import Foundation
+import GPSLocation
+import NMEASimulation
+import Plumbing
+import TestHelpers
+import Testing
+
+/// Unplug, replug and the causes that never go away, on real pseudo-terminals behind a
+/// `by-id`-style link that is removed and made again the way udev does it.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct SerialRecoveryTests {
+  /// Counts the source's attempts to open the device: each is a wake-up.
+  final class Attempts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+  }
+
+  /// Plays a 10 Hz receiver into whichever pseudo-terminal is plugged in now.
+  final class Receiver: @unchecked Sendable {
+    private let lock = NSLock()
+    private var terminal: PseudoTerminal?
+    private var playing: Task<Void, Never>?
+
+    func plug(_ terminal: PseudoTerminal?) {
+      lock.withLock {
+        self.terminal?.unplug()
+        self.terminal = terminal
+      }
+    }
+
+    func start() {
+      playing = Task.detached { [self] in
+        var epochs = Simulation(route: Route.demoDrive.lasting(3600), profile: .ublox, rate: 10).epochs().makeIterator()
+        while !Task.isCancelled, let epoch = epochs.next() {
+          lock.withLock { terminal }?.write(epoch.bytes)
+          try? await Task.sleep(for: .milliseconds(100))
+        }
+      }
+    }
+
+    deinit {
+      playing?.cancel()
+      terminal?.unplug()
+    }
+  }
+
+  static func manager(path: String, attempts: Attempts) -> LocationManager {
+    var timing = SerialSource.Timing()
+    timing.silenceTimeout = .seconds(30)
+    return .source(SerialSource(path: path, baudRate: .fixed(9600), timing: timing, onAttempt: { attempts.add() }))
+  }
+
+  /// The next action that `matches`, skipping the rest.
+  static func next(
+    _ iterator: inout AsyncStream<LocationManager.Action>.Iterator, _ matches: (LocationManager.Action) -> Bool
+  ) async -> LocationManager.Action? {
+    while let action = await iterator.next() { if matches(action) { return action } }
+    return nil
+  }
+
+  @Test func tenReplugsComeBackEveryTimeAndNothingWakesWhileTheDeviceIsGone() async throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("replug-\(getpid())").path
+    let directory = root + "/by-id"
+    let link = directory + "/usb-Simulated_Receiver-if00"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let receiver = Receiver()
+    receiver.plug(try PseudoTerminal(link: link))
+    receiver.start()
+    let attempts = Attempts()
+    let manager = Self.manager(path: link, attempts: attempts)
+    var actions = manager.delegate().makeAsyncIterator()
+    await manager.startUpdatingLocation()
+    #expect(await Self.next(&actions) { if case .didUpdateLocations = $0 { true } else { false } } != nil)
+
+    for replug in 0..<10 {
+      // Unplugged: the link goes, and on every other replug its directory too (udev removes
+      // /dev/serial/by-id with the last receiver).
+      receiver.plug(nil)
+      if replug % 2 == 1 { try FileManager.default.removeItem(atPath: directory) }
+      #expect(await Self.next(&actions) { $0 == .didPauseLocationUpdates } != nil, "replug \(replug)")
+      let missing = await Self.next(&actions) {
+        if case .didFailWithError(let error) = $0, case .noDevice = error.reason { true } else { false }
+      }
+      #expect(missing != nil, "replug \(replug): the source tried once and said the device is missing")
+      let attemptsWhileGone = attempts.value
+      try await Task.sleep(for: .milliseconds(300))
+      #expect(attempts.value == attemptsWhileGone, "replug \(replug): woke while the device was gone")
+
+      // Plugged in: the directory, the device, then the link under a temporary name, renamed.
+      if replug % 2 == 1 { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+      let temporary = directory + "/.udev-tmp"
+      receiver.plug(try PseudoTerminal(link: temporary))
+      rename(temporary, link)
+      #expect(await Self.next(&actions) { $0 == .didResumeLocationUpdates } != nil, "replug \(replug)")
+      #expect(await Self.next(&actions) { if case .didUpdateLocations = $0 { true } else { false } } != nil, "replug \(replug)")
+    }
+    await manager.stopUpdatingLocation()
+  }
+
+  @Test func aPortBusyWhenItAppearsIsTriedAgainUntilItIsFree() async throws {
+    let link = PseudoTerminal.temporaryLink("gps-probed")
+    unlink(link)
+    let attempts = Attempts()
+    let manager = Self.manager(path: link, attempts: attempts)
+    var actions = manager.delegate().makeAsyncIterator()
+    await manager.startUpdatingLocation()
+    _ = await Self.next(&actions) { if case .didFailWithError = $0 { true } else { false } }
+    // It appears held by another program (as ModemManager probes new ports), which lets go.
+    let terminal = try PseudoTerminal()
+    defer { terminal.unplug() }
+    let prober = open(terminal.slavePath, O_RDWR | O_NOCTTY | O_NONBLOCK)
+    #expect(flock(prober, LOCK_EX | LOCK_NB) == 0)
+    symlink(terminal.slavePath, link)
+    let busy = await Self.next(&actions) {
+      if case .didFailWithError(let error) = $0, case .deviceBusy = error.reason { true } else { false }
+    }
+    #expect(busy != nil)
+    close(prober)
+    #expect(await Self.next(&actions) { $0 == .didChangeAuthorization(.authorizedAlways) } != nil)
+    #expect(attempts.value < 20)
+    await manager.stopUpdatingLocation()
+  }
+
+  @Test func aWrongKindOfFileStopsTheSourceWithOneError() async throws {
+    let attempts = Attempts()
+    let manager = Self.manager(path: "/dev/null", attempts: attempts)
+    var actions = manager.delegate().makeAsyncIterator()
+    await manager.startUpdatingLocation()
+    let action = await actions.next()
+    guard case .didFailWithError(let error) = action else {
+      Issue.record("expected the error, got \(String(describing: action))")
+      return
+    }
+    #expect(error.reason == .notASerialDevice(path: "/dev/null") && error.reason?.isPermanent == true)
+    try await Task.sleep(for: .milliseconds(300))
+    #expect(attempts.value == 1)
+    await manager.stopUpdatingLocation()
+  }
+
+  @Test func aRequestThatTimesOutNamesTheRealCause() async throws {
+    let missing = PseudoTerminal.temporaryLink("gps-never")
+    unlink(missing)
+    var configuration = LocationEngine.Configuration()
+    configuration.requestLocationTimeout = .milliseconds(300)
+    let manager = LocationManager.source(SerialSource(path: missing, baudRate: .fixed(9600)), configuration: configuration)
+    var actions = manager.delegate().makeAsyncIterator()
+    await manager.requestLocation()
+    let answer = await Self.next(&actions) {
+      if case .didFailWithError(let error) = $0 { error.message.hasPrefix("No location within") } else { false }
+    }
+    guard case .didFailWithError(let error) = answer else {
+      Issue.record("no answer")
+      return
+    }
+    #expect(
+      error.message
+        == "No location within 0.3 seconds: No device at \(missing). Plug the receiver in, or run 'gpsbridge devices' to see the serial devices present."
+    )
+    #expect(error.reason == .noDevice(path: missing))
+  }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import TestHelpers
+import Testing
+
+/// Every failure that cannot go away ends the program at once: exit 1, the real cause on
+/// stderr. A closed pipe is not a failure.
+@Suite struct FailureExitTests {
+  /// Runs the program and also says how long it took.
+  static func timed(_ arguments: [String]) throws -> (result: Program.Result, seconds: Double) {
+    let start = Date()
+    let result = try Program.run(arguments, timeout: 10)
+    return (result, Date().timeIntervalSince(start))
+  }
+
+  @Test(arguments: [
+    (["--replay", "/nonexistent/drive.nmea"], "Error: Cannot read the capture /nonexistent/drive.nmea: No such file or directory."),
+    (["--replay", "/tmp"], "Error: Cannot read the capture /tmp: Is a directory."),
+    (["--replay", "/nonexistent/drive.nmea", "--once"], "Error: Cannot read the capture /nonexistent/drive.nmea"),
+    (["--device", "/dev/null"], "Error: /dev/null is not a serial device."),
+    (["--device", "/dev/null", "--once"], "Error: /dev/null is not a serial device."),
+    (["--gpsd", "no-such-host.invalid"], "Error: The gpsd host 'no-such-host.invalid' is not known (its name does not resolve)."),
+  ])
+  func aPermanentCauseEndsTheRunAtOnce(arguments: [String], message: String) throws {
+    let (result, seconds) = try Self.timed(arguments + ["--json"])
+    #expect(result.status == 1)
+    #expect(result.error.hasPrefix(message), "\(result.error)")
+    #expect(seconds < 1, "took \(seconds) s")
+  }
+
+  @Test func aPlainFileIsNotAReceiver() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("plain-\(getpid()).txt").path
+    FileManager.default.createFile(atPath: path, contents: Data("not a tty".utf8))
+    defer { unlink(path) }
+    let (result, seconds) = try Self.timed(["--device", path])
+    #expect(result.status == 1 && result.error.hasPrefix("Error: \(path) is not a serial device."))
+    #expect(seconds < 1)
+  }
+
+  @Test func aFullOutputIsAnError() throws {
+    let capture = Program.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea").path
+    for format in [["--json"], []] {
+      let full = Process()
+      full.executableURL = Program.executable
+      full.arguments = ["--replay", capture, "--speed", "max"] + format
+      full.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+      let error = Pipe()
+      full.standardError = error
+      try full.run()
+      full.waitUntilExit()
+      #expect(full.terminationStatus == 1)
+      let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      #expect(message == "Error: cannot write to standard output: No space left on device.\n")
+    }
+  }
+
+  @Test func recordingFromADeviceThatNeverCameSaysSo() throws {
+    let missing = "/tmp/gpsbridge-no-receiver-\(getpid())"
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(getpid()).nmea").path
+    defer { unlink(output) }
+    let result = try Program.run(["record", "--device", missing, "--output", output, "--duration", "1"])
+    #expect(result.status == 1)
+    #expect(result.error.contains("Error: no data arrived from \(missing) in 1 s; \(output) holds only its header."))
+  }
+
+  @Test func recordingIntoAPipeThatClosesEndsQuietly() async throws {
+    let pty = try PseudoTerminal()
+    defer { pty.unplug() }
+    let capture = try Data(contentsOf: Program.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea"))
+    let (process, output, error) = try Program.start(["record", "--device", pty.slavePath, "--baud", "9600", "--output", "-"])
+    let playing = Task { await pty.play(capture) }
+    defer { playing.cancel() }
+    _ = output.fileHandleForReading.availableData  // the header; then the reader leaves
+    try output.fileHandleForReading.close()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(!message.contains("Error"), "\(message)")
+  }
+}
