@@ -67,8 +67,11 @@ package struct GPSDFixAssembler: Sendable {
     fix.quality = Self.quality(status: tpv.status)
     fix.latitude = latitude
     fix.longitude = longitude
-    fix.altitude = tpv.altMSL ?? tpv.alt
-    fix.geoidSeparation = tpv.geoidSep ?? tpv.altHAE.flatMap { hae in fix.altitude.map { hae - $0 } }
+    // gpsd keeps a 2D fix's altitude from the last 3D one; it says nothing about this fix.
+    if mode == .threeD {
+      fix.altitude = tpv.altMSL ?? tpv.alt
+      fix.geoidSeparation = tpv.geoidSep ?? tpv.altHAE.flatMap { hae in fix.altitude.map { hae - $0 } }
+    }
     fix.speed = tpv.speed
     fix.course = tpv.track
     fix.magneticVariation = tpv.magvar

@@ -133,6 +133,14 @@ public enum GPSDReport: Hashable, Sendable {
 
   /// Why a line could not be read as a report.
   public struct DecodingFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: Hashable, Sendable {
+      /// Not JSON, or not shaped like a gpsd report (no class, a field of the wrong type).
+      case malformed
+      /// A report holding a value no receiver can have (an altitude of 1e300 m).
+      case outOfRange
+    }
+
+    public var kind: Kind
     public var description: String
   }
 
@@ -159,7 +167,10 @@ public enum GPSDReport: Hashable, Sendable {
       default: self = .unknown(kind)
       }
     } catch {
-      throw DecodingFailure(description: "not a gpsd report: \(error)")
+      throw DecodingFailure(kind: .malformed, description: "not a gpsd report: \(error)")
+    }
+    if let field = implausibleField {
+      throw DecodingFailure(kind: .outOfRange, description: "\(field) out of range")
     }
   }
 
@@ -203,5 +214,23 @@ public enum GPSDReport: Hashable, Sendable {
       }
     }
     return output
+  }
+}
+
+extension GPSDReport {
+  /// The report's `class`, as gpsd writes it.
+  package var className: String {
+    switch self {
+    case .version: "VERSION"
+    case .devices: "DEVICES"
+    case .device: "DEVICE"
+    case .watch: "WATCH"
+    case .tpv: "TPV"
+    case .sky: "SKY"
+    case .gst: "GST"
+    case .att: "ATT"
+    case .error: "ERROR"
+    case .unknown(let name): name
+    }
   }
 }

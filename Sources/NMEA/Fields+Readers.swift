@@ -43,6 +43,22 @@ extension Fields {
     return value
   }
 
+  /// A decimal number that must lie in `range` (a value no receiver can have is a corrupted
+  /// field).
+  public mutating func decimal(in range: ClosedRange<Double>) throws(NMEAError) -> FixedPoint? {
+    guard let value = try decimal() else { return nil }
+    guard range.contains(value.doubleValue) else { throw invalid }
+    return value
+  }
+
+  /// A number in `range` followed by its unit letter (`545.4,M`).
+  public mutating func decimal(unit: UInt8, in range: ClosedRange<Double>) throws(NMEAError) -> FixedPoint? {
+    let start = self
+    let value = try decimal(unit: unit)
+    if let value, !range.contains(value.doubleValue) { throw start.invalid(at: start.position + 1) }
+    return value
+  }
+
   /// A number followed by a direction letter; `negative` makes it negative (`3.1,W`).
   public mutating func signedDecimal(positive: UInt8, negative: UInt8) throws(NMEAError) -> FixedPoint? {
     let value = try decimal()

@@ -1,11 +1,12 @@
+import GPSD
 import GPSLocation
 import NMEA
 import Plumbing
 
-/// `gpsbridge check FILE`: what a capture holds and how clean it is.
+/// `gpsbridge check FILE`: what a capture holds and how clean it is. NMEA captures are
+/// counted by sentence, gpsd JSON logs (`gpspipe -w`) by report, each with its rejects by reason.
 func check(_ options: CheckOptions) -> Int32 {
   let path = options.path
-  let json = options.json
   let descriptor: FileDescriptor
   do {
     descriptor = path == "-" ? .standardInput : try FileDescriptor.open(path, O_RDONLY)
@@ -13,29 +14,10 @@ func check(_ options: CheckOptions) -> Int32 {
     Terminal.diagnostic("Error: cannot read \(path): \(error).")
     return 1
   }
-  var decoder = FixDecoder(countsSentences: true, keepsSatellites: false)
-  var fixes = 0
-  var positions = 0
-  var first: UTCTimestamp?
-  var last: UTCTimestamp?
-  var firstTime: UTCTime?
-  var lastTime: UTCTime?
+  var reader: (any CaptureReader)?
+  var summary = FixSummary()
   var bytesRead = 0
   var buffer = [UInt8](repeating: 0, count: 65_536)
-
-  func drain() {
-    while let fix = decoder.next() {
-      fixes += 1
-      if fix.hasPosition { positions += 1 }
-      if let stamp = fix.timestamp {
-        if first == nil { first = stamp }
-        last = stamp
-      }
-      if firstTime == nil { firstTime = fix.time }
-      lastTime = fix.time
-    }
-  }
-
   while true {
     let count: Int
     do {
@@ -46,76 +28,181 @@ func check(_ options: CheckOptions) -> Int32 {
     }
     if count == 0 { break }
     bytesRead += count
-    decoder.append(buffer[0..<count])
-    drain()
+    if reader == nil { reader = captureReader(for: buffer[0..<count]) }
+    reader?.append(buffer[0..<count])
+    while let fix = reader?.nextFix() { summary.add(fix) }
   }
-  decoder.finish()
-  drain()
-  let decodeErrors = decoder.decodeErrors
-  let byType = decoder.tally?.entries ?? []
+  var finished = reader ?? NMEAReader()
+  finished.finish()
+  while let fix = finished.nextFix() { summary.add(fix) }
+  let report = CheckReport(path: path, bytes: bytesRead, reader: finished, fixes: summary)
+  Terminal.writeBytes(Array((options.json ? report.json : report.text).utf8))
+  return 0
+}
 
-  let counters = decoder.framer.counters
-  let span: Double? = {
-    if let first, let last { return last.secondsSince1970 - first.secondsSince1970 }
+/// gpsd's JSON when the first line that is not a comment starts with `{`; NMEA otherwise.
+private func captureReader(for start: ArraySlice<UInt8>) -> any CaptureReader {
+  var atLineStart = true
+  var inComment = false
+  for byte in start {
+    if inComment {
+      if byte == 0x0A { inComment = false }
+      continue
+    }
+    switch byte {
+    case 0x0A, 0x0D, 0x20, 0x09: atLineStart = byte == 0x0A || byte == 0x0D || atLineStart
+    case UInt8(ascii: "#") where atLineStart: inComment = true
+    case UInt8(ascii: "{"): return GPSDLogReader()
+    default: return NMEAReader()
+    }
+  }
+  return NMEAReader()
+}
+
+/// One capture format, read for `check`: bytes in, fixes out, and what was counted.
+protocol CaptureReader {
+  mutating func append(_ bytes: ArraySlice<UInt8>)
+  mutating func finish()
+  mutating func nextFix() -> Fix?
+  /// `sentences` or `reports`: what the file is made of.
+  var unit: String { get }
+  /// The format's name in the JSON summary.
+  var format: String { get }
+  /// How many of each kind (`GPGGA`, `TPV`) were read, in the order to print.
+  var kinds: [(kind: String, count: Int)] { get }
+  /// Everything dropped, by reason: the text label, the JSON key, the count.
+  var rejected: [(label: String, key: String, count: Int)] { get }
+}
+
+/// NMEA 0183, through the same decoder as `--replay`.
+struct NMEAReader: CaptureReader {
+  var decoder = FixDecoder(countsSentences: true, keepsSatellites: false)
+
+  mutating func append(_ bytes: ArraySlice<UInt8>) { decoder.append(bytes) }
+  mutating func finish() { decoder.finish() }
+  mutating func nextFix() -> Fix? { decoder.next() }
+  var unit: String { "sentences" }
+  var format: String { "nmea" }
+  var kinds: [(kind: String, count: Int)] { decoder.tally?.entries ?? [] }
+  var rejected: [(label: String, key: String, count: Int)] {
+    let counters = decoder.framer.counters
+    return [
+      ("bad checksum", "badChecksum", counters.badChecksum), ("no checksum", "missingChecksum", counters.missingChecksum),
+      ("overlong", "overlong", counters.overlong), ("malformed", "malformed", counters.malformed),
+      ("undecodable", "undecodable", decoder.decodeErrors), ("noise bytes", "noiseBytes", counters.noiseBytes),
+    ]
+  }
+}
+
+/// A gpsd JSON log, through the same decoder as `--gpsd`.
+struct GPSDLogReader: CaptureReader {
+  var decoder = GPSDStreamDecoder()
+  var byClass: [String: Int] = [:]
+
+  mutating func append(_ bytes: ArraySlice<UInt8>) { decoder.append(bytes) }
+  mutating func finish() { decoder.append([0x0A]) }  // a last line without its newline
+  mutating func nextFix() -> Fix? {
+    while let output = decoder.next() {
+      switch output {
+      case .fix(let fix):
+        byClass["TPV", default: 0] += 1
+        return fix
+      case .report(let report): byClass[report.className, default: 0] += 1
+      case .nmea: break
+      }
+    }
     return nil
-  }()
-  let rate: Double? = span.flatMap { $0 > 0 && fixes > 1 ? Double(fixes - 1) / $0 : nil }
-  if json {
+  }
+  var unit: String { "reports" }
+  var format: String { "gpsd" }
+  var kinds: [(kind: String, count: Int)] { byClass.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+  var rejected: [(label: String, key: String, count: Int)] {
+    let counters = decoder.counters
+    return [
+      ("malformed", "malformed", counters.malformed), ("out of range", "outOfRange", counters.outOfRange),
+      ("overlong", "overlong", counters.overlong),
+    ]
+  }
+}
+
+/// The fixes of a capture: how many, with a position, and the time they span.
+struct FixSummary {
+  var fixes = 0
+  var positions = 0
+  var first: UTCTimestamp?
+  var last: UTCTimestamp?
+  var firstTime: UTCTime?
+  var lastTime: UTCTime?
+
+  mutating func add(_ fix: Fix) {
+    fixes += 1
+    if fix.hasPosition { positions += 1 }
+    if let stamp = fix.timestamp {
+      if first == nil { first = stamp }
+      last = stamp
+    }
+    if firstTime == nil { firstTime = fix.time }
+    lastTime = fix.time
+  }
+
+  var span: Double? {
+    guard let first, let last else { return nil }
+    return last.secondsSince1970 - first.secondsSince1970
+  }
+
+  var rate: Double? { span.flatMap { $0 > 0 && fixes > 1 ? Double(fixes - 1) / $0 : nil } }
+}
+
+/// `check`'s summary, as text or JSON.
+struct CheckReport {
+  var path: String
+  var bytes: Int
+  var reader: any CaptureReader
+  var fixes: FixSummary
+
+  var json: String {
     var writer = JSONWriter()
     writer.beginObject()
     writer.field("file", path)
-    writer.field("bytes", bytesRead)
-    writer.object("sentences") { writer in
-      for (key, count) in byType.sorted(by: { $0.kind < $1.kind }) { writer.field(key, count) }
-    }
+    writer.field("format", reader.format)
+    writer.field("bytes", bytes)
+    writer.key(reader.unit)
+    writer.beginObject()
+    for (kind, count) in reader.kinds.sorted(by: { $0.kind < $1.kind }) { writer.field(kind, count) }
+    writer.endObject()
     writer.object("rejected") { writer in
-      writer.field("badChecksum", counters.badChecksum)
-      writer.field("missingChecksum", counters.missingChecksum)
-      writer.field("overlong", counters.overlong)
-      writer.field("malformed", counters.malformed)
-      writer.field("undecodable", decodeErrors)
-      writer.field("noiseBytes", counters.noiseBytes)
+      for (_, key, count) in reader.rejected { writer.field(key, count) }
     }
-    writer.field("fixes", fixes)
-    writer.field("fixesWithPosition", positions)
-    if let first { writer.field("start", first.description) }
-    if let last { writer.field("end", last.description) }
-    if let span { writer.field("seconds", span) }
-    if let rate { writer.field("rate", rate) }
+    writer.field("fixes", fixes.fixes)
+    writer.field("fixesWithPosition", fixes.positions)
+    if let first = fixes.first { writer.field("start", first.description) }
+    if let last = fixes.last { writer.field("end", last.description) }
+    if let span = fixes.span { writer.field("seconds", span) }
+    if let rate = fixes.rate { writer.field("rate", rate) }
     writer.endObject()
     writer.newline()
-    Terminal.writeBytes(writer.bytes)
-    return 0
+    return writer.string
   }
-  var lines = ["\(path): \(bytesRead) bytes, \(counters.sentences) sentences"]
-  lines.append("")
-  lines.append("SENTENCES")
-  for (key, count) in byType {
-    lines.append("  " + key.padding(to: 18) + String(count).leftPadding(to: 9))
+
+  var text: String {
+    func row(_ label: String, _ value: String) -> String { "  " + label.padding(to: 18) + value }
+    func count(_ label: String, _ value: Int) -> String { "  " + label.padding(to: 18) + String(value).leftPadding(to: 9) }
+    let total = reader.kinds.reduce(0) { $0 + $1.count }
+    var lines = ["\(path): \(bytes) bytes, \(total) \(reader.unit)" + (reader.format == "gpsd" ? " (gpsd JSON)" : ""), ""]
+    lines.append(reader.unit.uppercased())
+    lines += reader.kinds.map { count($0.kind, $0.count) }
+    lines += ["", "REJECTED"]
+    lines += reader.rejected.map { count($0.label, $0.count) }
+    lines += ["", "FIXES", count("epochs", fixes.fixes), count("with a position", fixes.positions)]
+    if let first = fixes.first, let last = fixes.last {
+      lines += [row("from", "\(first)"), row("to", "\(last)")]
+    } else if let firstTime = fixes.firstTime, let lastTime = fixes.lastTime {
+      lines += [row("from", "\(firstTime) (no date in the capture)"), row("to", "\(lastTime)")]
+    }
+    if let span = fixes.span { lines.append(row("span", format(span, 1) + " s")) }
+    if let rate = fixes.rate { lines.append(row("rate", format(rate, 2) + " Hz")) }
+    return lines.joined(separator: "\n") + "\n"
   }
-  lines.append("")
-  lines.append("REJECTED")
-  lines.append("  bad checksum      " + String(counters.badChecksum).leftPadding(to: 9))
-  lines.append("  no checksum       " + String(counters.missingChecksum).leftPadding(to: 9))
-  lines.append("  overlong          " + String(counters.overlong).leftPadding(to: 9))
-  lines.append("  malformed         " + String(counters.malformed).leftPadding(to: 9))
-  lines.append("  undecodable       " + String(decodeErrors).leftPadding(to: 9))
-  lines.append("  noise bytes       " + String(counters.noiseBytes).leftPadding(to: 9))
-  lines.append("")
-  lines.append("FIXES")
-  lines.append("  epochs            " + String(fixes).leftPadding(to: 9))
-  lines.append("  with a position   " + String(positions).leftPadding(to: 9))
-  if let first, let last {
-    lines.append("  from              \(first)")
-    lines.append("  to                \(last)")
-  } else if let firstTime, let lastTime {
-    lines.append("  from              \(firstTime) (no date in the capture)")
-    lines.append("  to                \(lastTime)")
-  }
-  if let span { lines.append("  span              " + format(span, 1) + " s") }
-  if let rate { lines.append("  rate              " + format(rate, 2) + " Hz") }
-  Terminal.write(lines.joined(separator: "\n") + "\n")
-  return 0
 }
 
 extension String {

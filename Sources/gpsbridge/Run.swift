@@ -13,9 +13,10 @@ func run(_ options: RunOptions) async -> Int32 {
       return 1
     }
   }
-  let (manager, name) = await openSource(options.source)
+  let source = await openSource(options.source)
+  let manager = source.manager
   guard let core = manager.core else { preconditionFailure("The command line's managers are made by LocationManager.source") }
-  var output: any ActionOutput = options.json ? JSONLinesOutput() : TextOutput(sourceName: name)
+  var output: any ActionOutput = options.json ? JSONLinesOutput() : TextOutput(sourceName: source.name, rejects: source.rejects)
   defer { output.finish() }
   let actions = core.subscribe()
   // Every command in one step: the source starts after the last, so a replay gives the same

@@ -8,6 +8,8 @@ import Plumbing
 /// terminal, so none of it reaches a pipe. Lines are held back until ``flush()``.
 struct TextOutput: ActionOutput {
   let sourceName: String
+  /// What the source has thrown away, shown on the status line.
+  let rejects: RejectedInput?
   let showsStatus: Bool
   private var statusShown = false
   private var recent: [Date] = []
@@ -16,8 +18,9 @@ struct TextOutput: ActionOutput {
   private var pending = ""
   private(set) var failure: Errno?
 
-  init(sourceName: String, showsStatus: Bool = Terminal.standardOutputIsTerminal) {
+  init(sourceName: String, rejects: RejectedInput? = nil, showsStatus: Bool = Terminal.standardOutputIsTerminal) {
     self.sourceName = sourceName
+    self.rejects = rejects
     self.showsStatus = showsStatus
   }
 
@@ -67,6 +70,7 @@ struct TextOutput: ActionOutput {
       let rate = Double(recent.count - 1) / last.timeIntervalSince(first)
       parts.append(format(rate, 1) + " Hz")
     }
+    if let rejected = rejects?.description { parts.append("rejected: " + rejected) }
     put("\u{1B}[7m " + parts.joined(separator: " │ ") + " \u{1B}[0m")
     statusShown = true
   }

@@ -89,6 +89,19 @@ import Testing
     #expect(object?["fixes"] as? Int == 60)
   }
 
+  @Test func checkSummarizesAGPSDLogWithItsRejects() throws {
+    let log = try String(contentsOf: Program.fixtures.appendingPathComponent("gpsd/gpsd-3.22-ublox-m8-1hz.jsonl"), encoding: .utf8)
+    let damaged = log + "garbage\n" + #"{"class":"TPV","mode":3,"time":"2024-05-01T10:30:00.000Z","lat":47.0,"lon":8.0,"alt":1e300}"# + "\n"
+    let result = try Program.run(["check", "-", "--json"], input: Data(damaged.utf8))
+    #expect(result.status == 0)
+    let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+    #expect(object?["format"] as? String == "gpsd")
+    // The log holds 28 TPVs, 25 of them with a time and a position (grep can count them).
+    #expect((object?["reports"] as? [String: Int])?["TPV"] == 28)
+    #expect(object?["rejected"] as? [String: Int] == ["malformed": 1, "outOfRange": 1, "overlong": 0])
+    #expect(object?["fixesWithPosition"] as? Int == 25)
+  }
+
   @Test func checkOfAMissingFileExits1() throws {
     let result = try Program.run(["check", "/nonexistent.nmea"])
     #expect(result.status == 1 && result.error.hasPrefix("Error: cannot read /nonexistent.nmea"))

@@ -22,9 +22,11 @@ extension LocationManager {
   /// tests and the command line.
   package static func serial(
     path: String, baudRate: BaudRate = .automatic, timing: SerialSource.Timing,
-    configuration: LocationEngine.Configuration = .init(), onNotice: @escaping @Sendable (String) -> Void = { _ in }
+    configuration: LocationEngine.Configuration = .init(), rejects: RejectedInput? = nil,
+    onNotice: @escaping @Sendable (String) -> Void = { _ in }
   ) -> LocationManager {
-    .source(SerialSource(path: path, baudRate: baudRate, timing: timing, onNotice: onNotice), configuration: configuration)
+    .source(
+      SerialSource(path: path, baudRate: baudRate, timing: timing, onNotice: onNotice, rejects: rejects), configuration: configuration)
   }
 
   /// A running gpsd (default 127.0.0.1:2947), optionally one of its devices.
@@ -41,8 +43,8 @@ extension LocationManager {
   /// ``gpsd(host:port:device:configuration:)`` with its timing exposed, for tests.
   package static func gpsd(
     host: String = GPSDAddress.standard.host, port: Int = GPSDAddress.standard.port, device: String? = nil, timing: GPSDSource.Timing,
-    configuration: LocationEngine.Configuration = .init()
+    configuration: LocationEngine.Configuration = .init(), rejects: RejectedInput? = nil
   ) -> LocationManager {
-    .source(GPSDSource(host: host, port: port, device: device, timing: timing), configuration: configuration)
+    .source(GPSDSource(host: host, port: port, device: device, timing: timing, rejects: rejects), configuration: configuration)
   }
 }

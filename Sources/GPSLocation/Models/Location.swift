@@ -87,12 +87,14 @@ extension Location {
       let day = ((fallbackDate ?? Date()).timeIntervalSince1970 / 86_400).rounded(.down) * 86_400
       timestamp = Date(timeIntervalSince1970: day + Double(fix.time.nanosecondsSinceMidnight) / 1e9)
     }
+    // A 2D fix's altitude is a guess the receiver held over (or made up): it is not reported.
+    let isThreeD = fix.mode == .threeD
     self.init(
       coordinate: LocationCoordinate2D(latitude: latitude, longitude: longitude),
-      altitude: fix.altitude ?? 0,
-      ellipsoidalAltitude: fix.ellipsoidalAltitude,
+      altitude: isThreeD ? fix.altitude ?? 0 : 0,
+      ellipsoidalAltitude: isThreeD ? fix.ellipsoidalAltitude : nil,
       horizontalAccuracy: fix.horizontalAccuracy ?? -1,
-      verticalAccuracy: fix.mode == .threeD && fix.altitude != nil ? (fix.verticalAccuracy ?? -1) : -1,
+      verticalAccuracy: isThreeD && fix.altitude != nil ? (fix.verticalAccuracy ?? -1) : -1,
       speed: fix.speed ?? -1,
       course: fix.course ?? -1,
       timestamp: timestamp,

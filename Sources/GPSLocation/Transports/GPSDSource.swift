@@ -36,16 +36,19 @@ package struct GPSDSource: FixSource {
   /// When set, gpsd is asked for NMEA instead of JSON and every line goes here (for
   /// `gpsbridge record`); no fixes are made.
   package let rawNMEA: (@Sendable ([UInt8]) -> Void)?
+  /// Where the counts of rejected lines go, for a status line.
+  package let rejects: RejectedInput?
 
   package init(
     host: String = GPSDAddress.standard.host, port: Int = GPSDAddress.standard.port, device: String? = nil, timing: Timing = .init(),
-    rawNMEA: (@Sendable ([UInt8]) -> Void)? = nil
+    rawNMEA: (@Sendable ([UInt8]) -> Void)? = nil, rejects: RejectedInput? = nil
   ) {
     self.host = host
     self.port = port
     self.device = device
     self.timing = timing
     self.rawNMEA = rawNMEA
+    self.rejects = rejects
   }
 
   var address: GPSDAddress { GPSDAddress(host: host, port: port) }
@@ -104,7 +107,7 @@ package struct GPSDSource: FixSource {
 
   private func read(_ socket: FileDescriptor, _ deliver: @escaping @Sendable (SourceEvent) async -> Void) async -> Outcome {
     let (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(256))
-    let decoder = ReportDecoder(continuation: continuation, rawNMEA: rawNMEA)
+    let decoder = ReportDecoder(continuation: continuation, rawNMEA: rawNMEA, rejects: rejects)
     let reader = DescriptorReader(
       descriptor: socket, label: "gpsbridge.gpsd",
       onBytes: { bytes in decoder.received(bytes) },
@@ -179,31 +182,28 @@ package struct GPSDSource: FixSource {
 private final class ReportDecoder: @unchecked Sendable {
   let continuation: AsyncStream<GPSDSource.Event>.Continuation
   let rawNMEA: (@Sendable ([UInt8]) -> Void)?
-  var lines = LineSplitter()
-  var assembler = GPSDFixAssembler()
+  let rejects: RejectedInput?
+  var decoder: GPSDStreamDecoder
 
-  init(continuation: AsyncStream<GPSDSource.Event>.Continuation, rawNMEA: (@Sendable ([UInt8]) -> Void)?) {
+  init(continuation: AsyncStream<GPSDSource.Event>.Continuation, rawNMEA: (@Sendable ([UInt8]) -> Void)?, rejects: RejectedInput?) {
     self.continuation = continuation
     self.rawNMEA = rawNMEA
+    self.rejects = rejects
+    self.decoder = GPSDStreamDecoder(passesNMEA: rawNMEA != nil)
   }
 
   func received(_ bytes: UnsafeRawBufferPointer) {
-    lines.append(bytes)
-    while let line = lines.next() {
-      if let rawNMEA {
-        // NMEA mode: sentences pass through; gpsd's own JSON banners still count as reports.
-        if line.first == UInt8(ascii: "$") || line.first == UInt8(ascii: "!") {
-          rawNMEA(Array(line) + [0x0D, 0x0A])
-          continuation.yield(.report(.unknown("NMEA")))
-          continue
-        }
-      }
-      guard let report = try? GPSDReport(line: line) else { continue }
-      if let fix = assembler.add(report) {
-        continuation.yield(.fix(fix))
-      } else {
-        continuation.yield(.report(report))
+    decoder.append(bytes)
+    while let output = decoder.next() {
+      switch output {
+      case .fix(let fix): continuation.yield(.fix(fix))
+      case .report(let report): continuation.yield(.report(report))
+      case .nmea(let line):
+        // NMEA mode: sentences pass through and count as reports for silence detection.
+        rawNMEA?(Array(line) + [0x0D, 0x0A])
+        continuation.yield(.report(.unknown("NMEA")))
       }
     }
+    rejects?.update(decoder.counters.rejectionSummary)
   }
 }

@@ -22,17 +22,20 @@ final class PortReader: @unchecked Sendable {
   private let continuation: AsyncStream<Event>.Continuation
   /// Receives every byte read while forwarding is on (for recording captures).
   private let rawBytes: (@Sendable ([UInt8]) -> Void)?
+  private let rejects: RejectedInput?
   private var decoder: FixDecoder
   private var counters = Counters()
   private var forwarding = false
   private var reader: DescriptorReader!
 
   init(
-    port: SerialPort, defaultDate: UTCDate?, continuation: AsyncStream<Event>.Continuation, rawBytes: (@Sendable ([UInt8]) -> Void)? = nil
+    port: SerialPort, defaultDate: UTCDate?, continuation: AsyncStream<Event>.Continuation,
+    rawBytes: (@Sendable ([UInt8]) -> Void)? = nil, rejects: RejectedInput? = nil
   ) {
     self.defaultDate = defaultDate
     self.continuation = continuation
     self.rawBytes = rawBytes
+    self.rejects = rejects
     self.decoder = FixDecoder(defaultDate: defaultDate, keepsSatellites: false)
     self.reader = DescriptorReader(
       descriptor: port.descriptor, label: "gpsbridge.serial",
@@ -81,6 +84,17 @@ final class PortReader: @unchecked Sendable {
     let framed = decoder.framer.counters
     if framed.sentences > before { counters.lastSentence = now }
     counters.sentences = framed.sentences
-    counters.rejected = framed.badChecksum + framed.malformed + framed.overlong + framed.missingChecksum
+    let rejected = framed.badChecksum + framed.malformed + framed.overlong + framed.missingChecksum + decoder.decodeErrors
+    if rejected != counters.rejected, forwarding { rejects?.update(Self.summary(framed, undecodable: decoder.decodeErrors)) }
+    counters.rejected = rejected
+  }
+
+  /// The sentences thrown away so far, by reason: `3 bad checksum, 1 undecodable`.
+  static func summary(_ counters: Framer.Counters, undecodable: Int) -> String? {
+    let parts = [
+      (counters.badChecksum, "bad checksum"), (counters.missingChecksum, "no checksum"), (counters.malformed, "malformed"),
+      (counters.overlong, "overlong"), (undecodable, "undecodable"),
+    ].filter { $0.0 > 0 }
+    return parts.isEmpty ? nil : parts.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
   }
 }

@@ -43,11 +43,13 @@ package struct SerialSource: FixSource {
   package let rawBytes: (@Sendable ([UInt8]) -> Void)?
   /// Called before each attempt to open the device: tests count the wake-ups with it.
   package let onAttempt: (@Sendable () -> Void)?
+  /// Where the counts of rejected input go, for a status line.
+  package let rejects: RejectedInput?
 
   package init(
     path: String, baudRate: BaudRate = .automatic, timing: Timing = .init(),
     onNotice: @escaping @Sendable (String) -> Void = { _ in }, rawBytes: (@Sendable ([UInt8]) -> Void)? = nil,
-    onAttempt: (@Sendable () -> Void)? = nil
+    onAttempt: (@Sendable () -> Void)? = nil, rejects: RejectedInput? = nil
   ) {
     self.path = path
     self.baudRate = baudRate
@@ -55,6 +57,7 @@ package struct SerialSource: FixSource {
     self.onNotice = onNotice
     self.rawBytes = rawBytes
     self.onAttempt = onAttempt
+    self.rejects = rejects
   }
 
   package var initialAuthorization: AuthorizationStatus { .notDetermined }
@@ -121,7 +124,7 @@ package struct SerialSource: FixSource {
   private func read(_ port: SerialPort, knownRate: inout Int?, _ deliver: @escaping @Sendable (SourceEvent) async -> Void) async -> Outcome
   {
     let (events, continuation) = AsyncStream.makeStream(of: PortReader.Event.self, bufferingPolicy: .bufferingNewest(256))
-    let reader = PortReader(port: port, defaultDate: .today, continuation: continuation, rawBytes: rawBytes)
+    let reader = PortReader(port: port, defaultDate: .today, continuation: continuation, rawBytes: rawBytes, rejects: rejects)
     reader.start()
 
     let automatic = baudRate == .automatic

@@ -38,9 +38,9 @@ extension GGA {
         longitude: try fields.longitude(),
         quality: try fields.ggaQuality(),
         satellitesUsed: try fields.integer(),
-        hdop: try fields.decimal(),
-        altitude: try fields.decimal(unit: UInt8(ascii: "M")),
-        geoidSeparation: try fields.decimal(unit: UInt8(ascii: "M")),
+        hdop: try fields.decimal(in: Plausible.dilution),
+        altitude: try fields.decimal(unit: UInt8(ascii: "M"), in: Plausible.altitude),
+        geoidSeparation: try fields.decimal(unit: UInt8(ascii: "M"), in: Plausible.geoidSeparation),
         differentialAge: try fields.decimal(),
         differentialStation: try fields.integer())
     }

@@ -36,9 +36,9 @@ extension GNS {
         longitude: try fields.longitude(),
         mode: try fields.bestMode(),
         satellitesUsed: try fields.integer(),
-        hdop: try fields.decimal(),
-        altitude: try fields.decimal(),
-        geoidSeparation: try fields.decimal(),
+        hdop: try fields.decimal(in: Plausible.dilution),
+        altitude: try fields.decimal(in: Plausible.altitude),
+        geoidSeparation: try fields.decimal(in: Plausible.geoidSeparation),
         differentialAge: try fields.decimal(),
         differentialStation: try fields.integer(),
         navigationStatus: try fields.character())

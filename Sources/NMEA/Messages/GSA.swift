@@ -45,9 +45,9 @@ extension GSA {
         selectionMode: try fields.character(),
         fixMode: try fields.fixMode(),
         satellites: try fields.satelliteNumbers(count: slots),
-        pdop: try fields.decimal(),
-        hdop: try fields.decimal(),
-        vdop: try fields.decimal(),
+        pdop: try fields.decimal(in: Plausible.dilution),
+        hdop: try fields.decimal(in: Plausible.dilution),
+        vdop: try fields.decimal(in: Plausible.dilution),
         systemID: hasSystemID ? try fields.hexadecimal() : nil)
     }
   }

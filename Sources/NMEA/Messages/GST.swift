@@ -27,13 +27,13 @@ extension GST {
       GST(
         talker: sentence.talker,
         time: try fields.time(),
-        rangeRMS: try fields.decimal(),
-        semiMajorSigma: try fields.decimal(),
-        semiMinorSigma: try fields.decimal(),
-        orientation: try fields.decimal(),
-        latitudeSigma: try fields.decimal(),
-        longitudeSigma: try fields.decimal(),
-        altitudeSigma: try fields.decimal())
+        rangeRMS: try fields.decimal(in: Plausible.error),
+        semiMajorSigma: try fields.decimal(in: Plausible.error),
+        semiMinorSigma: try fields.decimal(in: Plausible.error),
+        orientation: try fields.decimal(in: Plausible.direction),
+        latitudeSigma: try fields.decimal(in: Plausible.error),
+        longitudeSigma: try fields.decimal(in: Plausible.error),
+        altitudeSigma: try fields.decimal(in: Plausible.error))
     }
   }
 }

@@ -15,7 +15,7 @@ extension HDT {
   public init(_ sentence: Sentence) throws(NMEAError) {
     try sentence.require(.hdt)
     self = try sentence.withFields { (fields: inout Fields) throws(NMEAError) in
-      HDT(talker: sentence.talker, heading: try fields.decimal(unit: UInt8(ascii: "T")))
+      HDT(talker: sentence.talker, heading: try fields.decimal(unit: UInt8(ascii: "T"), in: Plausible.direction))
     }
   }
 }

@@ -20,7 +20,7 @@ extension THS {
   public init(_ sentence: Sentence) throws(NMEAError) {
     try sentence.require(.ths)
     self = try sentence.withFields { (fields: inout Fields) throws(NMEAError) in
-      THS(talker: sentence.talker, heading: try fields.decimal(), mode: try fields.character())
+      THS(talker: sentence.talker, heading: try fields.decimal(in: Plausible.direction), mode: try fields.character())
     }
   }
 }

@@ -24,15 +24,16 @@ extension VTG {
     self = try sentence.withFields { (fields: inout Fields) throws(NMEAError) in
       if isLegacy {
         return VTG(
-          talker: sentence.talker, course: try fields.decimal(), magneticCourse: try fields.decimal(),
-          speedKnots: try fields.decimal(), speedKilometresPerHour: try fields.decimal(), mode: nil)
+          talker: sentence.talker, course: try fields.decimal(in: Plausible.direction),
+          magneticCourse: try fields.decimal(in: Plausible.direction), speedKnots: try fields.decimal(in: Plausible.speedKnots),
+          speedKilometresPerHour: try fields.decimal(in: Plausible.speedKilometresPerHour), mode: nil)
       }
       return VTG(
         talker: sentence.talker,
-        course: try fields.decimal(unit: UInt8(ascii: "T")),
-        magneticCourse: try fields.decimal(unit: UInt8(ascii: "M")),
-        speedKnots: try fields.decimal(unit: UInt8(ascii: "N")),
-        speedKilometresPerHour: try fields.decimal(unit: UInt8(ascii: "K")),
+        course: try fields.decimal(unit: UInt8(ascii: "T"), in: Plausible.direction),
+        magneticCourse: try fields.decimal(unit: UInt8(ascii: "M"), in: Plausible.direction),
+        speedKnots: try fields.decimal(unit: UInt8(ascii: "N"), in: Plausible.speedKnots),
+        speedKilometresPerHour: try fields.decimal(unit: UInt8(ascii: "K"), in: Plausible.speedKilometresPerHour),
         mode: try fields.modeIndicator())
     }
   }

@@ -1,0 +1,74 @@
+import NMEA
+
+/// gpsd's byte stream to reports and fixes, counting every line it drops and why, as the
+/// NMEA framer does: the whole client side of gpsd's protocol short of the socket.
+package struct GPSDStreamDecoder: Sendable {
+  /// What happened to every line.
+  package struct Counters: Hashable, Sendable {
+    /// Lines read as reports.
+    package var reports = 0
+    /// Lines longer than gpsd ever writes (``LineSplitter/maximumLineLength``); dropped.
+    package var overlong = 0
+    /// Lines that are not JSON or not a gpsd report; dropped.
+    package var malformed = 0
+    /// Reports with a value no receiver can have; dropped.
+    package var outOfRange = 0
+
+    package init() {}
+
+    package var rejected: Int { overlong + malformed + outOfRange }
+
+    /// The rejected lines by reason, for a status line: `2 malformed, 1 out of range`.
+    package var rejectionSummary: String? {
+      let parts = [(malformed, "malformed"), (outOfRange, "out of range"), (overlong, "overlong")].filter { $0.0 > 0 }
+      return parts.isEmpty ? nil : parts.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+    }
+  }
+
+  /// What a line gave.
+  package enum Output: Sendable {
+    /// A report completed a fix.
+    case fix(Fix)
+    /// Any other report.
+    case report(GPSDReport)
+    /// An NMEA sentence, passed through as written when ``passesNMEA`` is set.
+    case nmea(ArraySlice<UInt8>)
+  }
+
+  /// Whether lines starting with `$` or `!` (gpsd's NMEA mode) come out as they are.
+  package var passesNMEA: Bool
+  package private(set) var counters = Counters()
+  private var lines = LineSplitter()
+  private var assembler = GPSDFixAssembler()
+
+  package init(passesNMEA: Bool = false) {
+    self.passesNMEA = passesNMEA
+  }
+
+  package mutating func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+    lines.append(bytes)
+  }
+
+  /// The next output, or `nil` when more bytes are needed. Bad lines are counted and skipped.
+  package mutating func next() -> Output? {
+    defer { counters.overlong = lines.overlongLines }
+    while let line = lines.next() {
+      guard let first = line.first else { continue }
+      if passesNMEA, first == UInt8(ascii: "$") || first == UInt8(ascii: "!") { return .nmea(line) }
+      let report: GPSDReport
+      do {
+        report = try GPSDReport(line: line)
+      } catch {
+        switch error.kind {
+        case .malformed: counters.malformed += 1
+        case .outOfRange: counters.outOfRange += 1
+        }
+        continue
+      }
+      counters.reports += 1
+      if let fix = assembler.add(report) { return .fix(fix) }
+      return .report(report)
+    }
+    return nil
+  }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import NMEA
+import Testing
+
+@testable import GPSD
+
+/// gpsd's byte stream as untrusted input: every line dropped is counted by why, and nothing
+/// implausible becomes a fix.
+@Suite struct GPSDStreamDecoderTests {
+  static func tpv(_ fields: String, second: Int = 0) -> String {
+    #"{"class":"TPV","mode":3,"time":"2024-05-01T08:00:\#(String(100 + second).dropFirst()).000Z","lat":47.37,"lon":8.54,"alt":410.0,\#(fields)}"#
+  }
+
+  static func decode(_ text: String) -> (fixes: [Fix], counters: GPSDStreamDecoder.Counters) {
+    var decoder = GPSDStreamDecoder()
+    decoder.append(Array(text.utf8))
+    var fixes: [Fix] = []
+    while let output = decoder.next() { if case .fix(let fix) = output { fixes.append(fix) } }
+    return (fixes, decoder.counters)
+  }
+
+  @Test func everyRejectedLineIsCountedByWhy() {
+    let lines = [
+      Self.tpv(#""speed":1.0"#, second: 1),
+      "garbage \u{1}\u{2} not json",
+      #"{"class":"TPV","mode":3,"lat":"#,  // cut short
+      #"{"mode":3}"#,  // no class
+      #"{"class":"TPV","mode":"three"}"#,  // a field of the wrong type
+      Self.tpv(#""altHAE":1e300"#, second: 2),
+      Self.tpv(#""speed":-3.0"#, second: 3),
+      #"{"class":"TPV","mode":3,"time":"2024-05-01T08:00:04.000Z","lat":91.0,"lon":8.5}"#,
+      #"{"class":"SKY","hdop":0.9,"satellites":[{"PRN":7,"el":95.0,"az":10.0,"ss":40.0,"used":true}]}"#,
+      "{\"class\":\"ERROR\",\"message\":\"" + String(repeating: "x", count: 11_000) + "\"}",
+      Self.tpv(#""speed":2.0"#, second: 5),
+    ]
+    let (fixes, counters) = Self.decode(lines.joined(separator: "\n") + "\n")
+    #expect(fixes.map(\.speed) == [1.0, 2.0])
+    #expect(counters.malformed == 4)
+    #expect(counters.outOfRange == 4)
+    #expect(counters.overlong == 1)
+    #expect(counters.reports == 2)
+    #expect(counters.rejectionSummary == "4 malformed, 4 out of range, 1 overlong")
+  }
+
+  @Test func aTwoDimensionalFixCarriesNoAltitude() {
+    let line = #"{"class":"TPV","mode":2,"time":"2024-05-01T08:00:00.000Z","lat":47.37,"lon":8.54,"alt":410.0,"altHAE":457.3,"epv":5.0}"#
+    let (fixes, _) = Self.decode(line + "\n")
+    #expect(fixes.count == 1)
+    #expect(fixes.first?.mode == .twoD && fixes.first?.altitude == nil && fixes.first?.ellipsoidalAltitude == nil)
+  }
+
+  @Test func linesSplitAnywhereGiveTheSameResult() {
+    let text = (0..<20).map { Self.tpv(#""speed":\#($0).0"#, second: $0) }.joined(separator: "\r\n") + "\r\n"
+    let whole = Self.decode(text)
+    for size in [1, 2, 7, 64] {
+      var decoder = GPSDStreamDecoder()
+      var fixes: [Fix] = []
+      let bytes = Array(text.utf8)
+      for start in stride(from: 0, to: bytes.count, by: size) {
+        decoder.append(bytes[start..<min(bytes.count, start + size)])
+        while let output = decoder.next() { if case .fix(let fix) = output { fixes.append(fix) } }
+      }
+      #expect(fixes == whole.fixes && decoder.counters == whole.counters, "chunks of \(size)")
+    }
+  }
+}
