@@ -44,10 +44,12 @@ public struct Fix: Hashable, Sendable, Codable {
   /// Whether the fix carries a usable position.
   public var hasPosition: Bool { mode != .none && latitude != nil && longitude != nil }
 
-  /// Height above the WGS-84 ellipsoid, when both parts are known.
+  /// Height above the WGS-84 ellipsoid, when both parts are known: their sum in whole
+  /// micrometres, so two decimals as a receiver writes them add up to the decimal they make
+  /// (15.6 + 47.3 is 62.9, not the binary sum 62.900000000000006).
   public var ellipsoidalAltitude: Double? {
     guard let altitude, let geoidSeparation else { return nil }
-    return altitude + geoidSeparation
+    return ((altitude + geoidSeparation) * 1e6).rounded() / 1e6
   }
 
   public init(

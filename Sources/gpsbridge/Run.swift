@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GPSLocation
+import NMEASimulation
 import Plumbing
 
 /// The main job: open the source, start what was asked for, print every action.
@@ -13,7 +14,16 @@ func run(_ options: RunOptions) async -> Int32 {
       return 1
     }
   }
-  let source = await openSource(options.source)
+  var configuration = LocationEngine.Configuration()
+  if let dwell = options.visitDwell { configuration.visitMinimumDwell = dwell }
+  let source = await openSource(options.source, configuration: configuration, visitDwellGiven: options.visitDwell != nil)
+  var options = options
+  if source.isDemo {
+    // What the demo is for: regions along the drive, heading and visits.
+    if regions.isEmpty { regions = Route.demoPlaces.map(Region.init) }
+    options.heading = true
+    options.visits = true
+  }
   let manager = source.manager
   guard let core = manager.core else { preconditionFailure("The command line's managers are made by LocationManager.source") }
   var output: any ActionOutput = options.json ? JSONLinesOutput() : TextOutput(sourceName: source.name, rejects: source.rejects)
@@ -33,9 +43,18 @@ func run(_ options: RunOptions) async -> Int32 {
     if options.visits { engine.startMonitoringVisits() }
     if options.significantChanges { engine.startMonitoringSignificantLocationChanges() }
     if options.heading { engine.startUpdatingHeading() }
-    engine.startUpdatingLocation()
+    // Significant changes replace standard updates, as in CoreLocation: a location every 500 m.
+    if !options.significantChanges { engine.startUpdatingLocation() }
     return started
   }
+
+  // When --desired-accuracy holds fixes back, say so once: after a while live, or at the end.
+  let withheldNotice = WithheldNotice(desiredAccuracy: options.desiredAccuracy, core: core)
+  let noticeLater = Task {
+    guard await sleepUnlessCancelled(.seconds(10)) else { return }
+    await withheldNotice.sayOnce()
+  }
+  defer { noticeLater.cancel() }
 
   var status: Int32 = 0
   var batch: [LocationManager.Action] = []
@@ -64,6 +83,7 @@ func run(_ options: RunOptions) async -> Int32 {
   }
   output.flush()
   if let failure = output.failure { status = Terminal.outcome(of: failure) }
+  await withheldNotice.sayOnce()
   await stopEverything(manager, regions: regions)
   return status
 }
@@ -76,4 +96,31 @@ func stopEverything(_ manager: LocationManager, regions: [Region]) async {
   await manager.stopMonitoringVisits()
   await manager.stopMonitoringSignificantLocationChanges()
   for region in regions { await manager.stopMonitoringForRegion(region) }
+}
+
+/// Says once, on stderr, how many fixes `--desired-accuracy` kept back and why, so a run
+/// that prints nothing explains itself.
+final class WithheldNotice: Sendable {
+  let desiredAccuracy: Double?
+  let core: LocationManager.CoreAccess
+  private let said = Locked(false)
+
+  init(desiredAccuracy: Double?, core: LocationManager.CoreAccess) {
+    self.desiredAccuracy = desiredAccuracy
+    self.core = core
+  }
+
+  func sayOnce() async {
+    guard let desiredAccuracy, !said.withLock({ $0 }) else { return }
+    let withheld = await core.withheld()
+    guard withheld.count > 0,
+      said.withLock({ (said: inout Bool) in
+        defer { said = true }; return !said
+      })
+    else { return }
+    let best = withheld.bestAccuracy.map { " (the best was ±\(format($0, 1)) m)" } ?? " (they gave no accuracy)"
+    Terminal.diagnostic(
+      "gpsbridge: \(withheld.count) fix\(withheld.count == 1 ? " was" : "es were") not shown: less accurate than --desired-accuracy \(format(desiredAccuracy, 1)) m\(best)."
+    )
+  }
 }

@@ -8,6 +8,8 @@ struct RunOptions: Equatable {
   var regions: [Region] = []
   var regionFiles: [String] = []
   var visits = false
+  /// Seconds a stay must last to be a visit (`--visit-dwell`), when not the engine's 5 minutes.
+  var visitDwell: Double?
   var significantChanges = false
   var distanceFilter: Double?
   var desiredAccuracy: Double?
@@ -50,6 +52,14 @@ extension RunOptions {
       CommandOption(names: ["--visits"], value: nil, help: "Report visits: stays of 5 minutes within 100 m.") { draft, _ in
         draft.options.visits = true
       },
+      CommandOption(
+        names: ["--visit-dwell"], value: "<seconds>", help: "How long a stay must last to be a visit.", defaultValue: "300"
+      ) { draft, value throws(UsageError) in
+        guard let seconds = Double(value ?? ""), seconds > 0, seconds.isFinite else {
+          throw UsageError(message: "--visit-dwell takes a number of seconds, like 300; got '\(value ?? "")'.")
+        }
+        draft.options.visitDwell = seconds
+      },
       CommandOption(names: ["--significant-changes"], value: nil, help: "Report a location each time the position moves 500 m.") {
         draft, _ in draft.options.significantChanges = true
       },
@@ -68,7 +78,7 @@ extension RunOptions {
     ],
     examples: [
       "gpsbridge",
-      "gpsbridge --device /dev/ttyACM0 --json | jq .locations[0].latitude",
+      "gpsbridge --device /dev/ttyACM0 --json | jq 'select(.locations) | .locations[0].latitude'",
       "gpsbridge --gpsd --once",
       "gpsbridge --replay drive.nmea --speed max --region home,47.3769,8.5417,100 --visits",
     ])

@@ -16,6 +16,8 @@ struct TextOutput: ActionOutput {
   private var quality = "no fix"
   private var satellites: Int?
   private var pending = ""
+  /// The time of the latest location or heading, which events without a time of their own show.
+  private var latest: Date?
   private(set) var failure: Errno?
 
   init(sourceName: String, rejects: RejectedInput? = nil, showsStatus: Bool = Terminal.standardOutputIsTerminal) {
@@ -33,7 +35,13 @@ struct TextOutput: ActionOutput {
       satellites = location.satellitesUsed
     }
     if case .didPauseLocationUpdates = action { quality = "paused" }
-    pending += Self.line(for: action) + "\n"
+    switch action {
+    case .didUpdateLocations(let locations): latest = locations.last?.timestamp ?? latest
+    case .didUpdateHeading(let heading): latest = heading.timestamp
+    default: break
+    }
+    // Before any fix, events are stamped with the clock: the only time known.
+    pending += Self.line(for: action, at: latest ?? Date(), emphasised: showsStatus) + "\n"
   }
 
   /// Prints the lines held back, then the status line under them.
@@ -89,17 +97,22 @@ struct TextOutput: ActionOutput {
     }
   }
 
-  static func line(for action: LocationManager.Action) -> String {
-    let blank = String(repeating: " ", count: 12)
-    func time(_ date: Date) -> String { String(iso8601(date).dropFirst(11).dropLast()) }
-    func region(_ region: Region) -> String { region.identifier }
+  /// One line: locations and headings as the stream they are; everything else is an event,
+  /// marked `▶` (and bold on a terminal) so an entry or a visit stands out among the
+  /// locations. Every line has a time: its own, else the latest fix's (`time`).
+  static func line(for action: LocationManager.Action, at time: Date, emphasised: Bool = false) -> String {
+    func clock(_ date: Date) -> String { String(iso8601(date).dropFirst(11).dropLast()) }
     func coordinate(_ coordinate: LocationCoordinate2D) -> String {
       format(coordinate.latitude, 6) + ", " + format(coordinate.longitude, 6)
     }
+    func event(_ kind: String, _ details: String) -> String {
+      let text = clock(time) + " ▶ " + kind.padding(to: 10) + " " + details
+      return emphasised ? "\u{1B}[1m" + text + "\u{1B}[0m" : text
+    }
     switch action {
     case .didUpdateLocations(let locations):
-      guard let location = locations.last else { return blank + " location   (none)" }
-      var text = time(location.timestamp) + " location   " + coordinate(location.coordinate)
+      guard let location = locations.last else { return clock(time) + "   location   (none)" }
+      var text = clock(location.timestamp) + "   location   " + coordinate(location.coordinate)
       if location.horizontalAccuracy >= 0 { text += "  ±" + format(location.horizontalAccuracy, 1) + " m" }
       if location.verticalAccuracy >= 0 || location.ellipsoidalAltitude != nil { text += "  alt " + format(location.altitude, 1) + " m" }
       if location.speed >= 0 { text += "  " + format(location.speed, 1) + " m/s" }
@@ -108,26 +121,30 @@ struct TextOutput: ActionOutput {
       if let satellites = location.satellitesUsed { text += "  \(satellites) sats" }
       return text
     case .didUpdateHeading(let heading):
-      var text = time(heading.timestamp) + " heading    " + format(heading.trueHeading, 1) + "° true"
+      var text = clock(heading.timestamp) + "   heading    " + format(heading.trueHeading, 1) + "° true"
       if heading.magneticHeading >= 0 { text += "  " + format(heading.magneticHeading, 1) + "° magnetic" }
       if heading.headingAccuracy >= 0 { text += "  ±" + format(heading.headingAccuracy, 1) + "°" }
       return text
-    case .didEnterRegion(let value): return blank + " enter      " + region(value)
-    case .didExitRegion(let value): return blank + " exit       " + region(value)
-    case .didDetermineState(let state, let value): return blank + " state      " + region(value) + ": " + state.rawValue
-    case .didStartMonitoring(let value):
-      return blank + " monitoring " + region(value) + " (" + coordinate(value.center) + ", " + format(value.radius, 0) + " m)"
-    case .monitoringDidFail(let value, let error):
-      return blank + " monitoring failed" + (value.map { " for " + region($0) } ?? "") + ": " + error.message
+    case .didEnterRegion(let region): return event("enter", region.identifier)
+    case .didExitRegion(let region): return event("exit", region.identifier)
+    case .didDetermineState(let state, let region): return event("state", region.identifier + ": " + state.rawValue)
+    case .didStartMonitoring(let region):
+      return event("monitoring", region.identifier + " (" + coordinate(region.center) + ", " + format(region.radius, 0) + " m)")
+    case .monitoringDidFail(let region, let error):
+      return event("monitoring", "failed" + (region.map { " for " + $0.identifier } ?? "") + ": " + error.message)
     case .didVisit(let visit):
       if visit.isDeparture {
-        return time(visit.departureDate) + " departure  " + coordinate(visit.coordinate) + " (arrived " + time(visit.arrivalDate) + ")"
+        return event(
+          "departure", coordinate(visit.coordinate) + " (arrived " + clock(visit.arrivalDate) + ", left " + clock(visit.departureDate) + ")"
+        )
       }
-      return time(visit.arrivalDate) + " arrival    " + coordinate(visit.coordinate) + " (±" + format(visit.horizontalAccuracy, 0) + " m)"
-    case .didFailWithError(let error): return blank + " error      " + error.message
-    case .didChangeAuthorization(let status): return blank + " authorization " + status.rawValue
-    case .didPauseLocationUpdates: return blank + " paused"
-    case .didResumeLocationUpdates: return blank + " resumed"
+      return event(
+        "arrival",
+        coordinate(visit.coordinate) + " (since " + clock(visit.arrivalDate) + ", ±" + format(visit.horizontalAccuracy, 0) + " m)")
+    case .didFailWithError(let error): return event(error.code == .endOfCapture ? "end" : "error", error.message)
+    case .didChangeAuthorization(let status): return event("authorized", status.rawValue)
+    case .didPauseLocationUpdates: return event("paused", "")
+    case .didResumeLocationUpdates: return event("resumed", "")
     }
   }
 }

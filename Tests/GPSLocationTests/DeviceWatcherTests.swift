@@ -61,7 +61,7 @@ import Testing
     let watcher = DeviceWatcher(path: tree.link)
     let seen = watcher.changes
     symlink("/dev/null", tree.directory + "/usb-Another-Device-if00")
-    FileManager.default.createFile(atPath: tree.root + "/unrelated", contents: nil)
+    _ = FileManager.default.createFile(atPath: tree.root + "/unrelated", contents: nil)
     try await Task.sleep(for: .milliseconds(200))
     #expect(watcher.changes == seen)
   }

@@ -8,7 +8,7 @@ import Testing
   @Test func startWithoutAFixIsUnknownThenDeterminedByTheFirstFix() {
     var engine = LocationEngine()
     #expect(engine.startMonitoring(region) == [.didStartMonitoring(region: region), .didDetermineState(.unknown, region: region)])
-    #expect(engine.handle(fix(0, north: 500)) == [.didDetermineState(.outside, region: region)])
+    #expect(engine.handle(fix(0, north: 500, speed: 10)) == [.didDetermineState(.outside, region: region)])
   }
 
   @Test func startWithAFixDeterminesAtOnceWithoutEntering() {
@@ -21,10 +21,29 @@ import Testing
     var engine = LocationEngine()
     _ = engine.handle(fix(0, north: 500))
     _ = engine.startMonitoring(region)
-    #expect(engine.handle(fix(1, north: 50)).isEmpty)  // inside evidence starts
-    #expect(engine.handle(fix(4, north: 40)).isEmpty)  // 3 s: not yet
-    #expect(engine.handle(fix(6, north: 30)) == [.didEnterRegion(region), .didDetermineState(.inside, region: region)])
-    #expect(engine.handle(fix(7, north: 30)).isEmpty)
+    #expect(engine.handle(fix(1, north: 50, speed: 1.5)).isEmpty)  // inside evidence starts
+    #expect(engine.handle(fix(4, north: 40, speed: 1.5)).isEmpty)  // 3 s: not yet, at a walk
+    #expect(engine.handle(fix(6, north: 30, speed: 1.5)) == [.didEnterRegion(region), .didDetermineState(.inside, region: region)])
+    #expect(engine.handle(fix(7, north: 30, speed: 1.5)).isEmpty)
+  }
+
+  @Test func fasterThanAWalkTheDwellIsShorter() {
+    var engine = LocationEngine()
+    _ = engine.handle(fix(0, north: 500, speed: 10))
+    _ = engine.startMonitoring(region)
+    #expect(engine.handle(fix(1, north: 80, speed: 10)).isEmpty)
+    #expect(engine.handle(fix(2, north: 70, speed: 10)).isEmpty)
+    #expect(engine.handle(fix(4, north: 50, speed: 10)) == [.didEnterRegion(region), .didDetermineState(.inside, region: region)])
+  }
+
+  @Test func aFixWithinTheMarginInterruptsTheDwell() {
+    var engine = LocationEngine()
+    _ = engine.handle(fix(0, north: 500, speed: 1.5))
+    _ = engine.startMonitoring(region)
+    #expect(engine.handle(fix(1, north: 50, speed: 1.5)).isEmpty)
+    #expect(engine.handle(fix(3, north: 95, speed: 1.5)).isEmpty)  // back within the margin: starts over
+    #expect(engine.handle(fix(6, north: 50, speed: 1.5)).isEmpty)
+    #expect(engine.handle(fix(11, north: 50, speed: 1.5)) == [.didEnterRegion(region), .didDetermineState(.inside, region: region)])
   }
 
   @Test func jitterOnTheBoundaryDoesNotFlap() {
@@ -44,9 +63,10 @@ import Testing
     var engine = LocationEngine()
     _ = engine.handle(fix(0))
     _ = engine.startMonitoring(region)
-    #expect(engine.handle(fix(1, north: 104)).isEmpty)  // within the 5 m margin: no evidence
-    #expect(engine.handle(fix(2, north: 120)).isEmpty)
-    #expect(engine.handle(fix(7, north: 130)) == [.didExitRegion(region), .didDetermineState(.outside, region: region)])
+    // Moving, a 5 m accuracy makes a 10 m margin (2σ).
+    #expect(engine.handle(fix(1, north: 108, speed: 5)).isEmpty)  // within the margin: no evidence
+    #expect(engine.handle(fix(2, north: 120, speed: 5)).isEmpty)
+    #expect(engine.handle(fix(7, north: 130, speed: 5)) == [.didExitRegion(region), .didDetermineState(.outside, region: region)])
   }
 
   @Test func notifyFlagsSilenceEnterAndExitButNotTheState() {
@@ -55,8 +75,8 @@ import Testing
     quiet.notifyOnExit = false
     _ = engine.handle(fix(0))
     _ = engine.startMonitoring(quiet)
-    _ = engine.handle(fix(1, north: 200))
-    #expect(engine.handle(fix(6, north: 200)) == [.didDetermineState(.outside, region: quiet)])
+    _ = engine.handle(fix(1, north: 200, speed: 5))
+    #expect(engine.handle(fix(6, north: 200, speed: 5)) == [.didDetermineState(.outside, region: quiet)])
   }
 
   @Test func sameIdentifierReplacesTheRegion() {

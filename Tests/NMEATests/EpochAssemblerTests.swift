@@ -46,7 +46,7 @@ import Testing
     #expect(fix.timestamp == UTCTimestamp(date: UTCDate(year: 2024, month: 5, day: 1), time: UTCTime(hour: 12, minute: 0, second: 1)))
     #expect(fix.mode == .threeD && fix.quality == .gps && fix.hasPosition)
     #expect(fix.latitude == 48 + 7.038 / 60 && fix.altitude == 545.4 && fix.geoidSeparation == 46.9)
-    #expect(fix.ellipsoidalAltitude == 545.4 + 46.9)
+    #expect(fix.ellipsoidalAltitude == 592.3)
     #expect(fix.speed == 10 * 1852.0 / 3600 && fix.course == 84.4)
     #expect(fix.satellitesUsed == 8 && fix.pdop == 2.5 && fix.hdop == 1.3 && fix.vdop == 2.1)
     #expect(fix.horizontalAccuracy == 1.3 * EpochAssembler.userEquivalentRangeError(for: .gps))

@@ -41,16 +41,31 @@ public final class PseudoTerminal: @unchecked Sendable {
   public func waitUntilHeld(timeout: Duration = .seconds(20)) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
-      let fd = open(slavePath, O_RDWR | O_NOCTTY | O_NONBLOCK)
-      if fd >= 0 {
-        let held = flock(fd, LOCK_EX | LOCK_NB) != 0
-        if !held { flock(fd, LOCK_UN) }
-        close(fd)
-        if held { return true }
-      }
+      if isHeld { return true }
       try? await Task.sleep(for: .milliseconds(10))
     }
     return false
+  }
+
+  /// ``waitUntilHeld(timeout:)`` on a thread of the caller's own, for a writer that must not
+  /// depend on the test runner's busy thread pool.
+  public func waitUntilHeldBlocking(timeout: Duration = .seconds(20)) -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+      if isHeld { return true }
+      usleep(10_000)
+    }
+    return false
+  }
+
+  /// Whether another process holds the device's lock now.
+  public var isHeld: Bool {
+    let fd = open(slavePath, O_RDWR | O_NOCTTY | O_NONBLOCK)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    let held = flock(fd, LOCK_EX | LOCK_NB) != 0
+    if !held { flock(fd, LOCK_UN) }
+    return held
   }
 
   /// The input speed the device is set to now, as `speed_t` (`B9600` …).

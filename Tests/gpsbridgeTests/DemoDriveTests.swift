@@ -11,14 +11,12 @@ import Testing
 /// To re-record the transcript after an intended change:
 /// `GPSBRIDGE_RECORD=1 swift test --filter DemoDriveTests`.
 @Suite struct DemoDriveTests {
-  static let regions = Route.demoPlaces.map {
-    Region(identifier: $0.identifier, center: LocationCoordinate2D(latitude: $0.latitude, longitude: $0.longitude), radius: $0.radius)
-  }
+  static let regions = Route.demoPlaces.map(Region.init)
   static let truth = Array(Route.demoDrive.states(rate: 1))
   /// Stays this long are visits in this test, as in the command line's demo.
   static var configuration: LocationEngine.Configuration {
     var configuration = LocationEngine.Configuration()
-    configuration.visitMinimumDwell = 20
+    configuration.visitMinimumDwell = demoVisitDwell
     return configuration
   }
 

@@ -29,7 +29,7 @@ import Testing
 
   @Test func aPlainFileIsNotAReceiver() throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("plain-\(getpid()).txt").path
-    FileManager.default.createFile(atPath: path, contents: Data("not a tty".utf8))
+    _ = FileManager.default.createFile(atPath: path, contents: Data("not a tty".utf8))
     defer { unlink(path) }
     let (result, seconds) = try Self.timed(["--device", path])
     #expect(result.status == 1 && result.error.hasPrefix("Error: \(path) is not a serial device."))

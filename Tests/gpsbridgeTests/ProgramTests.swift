@@ -74,6 +74,29 @@ import Testing
     #expect(result.error.contains("Error: The source ended before a fix arrived."))
   }
 
+  @Test func significantChangesPrintALocationOnlyEveryFiveHundredMetres() throws {
+    let drive = FileManager.default.temporaryDirectory.appendingPathComponent("long-drive-\(getpid()).nmea").path
+    defer { unlink(drive) }
+    #expect(try Program.run(["simulate", "--duration", "600", "--output", drive]).status == 0)
+    let every = try Program.run(["--replay", drive, "--speed", "max", "--json"])
+    let significant = try Program.run(["--replay", drive, "--speed", "max", "--json", "--significant-changes"])
+    func coordinates(_ output: String) throws -> [(Double, Double)] {
+      try output.split(separator: "\n").compactMap { line in
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        guard let location = (object?["locations"] as? [[String: Any]])?.first else { return nil }
+        return (location["latitude"] as! Double, location["longitude"] as! Double)
+      }
+    }
+    let all = try coordinates(every.output)
+    let sparse = try coordinates(significant.output)
+    #expect(all.count > 500 && sparse.count >= 2 && sparse.count < all.count / 20, "\(sparse.count) of \(all.count)")
+    #expect(sparse.first! == all.first!)
+    for (a, b) in zip(sparse, sparse.dropFirst()) {
+      let metres = LocationCoordinate2D(latitude: a.0, longitude: a.1).distance(to: LocationCoordinate2D(latitude: b.0, longitude: b.1))
+      #expect(metres >= 500, "\(metres) m")
+    }
+  }
+
   @Test func checkSummarizesACapture() throws {
     let capture = Program.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea").path
     let result = try Program.run(["check", capture])
@@ -112,19 +135,22 @@ import Testing
     defer { pty.unplug() }
     let capture = try Data(contentsOf: Program.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea"))
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("recorded-\(getpid()).nmea").path
-    // The receiver speaks once the recorder holds the port (it flushes what came before).
-    let writer = Task.detached {
-      guard await pty.waitUntilHeld() else { return false }
+    // The receiver speaks once the recorder holds the port (it flushes what came before). On
+    // a thread of its own: this test and others block the runner's few threads meanwhile.
+    let wrote = Locked(false)
+    let writer = Thread {
+      guard pty.waitUntilHeldBlocking() else { return }
       // Then it sets 9600 baud and flushes the input, a moment later.
-      while pty.inputSpeed != speed_t(B9600) { try? await Task.sleep(for: .milliseconds(5)) }
-      try? await Task.sleep(for: .milliseconds(50))
+      while pty.inputSpeed != speed_t(B9600) { usleep(5000) }
+      usleep(50_000)
       pty.write(capture)
-      return true
+      wrote.set(true)
     }
+    writer.start()
     let result = try Program.run(["record", "--device", pty.slavePath, "--baud", "9600", "--output", output, "--duration", "2.5"])
-    #expect(await writer.value)
+    #expect(wrote.get())
     #expect(result.status == 0)
-    #expect(result.error.contains("recorded \(capture.count) bytes"))
+    #expect(result.error.contains("recorded \(capture.count) bytes"), "\(result.error)")
     let recorded = try String(contentsOf: URL(fileURLWithPath: output), encoding: .utf8)
     #expect(recorded.hasPrefix("# Date: ") && recorded.contains("# Device: \(pty.slavePath)"))
     let original = try Program.run([
@@ -247,8 +273,11 @@ import Testing
     process.waitUntilExit()
     // Only where there is neither a receiver nor a gpsd to prefer.
     guard DeviceDiscoveryHasNoReceiver.value, !FakeGPSD.accepts(port: 2947) else { return }
-    #expect(message.contains("replaying the bundled demo drive"))
-    #expect(String(decoding: data, as: UTF8.self).hasPrefix(#"{"event":"didUpdateLocations""#))
+    #expect(message.contains("so this is a simulated drive in real time, shown with --heading --visits --visit-dwell 20"))
+    // What the demo is for: regions along the drive, monitored from the start, and locations.
+    let text = String(decoding: data, as: UTF8.self)
+    #expect(text.hasPrefix(#"{"event":"didStartMonitoring","region":{"identifier":"depot""#))
+    #expect(text.contains(#"{"event":"didUpdateLocations""#))
   }
 }
 

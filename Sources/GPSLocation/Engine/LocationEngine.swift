@@ -34,6 +34,11 @@ public struct LocationEngine: Sendable {
     /// Seconds of fix time the opposite evidence must last before a region transition. 5 s
     /// rides out a few jittery fixes at 1 Hz without making entry feel late.
     public var regionDwell: TimeInterval = 5
+    /// The dwell while moving at least ``regionFastSpeed``: 3 s, still four fixes in a row at
+    /// 1 Hz, so a car is told it entered within a few seconds of crossing the edge.
+    public var regionDwellWhileMoving: TimeInterval = 3
+    /// The speed (m/s) from which ``regionDwellWhileMoving`` applies: 2 m/s, faster than a walk.
+    public var regionFastSpeed = 2.0
     /// The least hysteresis margin (metres) around a region's edge: 5 m, a good fix's error.
     public var regionMinimumMargin = 5.0
     /// `maximumRegionMonitoringDistance`: 100 km. Larger circles are better served by
@@ -72,11 +77,16 @@ public struct LocationEngine: Sendable {
   /// The latest heading, whether delivered or not.
   public private(set) var heading: Heading?
 
+  /// Fixes that `desiredAccuracy` kept from location updates, and the best accuracy among
+  /// them: the command line says so when nothing gets through.
+  package private(set) var withheld = (count: 0, bestAccuracy: Double?.none)
   var lastDelivered: Location?
   var lastDeliveredHeading: Heading?
   var lastSignificant: Location?
   var pending: [PendingRequest] = []
   var regions: RegionMonitor
+  /// What the receiver's scatter says about its noise, for region decisions.
+  var noise = NoiseEstimate()
   var visits: VisitDetector
 
   struct PendingRequest: Sendable {
@@ -179,6 +189,10 @@ public struct LocationEngine: Sendable {
         }
       }
     }
+    if isUpdatingLocation, !meetsAccuracy {
+      withheld.count += 1
+      if location.horizontalAccuracy >= 0 { withheld.bestAccuracy = min(withheld.bestAccuracy ?? .infinity, location.horizontalAccuracy) }
+    }
     if isUpdatingLocation, meetsAccuracy, passesDistanceFilter(location) {
       lastDelivered = location
       deliver()
@@ -198,7 +212,7 @@ public struct LocationEngine: Sendable {
         actions.append(.didUpdateHeading(newHeading: heading))
       }
     }
-    if !regions.isEmpty { actions += regions.update(location) }
+    if !regions.isEmpty { actions += regions.update(noise.add(location), at: location.timestamp) }
     if isMonitoringVisits { actions += visits.update(location) }
   }
 

@@ -3,16 +3,30 @@ import Plumbing
 
 /// Decides entry into and exit from circular regions, from fixes alone.
 ///
-/// **Hysteresis.** A fix is evidence of *inside* when it lies at least a margin within the
-/// circle, and of *outside* when at least the margin beyond it; in between it is no
-/// evidence. The margin is the fix's horizontal accuracy, at least
-/// ``LocationEngine/Configuration/regionMinimumMargin`` and at most half the radius, so a
-/// poor fix near the edge cannot flip a region.
+/// **What is judged.** Each fix gives a ``PositionEstimate`` (see ``NoiseEstimate``): the fix
+/// itself while moving, the mean of the recent fixes while still. Its σ is the larger of the
+/// stated accuracy and the noise learned from the receiver's own scatter, so a receiver that
+/// claims 4 m while wandering by 15 is judged by its 15.
+///
+/// **Hysteresis.** An estimate is evidence of *inside* when it lies at least a margin within
+/// the circle, and of *outside* when at least the margin beyond it; in between it is no
+/// evidence. The margin is 2σ for a single fix (a fix that far out by chance is a 1-in-40
+/// event) and 3σ for a mean (whose σ comes from few samples), at least
+/// ``LocationEngine/Configuration/regionMinimumMargin`` (5 m) and at most half the radius.
+/// A region's first state is decided the same way: not by one noisy fix near the edge.
 ///
 /// **Dwell.** A transition happens once the opposite evidence has lasted
-/// ``LocationEngine/Configuration/regionDwell`` of fix time (not wall-clock time): one stray
-/// fix does not flap a region. Each transition emits `didEnterRegion` / `didExitRegion` (if
-/// the region asks for it) and then `didDetermineState`.
+/// ``LocationEngine/Configuration/regionDwell`` of fix time (not wall-clock time; 3 s,
+/// ``LocationEngine/Configuration/regionDwellWhileMoving``, once moving faster than a walk),
+/// every estimate in between agreeing: one stray fix does not flap a region, nor do several
+/// scattered ones. Each
+/// transition emits `didEnterRegion` / `didExitRegion` (if the region asks for it) and then
+/// `didDetermineState`.
+///
+/// Together: a receiver parked on an edge, even with noise three times what it states, gives
+/// no transitions (its mean stays within the margin); a car passing through a region at 15
+/// m/s is reported entering within about 4 s of crossing the edge (the margin at its speed,
+/// then the dwell), within 6 s when its noise is three times what it states.
 ///
 /// **Index.** Regions sit in a grid of several cell sizes, each region at the level whose
 /// cells are at least its diameter; a fix looks up one cell per level, plus the regions
@@ -44,6 +58,12 @@ struct RegionMonitor: Sendable {
   private var grid: [Cell: [Int]] = [:]
   /// Slots to evaluate on every fix whatever the cell: inside, unknown, or pending.
   private var active: Set<Int> = []
+  /// The cells of the latest fix and the regions in them (see ``update(_:at:)``); emptied
+  /// whenever a region comes or goes.
+  private var nearbyCells: [Cell] = []
+  private var nearby: [Int] = []
+  /// Regions per grid level: a fix looks only at the levels that hold any.
+  private var regionsPerLevel = [Int](repeating: 0, count: RegionMonitor.levels.count)
 
   init(configuration: LocationEngine.Configuration) {
     self.configuration = configuration
@@ -75,6 +95,8 @@ struct RegionMonitor: Sendable {
     var entry = Entry(region: region)
     entry.cells = Self.cells(for: region)
     for cell in entry.cells { grid[cell, default: []].append(slot) }
+    nearbyCells = []
+    if let level = entry.cells.first?.level { regionsPerLevel[Int(level)] += 1 }
     if let latest {
       entry.state = region.contains(latest.coordinate) ? .inside : .outside
     }
@@ -90,6 +112,8 @@ struct RegionMonitor: Sendable {
       grid[cell]?.removeAll { $0 == slot }
       if grid[cell]?.isEmpty == true { grid[cell] = nil }
     }
+    if let level = entry.cells.first?.level { regionsPerLevel[Int(level)] -= 1 }
+    nearbyCells = []
     slots[slot] = nil
     active.remove(slot)
     free.append(slot)
@@ -105,37 +129,60 @@ struct RegionMonitor: Sendable {
     return .didDetermineState(entry.state, region: entry.region)
   }
 
-  mutating func update(_ location: Location) -> [LocationManager.Action] {
-    var candidates = active
-    for (level, size) in Self.levels.enumerated() {
-      let cell = Self.cell(level: level, size: size, latitude: location.coordinate.latitude, longitude: location.coordinate.longitude)
-      if let slots = grid[cell] { candidates.formUnion(slots) }
+  /// Judges `estimate` (for the fix at `time`) against the regions near it; with no estimate
+  /// (a receiver just stopped) nothing is decided.
+  mutating func update(_ estimate: PositionEstimate?, at time: Date) -> [LocationManager.Action] {
+    guard let estimate else { return [] }
+    let location = Location(coordinate: estimate.coordinate, horizontalAccuracy: estimate.sigma, speed: estimate.speed, timestamp: time)
+    // The regions of the fix's cells, looked up only when it has moved to other cells (a car
+    // stays in a cell for many fixes): the grid is large when many regions are monitored.
+    var cells: [Cell] = []
+    for (level, size) in Self.levels.enumerated() where regionsPerLevel[level] > 0 {
+      cells.append(Self.cell(level: level, size: size, latitude: location.coordinate.latitude, longitude: location.coordinate.longitude))
     }
+    if cells != nearbyCells {
+      nearbyCells = cells
+      nearby = cells.flatMap { grid[$0] ?? [] }
+    }
+    var candidates = active
+    candidates.formUnion(nearby)
     var actions: [LocationManager.Action] = []
     // Slot order keeps the actions of one fix in a stable order.
     for slot in candidates.sorted() {
-      evaluate(slot, location, into: &actions)
+      evaluate(slot, location, confidence: estimate.confidence, into: &actions)
       updateActivity(slot)
+    }
+    // All regions start active (undecided) and most leave at the first fix: a set keeps its
+    // capacity, and walking a sparse one costs as much as walking a full one.
+    if active.capacity > 64, active.count * 8 < active.capacity {
+      var shrunk = Set<Int>(minimumCapacity: active.count)
+      for slot in active { shrunk.insert(slot) }
+      active = shrunk
     }
     return actions
   }
 
-  private mutating func evaluate(_ slot: Int, _ location: Location, into actions: inout [LocationManager.Action]) {
+  /// `location` is the estimate, its `horizontalAccuracy` the estimate's σ.
+  private mutating func evaluate(
+    _ slot: Int, _ location: Location, confidence: Double, into actions: inout [LocationManager.Action]
+  ) {
     guard var entry = slots[slot] else { return }
     defer { slots[slot] = entry }
     let region = entry.region
     let distance = region.center.distance(to: location.coordinate)
-    guard entry.state != .unknown else {
-      entry.state = distance <= region.radius ? .inside : .outside
-      actions.append(.didDetermineState(entry.state, region: region))
-      return
-    }
-    let accuracy = max(0, location.horizontalAccuracy)
-    let margin = max(configuration.regionMinimumMargin, min(accuracy, region.radius / 2))
+    let margin = max(configuration.regionMinimumMargin, min(confidence * location.horizontalAccuracy, region.radius / 2))
     let evidence: RegionState? =
       distance <= region.radius - margin ? .inside : distance >= region.radius + margin ? .outside : nil
+    guard entry.state != .unknown else {
+      guard let evidence else { return }
+      entry.state = evidence
+      actions.append(.didDetermineState(evidence, region: region))
+      return
+    }
     guard let evidence, evidence != entry.state else {
-      if evidence == entry.state { entry.candidate = nil; entry.candidateSince = nil }
+      // Evidence for the current state, or none at all, interrupts a pending transition.
+      entry.candidate = nil
+      entry.candidateSince = nil
       return
     }
     if entry.candidate != evidence {
@@ -143,7 +190,8 @@ struct RegionMonitor: Sendable {
       entry.candidateSince = location.timestamp
     }
     guard let since = entry.candidateSince,
-      location.timestamp.timeIntervalSince(since) >= configuration.regionDwell
+      location.timestamp.timeIntervalSince(since)
+        >= (location.speed >= configuration.regionFastSpeed ? configuration.regionDwellWhileMoving : configuration.regionDwell)
     else { return }
     entry.state = evidence
     entry.candidate = nil

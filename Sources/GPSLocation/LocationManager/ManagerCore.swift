@@ -89,9 +89,9 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
       lastProblem = error
       emit([.didFailWithError(error)])
     case .ended(let error):
+      // Nothing went away, so no pause: one error says the capture is over.
       sourceEnded = true
-      emit(engine.sourceEnded())
-      emit([.didPauseLocationUpdates, .didFailWithError(error)])
+      emit(engine.sourceEnded() + [.didFailWithError(error)])
     case .stopped(let error):
       // One error says why; requests still waiting are answered with it (once).
       sourceEnded = true
@@ -243,7 +243,8 @@ extension LocationManager {
     )
     manager.core = CoreAccess(
       subscribe: { core.broadcaster.subscribeBatches() },
-      perform: { command in await core.perform(command) })
+      perform: { command in await core.perform(command) },
+      withheld: { await core.engine.withheld })
     return manager
   }
 
@@ -257,5 +258,8 @@ extension LocationManager {
     /// lands between them (the source starts after the last), and a replay gives the same
     /// actions every time without waiting for stragglers.
     package var perform: @Sendable (@Sendable (inout LocationEngine, Duration) -> [Action]) async -> Void
+    /// How many fixes `desiredAccuracy` kept back from location updates, and the best
+    /// accuracy among them.
+    package var withheld: @Sendable () async -> (count: Int, bestAccuracy: Double?)
   }
 }

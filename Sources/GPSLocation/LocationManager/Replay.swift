@@ -5,8 +5,8 @@ import NMEASimulation
 extension LocationManager {
   /// A manager that replays a capture through the same pipeline and engine as a live
   /// receiver, so a recorded drive yields the actions the device did. Authorization is
-  /// `authorizedAlways`; the end of the capture is reported as `didPauseLocationUpdates`
-  /// and `didFailWithError` with code ``Error/Code/endOfCapture``. Playing starts 100 ms
+  /// `authorizedAlways`; the end of the capture is reported as one `didFailWithError` with
+  /// code ``Error/Code/endOfCapture`` (not as a pause: nothing went away). Playing starts 100 ms
   /// after the first command that needs a source, so the commands you give one after
   /// another (regions, heading, updates) all land before the first fix and a replay gives
   /// the same actions every time.
@@ -42,5 +42,14 @@ extension LocationManager {
     configuration: LocationEngine.Configuration = .init()
   ) -> LocationManager {
     replay(capture: .simulated(simulation), speed: speed, configuration: configuration)
+  }
+}
+
+extension Region {
+  /// A simulation's place as a region to monitor, notifying on entry and exit.
+  public init(_ place: Place) {
+    self.init(
+      identifier: place.identifier, center: LocationCoordinate2D(latitude: place.latitude, longitude: place.longitude),
+      radius: place.radius)
   }
 }

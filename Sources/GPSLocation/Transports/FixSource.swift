@@ -16,7 +16,8 @@ public enum SourceEvent: Sendable, Equatable {
   case resumed
   /// A problem that does not stop the source (no fix for a long time, garbage at the wrong baud).
   case failed(LocationManager.Error)
-  /// The source has no more data and has stopped (a capture's end).
+  /// The source has no more data and has stopped (a capture's end). Reported as one
+  /// `didFailWithError` (code `endOfCapture`), without a pause: nothing went away.
   case ended(LocationManager.Error)
   /// The source cannot go on and has stopped: a cause that cannot go away by itself (not a
   /// serial device, no permission, a host name that does not resolve, an unreadable
@@ -44,14 +45,4 @@ public protocol FixSource: Sendable {
 
 extension FixSource {
   public var prefersLosslessDelivery: Bool { false }
-}
-
-/// Sleeps for `duration`; `false` when the task was cancelled meanwhile (time to stop).
-func sleepUnlessCancelled(_ duration: Duration) async -> Bool {
-  do {
-    try await Task.sleep(for: duration)
-    return true
-  } catch {
-    return false
-  }
 }

@@ -44,7 +44,14 @@ struct Program {
       inputPipe.fileHandleForWriting.write(input)
       try inputPipe.fileHandleForWriting.close()
     }
-    let deadline = DispatchTime.now() + timeout
+    return collect(process, output: output, error: error, timeout: timeout) { $0.terminate() }.result
+  }
+
+  /// Reads a started process's stdout and stderr to their end, stopping it with `stop` after
+  /// `timeout`; what it printed and its status, and whether it ended in time by itself.
+  static func collect(
+    _ process: Process, output: Pipe, error: Pipe, timeout: TimeInterval, stop: (Process) -> Void
+  ) -> (result: Result, finished: Bool) {
     let outputData = Locked(Data()), errorData = Locked(Data())
     let group = DispatchGroup()
     for (pipe, sink) in [(output, outputData), (error, errorData)] {
@@ -54,14 +61,16 @@ struct Program {
         group.leave()
       }
     }
-    if group.wait(timeout: deadline) == .timedOut {
-      process.terminate()
+    let finished = group.wait(timeout: .now() + timeout) == .success
+    if !finished {
+      stop(process)
       group.wait()
     }
     process.waitUntilExit()
-    return Result(
+    let result = Result(
       status: process.terminationStatus, output: String(decoding: outputData.get(), as: UTF8.self),
       error: String(decoding: errorData.get(), as: UTF8.self))
+    return (result, finished)
   }
 
   /// Starts `gpsbridge arguments` and returns at once, for tests that act while it runs.

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+@testable import gpsbridge
+
+/// Every command the README and `--help` show, run as written, except those that need a
+/// receiver or a gpsd: in a scratch directory holding `drive.nmea` (made by the README's own
+/// `simulate` example) and `Fixtures/demo.regions.json`, through `sh`, with `gpsbridge` on
+/// the PATH. A command passes when it exits 0, or is still printing when its time is up (a
+/// real-time replay); with nothing on stderr that says Error, and no `null` out of jq.
+@Suite(.serialized, .enabled(if: JQ.isInstalled, "jq is not installed (Debian: jq)"))
+struct ExampleCommandTests {
+  /// The README's `sh` blocks' `gpsbridge` lines and every help page's examples.
+  static let commands: [String] = {
+    let readme =
+      (try? String(contentsOf: Program.fixtures.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+    var lines: [String] = []
+    var inShell = false
+    for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
+      if line.hasPrefix("```") {
+        inShell = line == "```sh"
+        continue
+      }
+      if inShell, line.hasPrefix("gpsbridge ") || line == "gpsbridge" { lines.append(withoutComment(String(line))) }
+    }
+    let help = HelpTopic.allCases.flatMap { Help.page($0).examples }
+    var seen = Set<String>()
+    return (lines + help).filter { seen.insert($0).inserted }
+  }()
+
+  static func withoutComment(_ line: String) -> String {
+    guard let hash = line.range(of: "  #") else { return line.trimmingCharacters(in: .whitespaces) }
+    return String(line[..<hash.lowerBound]).trimmingCharacters(in: .whitespaces)
+  }
+
+  /// Whether the command needs hardware or a service this test does not have.
+  static func needsHardware(_ command: String) -> Bool {
+    (command.contains("--device") && !command.contains("--pty")) || command.contains("--gpsd") || command.hasPrefix("gpsbridge record")
+  }
+
+  static let scratch: URL = {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("examples-\(getpid())")
+    try? FileManager.default.createDirectory(at: directory.appendingPathComponent("Fixtures"), withIntermediateDirectories: true)
+    try? FileManager.default.copyItem(
+      at: Program.fixtures.appendingPathComponent("demo.regions.json"), to: directory.appendingPathComponent("Fixtures/demo.regions.json"))
+    return directory
+  }()
+
+  /// Runs `command` in the scratch directory for at most `seconds`; what it printed, and
+  /// whether it exited by itself with 0.
+  static func run(_ command: String, seconds: Double = 4) throws -> (output: String, error: String, succeeded: Bool) {
+    let process = Process()
+    // Process starts the child in a process group of its own: killing the group stops sh and
+    // whatever it started in the background.
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command]
+    process.currentDirectoryURL = scratch
+    var environment = ProcessInfo.processInfo.environment
+    environment["PATH"] = Program.executable.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+    process.environment = environment
+    let output = Pipe(), error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    let (result, finished) = Program.collect(process, output: output, error: error, timeout: seconds) { process in
+      kill(-process.processIdentifier, SIGTERM)
+    }
+    return (result.output, result.error, finished && result.status == 0)
+  }
+
+  @Test func theExamplesAreFoundAndMostNeedNoHardware() {
+    #expect(Self.commands.count >= 12)
+    #expect(Self.commands.filter { !Self.needsHardware($0) }.count >= 8)
+  }
+
+  @Test func everyExampleThatNeedsNoHardwareWorksAsWritten() throws {
+    // The README's own first example makes the capture the others read.
+    let make = try Self.run("gpsbridge simulate --output drive.nmea")
+    #expect(make.succeeded, "\(make.error)")
+    for command in Self.commands where !Self.needsHardware(command) {
+      let result = try Self.run(command)
+      #expect(result.succeeded || !result.output.isEmpty, "\(command): printed nothing\n\(result.error)")
+      #expect(!result.error.contains("Error"), "\(command): \(result.error)")
+      if command.contains("| jq") {
+        #expect(!result.output.isEmpty && !result.output.contains("null"), "\(command): \(result.output.prefix(200))")
+      }
+    }
+  }
+}
+
+enum JQ {
+  static let isInstalled = ["/usr/bin/jq", "/usr/local/bin/jq"].contains { FileManager.default.isExecutableFile(atPath: $0) }
+}
