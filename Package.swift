@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "GPSD", targets: ["GPSD"]),
     .library(name: "GPSLocation", targets: ["GPSLocation"]),
     .library(name: "GPSLocationTestSupport", targets: ["GPSLocationTestSupport"]),
+    .library(name: "GPSDServer", targets: ["GPSDServer"]),
     .executable(name: "gpsbridge", targets: ["gpsbridge"]),
   ],
   targets: [
@@ -27,9 +28,12 @@ let package = Package(
     .target(name: "Plumbing"),
     // The public API: LocationManager, its pure engine and the transports.
     .target(name: "GPSLocation", dependencies: ["NMEA", "NMEASimulation", "GPSD", "Plumbing"]),
+    // gpsd's protocol served to gpsd's clients: reports, requests, watchers, and feeds that
+    // turn a receiver, a capture or another gpsd into what they are served.
+    .target(name: "GPSDServer", dependencies: ["GPSD", "NMEA", "NMEASimulation", "GPSLocation", "Plumbing"]),
     // Test values that fail the running test; kept apart so the library never links Testing.
     .target(name: "GPSLocationTestSupport", dependencies: ["GPSLocation", "Plumbing"]),
-    .executableTarget(name: "gpsbridge", dependencies: ["GPSLocation", "NMEA", "NMEASimulation", "GPSD", "Plumbing"]),
+    .executableTarget(name: "gpsbridge", dependencies: ["GPSLocation", "NMEA", "NMEASimulation", "GPSD", "GPSDServer", "Plumbing"]),
 
     // Benchmarks are executables of their own, never part of a library product.
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
@@ -62,6 +66,9 @@ let package = Package(
     .testTarget(name: "NMEASimulationTests", dependencies: ["NMEASimulation", "NMEA"]),
     .testTarget(name: "PlumbingTests", dependencies: ["Plumbing"]),
     .testTarget(name: "GPSDTests", dependencies: ["GPSD", "NMEA"]),
+    .testTarget(
+      name: "GPSDServerTests", dependencies: ["GPSDServer", "GPSD", "GPSLocation", "NMEA", "NMEASimulation", "TestHelpers", "Plumbing"],
+      exclude: ["Clients"]),
     .testTarget(
       name: "GPSLocationTests", dependencies: ["GPSLocation", "GPSLocationTestSupport", "NMEASimulation", "TestHelpers", "Plumbing"]),
     .testTarget(

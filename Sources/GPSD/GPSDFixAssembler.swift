@@ -4,14 +4,37 @@ import NMEA
 /// downstream cannot tell the sources apart.
 ///
 /// A fix is made from each `TPV` that carries a time, with the satellites and DOPs of the
-/// latest `SKY`, the latest `GST`'s error estimates and the latest `ATT` heading. gpsd may
-/// report the same epoch twice (a partial TPV, then a fuller one, or a `?POLL`); a TPV with
-/// the time of the fix just made replaces nothing and is skipped.
+/// latest `SKY`, the latest `GST`'s error estimates and the latest `ATT` heading.
+///
+/// gpsd may report one epoch twice: when the receiver pauses mid-epoch (a busy machine, a
+/// slow USB bridge) gpsd ships what it has, say the GGA's position with a speed of gpsd's own
+/// making from the last two positions and no track, and the full report follows with the
+/// same time. So a TPV that lacks the track, speed or altitude the stream's previous fix had
+/// is held back until the next TPV: one with the same time
+/// replaces it (gpsd's fuller view of that epoch), one with another time releases it as it
+/// is. A TPV with the time of a fix already made is otherwise skipped (a `?POLL` repeats it).
+/// ``finish()`` releases what is held at the end of the stream.
 package struct GPSDFixAssembler: Sendable {
   var sky: GPSDReport.SKY?
   var gst: GPSDReport.GST?
   var heading: Double?
   var lastTime: UTCTimestamp?
+  /// A fix waiting for gpsd's fuller report of its epoch.
+  var held: Fix?
+  /// A fix made while releasing a held one, given out by the next ``takeReady()``.
+  var ready: Fix?
+  /// What the last fix given out carried, to tell a partial report from a receiver that
+  /// never sends speed or altitude. Kept across reconnections to the same gpsd, whose first
+  /// report after connecting may be a partial one.
+  package var shape = Shape()
+
+  /// Which of the values a partial report lacks the stream's last fix had.
+  package struct Shape: Hashable, Sendable {
+    var speed = false
+    var track = false
+    var altitude = false
+    package init() {}
+  }
 
   package init() {}
 
@@ -25,13 +48,64 @@ package struct GPSDFixAssembler: Sendable {
     case .att(let value):
       heading = value.heading
     case .tpv(let tpv):
-      guard let text = tpv.time, let time = UTCTimestamp(text), time != lastTime else { return nil }
+      guard let text = tpv.time, let time = UTCTimestamp(text) else { return nil }
+      if time == lastTime {
+        guard held != nil else {
+          // Too late for this epoch, but it shows what this gpsd's full reports carry.
+          learn(from: fix(from: tpv, at: time))
+          return nil
+        }
+        held = nil
+        return settle(fix(from: tpv, at: time))
+      }
       lastTime = time
-      return fix(from: tpv, at: time)
+      let released = held
+      held = nil
+      let made = settle(fix(from: tpv, at: time))
+      guard let released else { return made }
+      ready = made
+      return given(released)
     default:
       break
     }
     return nil
+  }
+
+  /// A fix made together with another one, after that one was given out.
+  package mutating func takeReady() -> Fix? {
+    defer { ready = nil }
+    return ready
+  }
+
+  /// The fix still held back when the stream ends.
+  package mutating func finish() -> Fix? {
+    defer { held = nil }
+    return held.map { given($0) }
+  }
+
+  /// Holds a fix that looks partial; gives out any other.
+  private mutating func settle(_ fix: Fix) -> Fix? {
+    let partial =
+      fix.hasPosition
+      && ((shape.speed && fix.speed == nil) || (shape.track && fix.course == nil)
+        || (shape.altitude && fix.mode == .threeD && fix.altitude == nil))
+    if partial {
+      held = fix
+      return nil
+    }
+    return given(fix)
+  }
+
+  private mutating func given(_ fix: Fix) -> Fix {
+    learn(from: fix)
+    return fix
+  }
+
+  private mutating func learn(from fix: Fix) {
+    guard fix.hasPosition else { return }
+    shape.speed = fix.speed != nil
+    shape.track = fix.course != nil
+    if fix.mode == .threeD { shape.altitude = fix.altitude != nil }
   }
 
   func fix(from tpv: GPSDReport.TPV, at time: UTCTimestamp) -> Fix {

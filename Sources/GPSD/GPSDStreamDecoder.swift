@@ -40,18 +40,31 @@ package struct GPSDStreamDecoder: Sendable {
   package private(set) var counters = Counters()
   private var lines = LineSplitter()
   private var assembler = GPSDFixAssembler()
+  private var finished = false
 
-  package init(passesNMEA: Bool = false) {
+  package init(passesNMEA: Bool = false, shape: GPSDFixAssembler.Shape = .init()) {
     self.passesNMEA = passesNMEA
+    assembler.shape = shape
   }
+
+  /// What the fixes so far carried, for the decoder of the next connection to the same gpsd.
+  package var shape: GPSDFixAssembler.Shape { assembler.shape }
 
   package mutating func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
     lines.append(bytes)
   }
 
+  /// Ends the stream: a last line without its newline is read, and a fix still waiting for
+  /// gpsd's fuller report of its epoch comes out.
+  package mutating func finish() {
+    lines.append(CollectionOfOne(0x0A))
+    finished = true
+  }
+
   /// The next output, or `nil` when more bytes are needed. Bad lines are counted and skipped.
   package mutating func next() -> Output? {
     defer { counters.overlong = lines.overlongLines }
+    if let fix = assembler.takeReady() { return .fix(fix) }
     while let line = lines.next() {
       guard let first = line.first else { continue }
       if passesNMEA, first == UInt8(ascii: "$") || first == UInt8(ascii: "!") { return .nmea(line) }
@@ -69,6 +82,7 @@ package struct GPSDStreamDecoder: Sendable {
       if let fix = assembler.add(report) { return .fix(fix) }
       return .report(report)
     }
+    if finished, let fix = assembler.finish() { return .fix(fix) }
     return nil
   }
 }

@@ -54,6 +54,13 @@ public struct FixDecoder: Sendable {
 
   /// The next fix, or `nil` when more bytes are needed (or, after ``finish()``, none is left).
   public mutating func next() -> Fix? {
+    next { _ in }
+  }
+
+  /// ``next()``, showing `onSentence` every sentence framed on the way, in order, before it
+  /// joins its epoch (for passing a receiver's sentences on, as a gpsd does).
+  @inline(__always)
+  package mutating func next(onSentence: (Sentence) -> Void) -> Fix? {
     while true {
       if assembler.hasFix { return assembler.nextFix() }
       guard let sentence = framer.next() else {
@@ -64,6 +71,7 @@ public struct FixDecoder: Sendable {
         }
         return nil
       }
+      onSentence(sentence)
       tally?.count(sentence)
       if framer.captureDate != captureDate {
         captureDate = framer.captureDate

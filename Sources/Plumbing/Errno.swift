@@ -32,6 +32,10 @@ package struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
   package static let brokenPipe = Errno(rawValue: EPIPE)
   /// `ENOSPC`: no space left on the device (a full disk, or `/dev/full`).
   package static let noSpace = Errno(rawValue: ENOSPC)
+  /// `EADDRINUSE`: another program listens on that port.
+  package static let addressInUse = Errno(rawValue: EADDRINUSE)
+  /// `ECONNABORTED`: a connection went away before it was accepted.
+  package static let connectionAborted = Errno(rawValue: ECONNABORTED)
   /// `ECONNREFUSED`: nothing listens on that port.
   package static let connectionRefused = Errno(rawValue: ECONNREFUSED)
 

@@ -89,6 +89,41 @@ package struct JSONWriter: TextOutputStream {
     value.write(to: &self)
   }
 
+  /// `value` with exactly `decimals` decimals, like C's `%.*f` (for protocols that fix their
+  /// precision, such as gpsd's) but with ties away from zero and never a negative zero; left
+  /// out when not finite.
+  package mutating func field(_ key: StaticString, _ value: Double, decimals: Int) {
+    guard value.isFinite else { return }
+    self.key(key)
+    appendFixed(value, decimals: decimals)
+  }
+
+  /// Appends `value` rounded to `decimals` decimals (0 through 9), half away from zero.
+  package mutating func appendFixed(_ value: Double, decimals: Int) {
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded()
+    guard scaled < 9e18 else {
+      // Beyond what the digits below can hold: no gpsd field gets there.
+      value.write(to: &self)
+      return
+    }
+    let units = UInt64(scaled)
+    let whole = units / UInt64(scale)
+    if value < 0, units != 0 { bytes.append(UInt8(ascii: "-")) }
+    var digits = 1
+    var rest = whole / 10
+    while rest > 0 {
+      digits += 1
+      rest /= 10
+    }
+    appendDigits(UInt(whole), count: digits)
+    if decimals > 0 {
+      bytes.append(UInt8(ascii: "."))
+      appendDigits(UInt(units % UInt64(scale)), count: decimals)
+    }
+  }
+
   /// A value that CoreLocation marks unknown with a negative number: left out when negative.
   package mutating func field(_ key: StaticString, nonNegative value: Double) {
     guard value >= 0 else { return }

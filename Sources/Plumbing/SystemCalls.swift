@@ -29,6 +29,10 @@ package func system_connect(_ descriptor: CInt, _ address: UnsafePointer<sockadd
   return connect(descriptor, address, length)
 }
 
+package func system_accept(_ descriptor: CInt) -> CInt {
+  accept(descriptor, nil, nil)
+}
+
 /// Results a test makes the shims return instead of calling the kernel, in order per call.
 /// A result of -1 comes with its `errno`. Every shim call is recorded in ``calls``, scripted
 /// or not.

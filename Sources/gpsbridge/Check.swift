@@ -100,7 +100,7 @@ struct GPSDLogReader: CaptureReader {
   var byClass: [String: Int] = [:]
 
   mutating func append(_ bytes: ArraySlice<UInt8>) { decoder.append(bytes) }
-  mutating func finish() { decoder.append([0x0A]) }  // a last line without its newline
+  mutating func finish() { decoder.finish() }
   mutating func nextFix() -> Fix? {
     while let output = decoder.next() {
       switch output {

@@ -3,6 +3,7 @@ enum Command: Equatable {
   case run(RunOptions)
   case devices(DevicesOptions)
   case record(RecordOptions)
+  case serve(ServeOptions)
   case check(CheckOptions)
   case simulate(SimulateOptions)
   case help(HelpTopic)
@@ -16,6 +17,7 @@ func parse(_ arguments: [String]) throws(UsageError) -> Command {
   case "devices": return try DevicesOptions.parse(rest)
   case "check": return try CheckOptions.parse(rest)
   case "record": return try RecordOptions.parse(rest)
+  case "serve": return try ServeOptions.parse(rest)
   case "simulate": return try SimulateOptions.parse(rest)
   case "help":
     guard let name = rest.first else { return .help(.main) }

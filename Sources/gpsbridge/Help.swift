@@ -17,6 +17,7 @@ enum Help {
       return page
     case .devices: return DevicesOptions.spec.page
     case .record: return RecordOptions.spec.page
+    case .serve: return ServeOptions.spec.page
     case .check: return CheckOptions.spec.page
     case .simulate: return SimulateOptions.spec.page
     }

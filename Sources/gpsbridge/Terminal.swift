@@ -36,6 +36,11 @@ enum Terminal {
     return 1
   }
 
+  /// Text on stderr as it is (a status line's escapes).
+  static func writeError(_ text: String) {
+    _ = tryWrite(Array(text.utf8), to: 2)
+  }
+
   /// Diagnostics go to stderr, never into the data on stdout.
   static func diagnostic(_ text: String) {
     _ = tryWrite(Array((text + "\n").utf8), to: 2)

@@ -52,6 +52,8 @@ case .simulate(let options):
   exit(await runInterruptibly { await simulate(options) })
 case .record(let options):
   exit(await runInterruptibly { await record(options) })
+case .serve(let options):
+  exit(await runInterruptibly { await serve(options) })
 case .run(let options):
   exit(await runInterruptibly { await run(options) })
 }

@@ -11,9 +11,10 @@ import Testing
     #"{"class":"TPV","mode":3,"time":"2024-05-01T08:00:\#(String(100 + second).dropFirst()).000Z","lat":47.37,"lon":8.54,"alt":410.0,\#(fields)}"#
   }
 
-  static func decode(_ text: String) -> (fixes: [Fix], counters: GPSDStreamDecoder.Counters) {
+  static func decode(_ text: String, finished: Bool = false) -> (fixes: [Fix], counters: GPSDStreamDecoder.Counters) {
     var decoder = GPSDStreamDecoder()
     decoder.append(Array(text.utf8))
+    if finished { decoder.finish() }
     var fixes: [Fix] = []
     while let output = decoder.next() { if case .fix(let fix) = output { fixes.append(fix) } }
     return (fixes, decoder.counters)
@@ -61,6 +62,49 @@ import Testing
         while let output = decoder.next() { if case .fix(let fix) = output { fixes.append(fix) } }
       }
       #expect(fixes == whole.fixes && decoder.counters == whole.counters, "chunks of \(size)")
+    }
+  }
+
+  /// gpsd ships what it has when the receiver pauses mid-epoch, then the full report.
+  @Test func aPartialReportIsReplacedByTheFullOneOfTheSameEpoch() {
+    let lines = [
+      Self.tpv(#""speed":1.0"#, second: 1),
+      Self.tpv(#""ept":0.005"#, second: 2),  // the GGA's position, no speed yet
+      Self.tpv(#""speed":2.0"#, second: 2),
+      Self.tpv(#""speed":3.1,"track":90.0"#, second: 3),
+      Self.tpv(#""speed":3.12"#, second: 4),  // gpsd's own speed from two positions, no track
+      Self.tpv(#""speed":3.0,"track":91.0"#, second: 4),
+    ]
+    let fixes = Self.decode(lines.joined(separator: "\n") + "\n").fixes
+    #expect(fixes.map(\.speed) == [1.0, 2.0, 3.1, 3.0])
+    #expect(fixes.map(\.course) == [nil, nil, 90.0, 91.0])
+  }
+
+  @Test func aPartialFirstReportTeachesNothingTheFullOneDoesNot() {
+    // Connected mid-epoch: the first report is partial and comes out; its full twin shows
+    // what this gpsd's reports carry, so the next partial one waits.
+    let lines = [
+      Self.tpv(#""speed":1.02"#, second: 1), Self.tpv(#""speed":1.0,"track":90.0"#, second: 1),
+      Self.tpv(#""speed":2.02"#, second: 2), Self.tpv(#""speed":2.0,"track":91.0"#, second: 2),
+    ]
+    let fixes = Self.decode(lines.joined(separator: "\n") + "\n").fixes
+    #expect(fixes.map(\.speed) == [1.02, 2.0] && fixes.map(\.course) == [nil, 91.0])
+  }
+
+  @Test func aPartialReportWithoutAFullerOneStillComesOutAsItIs() {
+    let lines = [Self.tpv(#""speed":1.0"#, second: 1), Self.tpv(#""ept":0.005"#, second: 2), Self.tpv(#""speed":3.0"#, second: 3)]
+    #expect(Self.decode(lines.joined(separator: "\n") + "\n").fixes.map(\.speed) == [1.0, nil, 3.0])
+    let cutShort = [Self.tpv(#""speed":1.0"#, second: 1), Self.tpv(#""ept":0.005"#, second: 2)]
+    #expect(Self.decode(cutShort.joined(separator: "\n"), finished: true).fixes.map(\.speed) == [1.0, nil])
+  }
+
+  @Test func aReceiverThatNeverSendsSpeedIsNotHeldBack() {
+    var decoder = GPSDStreamDecoder()
+    for second in 1...3 {
+      decoder.append(Array((Self.tpv(#""ept":0.005"#, second: second) + "\n").utf8))
+      var fixes = 0
+      while let output = decoder.next() { if case .fix = output { fixes += 1 } }
+      #expect(fixes == 1, "second \(second) comes out at once")
     }
   }
 }

@@ -84,4 +84,22 @@ import Testing
     writer.appendDigits(2024, count: 4)
     #expect(writer.string == "007:2024")
   }
+
+  @Test func fixedDecimalsRoundHalfAwayFromZeroWithoutANegativeZero() {
+    let cases: [(Double, Int, String)] = [
+      (47.376900001, 9, "47.376900001"), (-122.5, 4, "-122.5000"), (0.0004, 3, "0.000"), (-0.0004, 3, "0.000"),
+      (12.3456, 2, "12.35"), (1e-9, 9, "0.000000001"), (410, 4, "410.0000"), (2.5, 0, "3"), (99.99, 2, "99.99"),
+    ]
+    for (value, decimals, text) in cases {
+      var writer = JSONWriter()
+      writer.appendFixed(value, decimals: decimals)
+      #expect(writer.string == text, "\(value) with \(decimals) decimals")
+    }
+    var writer = JSONWriter()
+    writer.beginObject()
+    writer.field("lat", Double.nan, decimals: 9)
+    writer.field("lon", 8.5, decimals: 9)
+    writer.endObject()
+    #expect(writer.string == #"{"lon":8.500000000}"#)
+  }
 }

@@ -69,7 +69,7 @@ import Testing
     (["simulate", "--rate", "100"], "--rate takes epochs per second from 0.1 to 50, like 10; got '100'."),
     (["devices", "--bogus"], "Unknown option '--bogus' for 'devices'."),
     (["check", "a.nmea", "b.nmea"], "'check' takes one file; 'b.nmea' is one too many."),
-    (["help", "nothing"], "No help for 'nothing'; try one of: devices, record, check, simulate."),
+    (["help", "nothing"], "No help for 'nothing'; try one of: devices, record, serve, check, simulate."),
   ])
   func usageErrorsSayWhatIsWrong(_ arguments: [String], _ message: String) {
     #expect(throws: UsageError.self) { try parse(arguments) }

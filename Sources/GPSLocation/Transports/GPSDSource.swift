@@ -66,6 +66,7 @@ package struct GPSDSource: FixSource {
   }
 
   package func run(_ deliver: @escaping @Sendable (SourceEvent) async -> Void) async {
+    let shape = Locked(GPSDFixAssembler.Shape())
     await runReconnecting(
       deliver: deliver,
       open: { () throws(LocationManager.Error) -> FileDescriptor in
@@ -81,7 +82,7 @@ package struct GPSDSource: FixSource {
         }
       },
       session: { (socket: FileDescriptor, deliver) in
-        switch await read(socket, deliver) {
+        switch await read(socket, shape, deliver) {
         case .cancelled: return .cancelled
         case .lost(let reason): return .lost(.init(.gpsdConnectionLost(address: address.description, description: reason)))
         }
@@ -105,14 +106,18 @@ package struct GPSDSource: FixSource {
     case closed(Errno?)
   }
 
-  private func read(_ socket: FileDescriptor, _ deliver: @escaping @Sendable (SourceEvent) async -> Void) async -> Outcome {
+  private func read(
+    _ socket: FileDescriptor, _ shape: Locked<GPSDFixAssembler.Shape>, _ deliver: @escaping @Sendable (SourceEvent) async -> Void
+  ) async -> Outcome {
     let (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(256))
-    let decoder = ReportDecoder(continuation: continuation, rawNMEA: rawNMEA, rejects: rejects)
+    let decoder = ReportDecoder(
+      continuation: continuation, rawNMEA: rawNMEA, rejects: rejects, shape: shape)
     let reader = DescriptorReader(
       descriptor: socket, label: "gpsbridge.gpsd",
       onBytes: { bytes in decoder.received(bytes) },
       onTick: { continuation.yield(.tick) },
       onClosed: { error in
+        decoder.finish()
         continuation.yield(.closed(error))
         continuation.finish()
       })
@@ -183,20 +188,38 @@ private final class ReportDecoder: @unchecked Sendable {
   let continuation: AsyncStream<GPSDSource.Event>.Continuation
   let rawNMEA: (@Sendable ([UInt8]) -> Void)?
   let rejects: RejectedInput?
+  /// What this gpsd's fixes carry, learned across connections.
+  let shape: Locked<GPSDFixAssembler.Shape>
   var decoder: GPSDStreamDecoder
 
-  init(continuation: AsyncStream<GPSDSource.Event>.Continuation, rawNMEA: (@Sendable ([UInt8]) -> Void)?, rejects: RejectedInput?) {
+  init(
+    continuation: AsyncStream<GPSDSource.Event>.Continuation, rawNMEA: (@Sendable ([UInt8]) -> Void)?, rejects: RejectedInput?,
+    shape: Locked<GPSDFixAssembler.Shape>
+  ) {
     self.continuation = continuation
     self.rawNMEA = rawNMEA
     self.rejects = rejects
-    self.decoder = GPSDStreamDecoder(passesNMEA: rawNMEA != nil)
+    self.shape = shape
+    self.decoder = GPSDStreamDecoder(passesNMEA: rawNMEA != nil, shape: shape.withLock { $0 })
   }
 
   func received(_ bytes: UnsafeRawBufferPointer) {
     decoder.append(bytes)
+    drain()
+  }
+
+  /// The connection ended: what gpsd said last still counts.
+  func finish() {
+    decoder.finish()
+    drain()
+  }
+
+  private func drain() {
     while let output = decoder.next() {
       switch output {
-      case .fix(let fix): continuation.yield(.fix(fix))
+      case .fix(let fix):
+        continuation.yield(.fix(fix))
+        shape.withLock { $0 = decoder.shape }
       case .report(let report): continuation.yield(.report(report))
       case .nmea(let line):
         // NMEA mode: sentences pass through and count as reports for silence detection.

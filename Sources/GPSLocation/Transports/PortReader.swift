@@ -23,6 +23,7 @@ final class PortReader: @unchecked Sendable {
   /// Receives every byte read while forwarding is on (for recording captures).
   private let rawBytes: (@Sendable ([UInt8]) -> Void)?
   private let rejects: RejectedInput?
+  private let keepsSatellites: Bool
   private var decoder: FixDecoder
   private var counters = Counters()
   private var forwarding = false
@@ -30,13 +31,14 @@ final class PortReader: @unchecked Sendable {
 
   init(
     port: SerialPort, defaultDate: UTCDate?, continuation: AsyncStream<Event>.Continuation,
-    rawBytes: (@Sendable ([UInt8]) -> Void)? = nil, rejects: RejectedInput? = nil
+    rawBytes: (@Sendable ([UInt8]) -> Void)? = nil, rejects: RejectedInput? = nil, keepsSatellites: Bool = false
   ) {
+    self.keepsSatellites = keepsSatellites
     self.defaultDate = defaultDate
     self.continuation = continuation
     self.rawBytes = rawBytes
     self.rejects = rejects
-    self.decoder = FixDecoder(defaultDate: defaultDate, keepsSatellites: false)
+    self.decoder = FixDecoder(defaultDate: defaultDate, keepsSatellites: keepsSatellites)
     self.reader = DescriptorReader(
       descriptor: port.descriptor, label: "gpsbridge.serial",
       onBytes: { [weak self] bytes in self?.received(bytes) },
@@ -63,7 +65,7 @@ final class PortReader: @unchecked Sendable {
   /// Starts decoding afresh (after a baud change), forgetting what was counted.
   func reset() {
     reader.perform { [self] in
-      decoder = FixDecoder(defaultDate: defaultDate, keepsSatellites: false)
+      decoder = FixDecoder(defaultDate: defaultDate, keepsSatellites: keepsSatellites)
       counters = Counters()
     }
   }

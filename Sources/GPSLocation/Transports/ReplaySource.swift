@@ -20,12 +20,22 @@ package struct ReplaySource<C: Clock>: FixSource where C.Duration == Duration {
   /// regions, visits) land before the first fix, so a replay yields the same actions every
   /// time. Callers that give all their commands in one step (the command line) need none.
   package let leadIn: Duration
+  /// Whether fixes carry the satellites in view (a gpsd's SKY reports need them).
+  package let keepsSatellites: Bool
+  /// Told every sentence of the capture (without its line end), each just before the fix it
+  /// belongs to is delivered, so it keeps the replay's pace (a gpsd passes sentences on).
+  package let onSentence: (@Sendable ([UInt8]) async -> Void)?
 
-  package init(capture: Capture, speed: ReplaySpeed = .realTime, clock: C, leadIn: Duration = .milliseconds(100)) {
+  package init(
+    capture: Capture, speed: ReplaySpeed = .realTime, clock: C, leadIn: Duration = .milliseconds(100), keepsSatellites: Bool = false,
+    onSentence: (@Sendable ([UInt8]) async -> Void)? = nil
+  ) {
     self.capture = capture
     self.speed = speed
     self.clock = clock
     self.leadIn = leadIn
+    self.keepsSatellites = keepsSatellites
+    self.onSentence = onSentence
   }
 
   package var initialAuthorization: AuthorizationStatus { .authorizedAlways }
@@ -53,23 +63,39 @@ package struct ReplaySource<C: Clock>: FixSource where C.Duration == Duration {
         return
       }
     }
-    var decoder = FixDecoder(defaultDate: .today, keepsSatellites: false)
+    var decoder = FixDecoder(defaultDate: .today, keepsSatellites: keepsSatellites)
     var pacer = Pacer(speed: speed, clock: clock)
     var fixes = 0
     var ready: [Fix] = []
+    // The sentences read since the last fix went out, when someone wants them.
+    var sentences: [[UInt8]] = []
+    let keepsSentences = onSentence != nil
+
+    func nextFix() -> Fix? {
+      guard keepsSentences else { return decoder.next() }
+      return decoder.next { sentences.append(Array($0.bytes)) }
+    }
+
+    func passSentences() async {
+      guard let onSentence, !sentences.isEmpty else { return }
+      for sentence in sentences { await onSentence(sentence) }
+      sentences.removeAll(keepingCapacity: true)
+    }
 
     func drain() async -> Bool {
       if speed == .unlimited {
-        while let fix = decoder.next() { ready.append(fix) }
+        while let fix = nextFix() { ready.append(fix) }
+        await passSentences()
         guard !ready.isEmpty else { return !Task.isCancelled }
         fixes += ready.count
         await deliver(.fixes(ready))
         ready.removeAll(keepingCapacity: true)
         return !Task.isCancelled
       }
-      while let fix = decoder.next() {
+      while let fix = nextFix() {
         guard await pacer.wait(for: fix) else { return false }
         fixes += 1
+        await passSentences()
         await deliver(.fix(fix))
         if Task.isCancelled { return false }
       }
@@ -123,6 +149,7 @@ package struct ReplaySource<C: Clock>: FixSource where C.Duration == Duration {
     }
     decoder.finish()
     guard await drain() else { return }
+    await passSentences()
     let counters = decoder.framer.counters
     var summary = "End of capture \(capture): \(fixes) fixes from \(counters.sentences) sentences"
     let skipped = counters.badChecksum + counters.malformed + counters.overlong + counters.missingChecksum + decoder.decodeErrors

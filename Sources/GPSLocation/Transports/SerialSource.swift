@@ -45,12 +45,15 @@ package struct SerialSource: FixSource {
   package let onAttempt: (@Sendable () -> Void)?
   /// Where the counts of rejected input go, for a status line.
   package let rejects: RejectedInput?
+  /// Whether fixes carry the satellites in view (a gpsd's SKY reports need them).
+  package let keepsSatellites: Bool
 
   package init(
     path: String, baudRate: BaudRate = .automatic, timing: Timing = .init(),
     onNotice: @escaping @Sendable (String) -> Void = { _ in }, rawBytes: (@Sendable ([UInt8]) -> Void)? = nil,
-    onAttempt: (@Sendable () -> Void)? = nil, rejects: RejectedInput? = nil
+    onAttempt: (@Sendable () -> Void)? = nil, rejects: RejectedInput? = nil, keepsSatellites: Bool = false
   ) {
+    self.keepsSatellites = keepsSatellites
     self.path = path
     self.baudRate = baudRate
     self.timing = timing
@@ -124,7 +127,8 @@ package struct SerialSource: FixSource {
   private func read(_ port: SerialPort, knownRate: inout Int?, _ deliver: @escaping @Sendable (SourceEvent) async -> Void) async -> Outcome
   {
     let (events, continuation) = AsyncStream.makeStream(of: PortReader.Event.self, bufferingPolicy: .bufferingNewest(256))
-    let reader = PortReader(port: port, defaultDate: .today, continuation: continuation, rawBytes: rawBytes, rejects: rejects)
+    let reader = PortReader(
+      port: port, defaultDate: .today, continuation: continuation, rawBytes: rawBytes, rejects: rejects, keepsSatellites: keepsSatellites)
     reader.start()
 
     let automatic = baudRate == .automatic

@@ -1,0 +1,334 @@
+import Dispatch
+import NMEA
+import Plumbing
+
+/// A gpsd for the programs people already run: cgps, gpspipe, gpxlogger, Python's `gps`
+/// module, libgps programs, OpenCPN. It speaks gpsd's JSON protocol (version 3) on a TCP
+/// port and serves the fixes, sentences and bytes it is given (see ``publish(_:)``), so any
+/// Swift program can serve its receiver beside its `LocationManager`; ``serve(_:configuration:onStatus:)``
+/// does it all for a serial receiver, a capture or another gpsd.
+///
+/// **Clients.** Up to ``Configuration/maximumClients``; one more is told so and closed. Each
+/// has its own `WATCH` and its own queue of output; a client whose queue grows past
+/// ``Configuration/queueLimit`` (it stopped reading) is disconnected, so it slows neither the
+/// receiver nor the others. A client that watches nothing and says nothing for
+/// ``Configuration/idleTimeout`` is closed. The server is read-only: `?DEVICE` requests that
+/// would change the receiver are refused.
+///
+/// All work happens on one serial queue: publishing only schedules it.
+public final class GPSDServer: @unchecked Sendable {
+  public struct Configuration: Sendable {
+    /// Where to listen: 127.0.0.1 unless you mean to share the location with the network.
+    public var host = "127.0.0.1"
+    /// gpsd's port, 2947; 0 picks a free one (see ``port``).
+    public var port = 2947
+    /// The most clients at once.
+    public var maximumClients = 64
+    /// Bytes queued for a client before it is taken to have stopped reading.
+    public var queueLimit = 1 << 20
+    /// How long a client that watches nothing may stay silent.
+    public var idleTimeout: Duration = .seconds(60)
+    /// The protocol minor version announced; the major is always 3.
+    public var protocolMinor = 14
+    /// The `release` the VERSION banner names.
+    public var release = "3.22 (gpsbridge)"
+
+    public init() {}
+  }
+
+  /// Why the server could not start.
+  public enum StartFailure: Error, Equatable, CustomStringConvertible {
+    /// Another program listens on the port (Debian's `gpsd.socket`, usually).
+    case addressInUse(host: String, port: Int)
+    /// The address cannot be listened on: not this machine's, or a port below 1024 without
+    /// the right to it.
+    case cannotListen(host: String, port: Int, reason: String)
+
+    public var description: String {
+      switch self {
+      case .addressInUse(let host, let port):
+        "\(host):\(port) is in use: another gpsd listens there (on Debian, systemd's gpsd.socket starts gpsd on demand). Stop it with 'sudo systemctl stop gpsd.socket gpsd.service', or use --listen with another port."
+      case .cannotListen(let host, let port, let reason):
+        "Cannot listen on \(host):\(port): \(reason)."
+      }
+    }
+  }
+
+  public let configuration: Configuration
+  private let queue = DispatchQueue(label: "gpsbridge.gpsd-server")
+  // The state below is touched on `queue` only.
+  private var listener: FileDescriptor?
+  private var acceptSource: (any DispatchSourceRead)?
+  private var idleTimer: (any DispatchSourceTimer)?
+  private var clients: [Int: Client] = [:]
+  private var nextClient = 0
+  private var device: ServedDevice?
+  private var latestFix: Fix?
+  private var reports = JSONWriter(capacity: 4096)
+  private var counters = Counters()
+
+  /// What the server has done, for a status line.
+  public struct Counters: Hashable, Sendable {
+    /// Clients connected now.
+    public var clients = 0
+    /// Clients connected since the start.
+    public var connections = 0
+    /// Clients closed for not reading or for being one too many.
+    public var dropped = 0
+    /// Fixes served.
+    public var fixes = 0
+  }
+
+  public init(configuration: Configuration = .init()) {
+    self.configuration = configuration
+  }
+
+  deinit {
+    acceptSource?.cancel()
+    idleTimer?.cancel()
+  }
+
+  /// Starts listening. Clients are served from now until ``stop()``.
+  public func start() throws(StartFailure) {
+    let socket: FileDescriptor
+    do {
+      socket = try FileDescriptor.listenTCP(host: configuration.host, port: configuration.port)
+    } catch {
+      switch error {
+      case .system(.addressInUse): throw .addressInUse(host: configuration.host, port: configuration.port)
+      case .system(let errno): throw .cannotListen(host: configuration.host, port: configuration.port, reason: errno.description)
+      case .unknownHost, .lookupUnanswered:
+        throw .cannotListen(host: configuration.host, port: configuration.port, reason: "the address does not resolve")
+      }
+    }
+    queue.sync {
+      listener = socket
+      let source = DispatchSource.makeReadSource(fileDescriptor: socket.rawValue, queue: queue)
+      source.setEventHandler { [weak self] in self?.acceptWaiting() }
+      source.setCancelHandler { try? socket.close() }
+      source.resume()
+      acceptSource = source
+      let timer = DispatchSource.makeTimerSource(queue: queue)
+      timer.schedule(deadline: .now() + .seconds(5), repeating: .seconds(5))
+      timer.setEventHandler { [weak self] in self?.closeIdleClients() }
+      timer.resume()
+      idleTimer = timer
+    }
+  }
+
+  /// The port listened on (useful after asking for port 0).
+  public var port: Int? { queue.sync { listener?.localPort } }
+
+  /// What has happened so far.
+  public var statistics: Counters { queue.sync { counters } }
+
+  /// Stops listening and closes every client.
+  public func stop() {
+    queue.sync {
+      acceptSource?.cancel()
+      acceptSource = nil
+      listener = nil
+      idleTimer?.cancel()
+      idleTimer = nil
+      for client in clients.values { client.close() }
+      clients.removeAll()
+      counters.clients = 0
+    }
+  }
+
+  // MARK: What is served
+
+  /// What a receiver gives a server.
+  public enum Event: Sendable {
+    /// The receiver is there (again): `path` as clients will see it, its speed if known, and
+    /// seconds between fixes.
+    case deviceAppeared(path: String, bitsPerSecond: Int?, cycle: Double)
+    /// The receiver went away.
+    case deviceWentAway
+    /// One epoch's fix: TPV, and SKY, GST and ATT as it has them, to clients watching JSON.
+    case fix(Fix)
+    /// One sentence as the receiver sent it (without its line end), to clients watching NMEA.
+    case sentence([UInt8])
+    /// Bytes as they came, to clients watching `raw:2`.
+    case bytes([UInt8])
+  }
+
+  /// Serves `event` to the clients that watch for it.
+  public func publish(_ event: Event) {
+    queue.async { [self] in handle(event) }
+  }
+
+  private func handle(_ event: Event) {
+    switch event {
+    case .deviceAppeared(let path, let bitsPerSecond, let cycle):
+      let served = ServedDevice(path: path, activated: UTCTimestamp.now, bitsPerSecond: bitsPerSecond, cycle: cycle)
+      device = served
+      reports.removeAll()
+      Reports.device(served, into: &reports)
+      broadcast(to: { $0.enable })
+    case .deviceWentAway:
+      guard let path = device?.path else { return }
+      device = nil
+      reports.removeAll()
+      Reports.deviceGone(path: path, into: &reports)
+      broadcast(to: { $0.enable })
+    case .fix(let fix):
+      latestFix = fix
+      counters.fixes += 1
+      let path = device?.path ?? "gpsbridge"
+      reports.removeAll()
+      Reports.tpv(fix, device: path, into: &reports)
+      if !fix.satellites.isEmpty || fix.hdop != nil { Reports.sky(fix, device: path, into: &reports) }
+      if fix.errorEstimate != nil { Reports.gst(fix, device: path, into: &reports) }
+      Reports.att(fix, device: path, into: &reports)
+      broadcast(to: \.wantsReports)
+    case .sentence(let sentence):
+      reports.removeAll()
+      for byte in sentence { reports.append(ascii: byte) }
+      reports.lineEnd()
+      broadcast(to: \.wantsSentences)
+    case .bytes(let bytes):
+      guard clients.values.contains(where: { $0.policy.wantsBytes }) else { return }
+      for client in clients.values where client.policy.wantsBytes { send(bytes, to: client) }
+    }
+  }
+
+  /// Sends what `reports` holds to every client whose policy `wants` it.
+  private func broadcast(to wants: (WatchPolicy) -> Bool) {
+    guard !reports.bytes.isEmpty else { return }
+    for client in clients.values where wants(client.policy) { send(reports.bytes, to: client) }
+  }
+
+  // MARK: Clients
+
+  private func acceptWaiting() {
+    guard let listener else { return }
+    while let socket = try? listener.accept() {
+      counters.connections += 1
+      guard clients.count < configuration.maximumClients else {
+        var refusal = JSONWriter()
+        Reports.error("Too many clients: at most \(configuration.maximumClients) at once.", into: &refusal)
+        refusal.bytes.withUnsafeBytes { _ = try? socket.sendSome($0) }
+        try? socket.close()
+        counters.dropped += 1
+        continue
+      }
+      let id = nextClient
+      nextClient += 1
+      // A small send buffer keeps a client's backlog in the queue counted below rather than
+      // in the kernel's, so a client that stops reading is noticed after kilobytes, not megabytes.
+      var sendBuffer: CInt = 65_536
+      setsockopt(socket.rawValue, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<CInt>.size))
+      let client = Client(id: id, socket: socket, queue: queue)
+      clients[id] = client
+      counters.clients = clients.count
+      client.start(
+        onBytes: { [weak self] bytes in self?.received(bytes, from: id) },
+        onWritable: { [weak self] in self?.flush(id) },
+        onClosed: { [weak self] in self?.remove(id) })
+      var banner = JSONWriter()
+      Reports.version(release: configuration.release, protocolMinor: configuration.protocolMinor, into: &banner)
+      send(banner.bytes, to: client)
+    }
+  }
+
+  private func received(_ bytes: UnsafeRawBufferPointer, from id: Int) {
+    guard let client = clients[id] else { return }
+    client.lastHeard = .now
+    client.requests.append(bytes)
+    var reply = JSONWriter()
+    while let request = client.requests.next() { answer(request, for: client, into: &reply) }
+    if !reply.bytes.isEmpty { send(reply.bytes, to: client) }
+  }
+
+  private func answer(_ request: RequestReader.Request, for client: Client, into reply: inout JSONWriter) {
+    switch request {
+    case .version:
+      Reports.version(release: configuration.release, protocolMinor: configuration.protocolMinor, into: &reply)
+    case .devices:
+      Reports.devices(device, into: &reply)
+    case .watch(let object):
+      if let object {
+        do {
+          let change = try WatchPolicy.change(from: object)
+          if let wanted = change.device, wanted != device?.path {
+            Reports.error("No such device as \(wanted)", into: &reply)
+            return
+          }
+          client.policy = client.policy.applying(change)
+        } catch {
+          Reports.error(error.description, into: &reply)
+          return
+        }
+      }
+      // As gpsd: the device list, then the policy, in one write.
+      Reports.devices(device, into: &reply)
+      Reports.watch(client.policy, into: &reply)
+    case .poll:
+      Reports.poll(latestFix, device: device, now: .now, into: &reply)
+    case .device(let object):
+      guard object == nil || Self.onlyNamesTheDevice(object!) else {
+        Reports.error("gpsbridge serves its receiver read-only: it does not change the device's settings.", into: &reply)
+        return
+      }
+      guard let device else {
+        Reports.error("Can't perform DEVICE configuration, no devices attached.", into: &reply)
+        return
+      }
+      Reports.device(device, into: &reply)
+    case .unrecognized(let text):
+      Reports.error("Unrecognized request '\(text.prefix(RequestReader.maximumEcho))'", into: &reply)
+    case .tooLong:
+      Reports.error("Request too long: more than \(RequestReader.maximumPending) bytes without a complete request.", into: &reply)
+    }
+  }
+
+  /// Whether a `?DEVICE=` object asks nothing but which device (no speed, cycle or bytes).
+  private static func onlyNamesTheDevice(_ object: [UInt8]) -> Bool {
+    let text = String(decoding: object, as: UTF8.self)
+    let keys = ["\"bps\"", "\"parity\"", "\"stopbits\"", "\"native\"", "\"cycle\"", "\"hexdata\""]
+    return !keys.contains { text.contains($0) }
+  }
+
+  private func send(_ bytes: [UInt8], to client: Client) {
+    guard client.queue(bytes, limit: configuration.queueLimit) else {
+      // It stopped reading: it goes, rather than holding anyone up or growing without bound.
+      counters.dropped += 1
+      client.close()
+      remove(client.id)
+      return
+    }
+    flush(client.id)
+  }
+
+  private func flush(_ id: Int) {
+    guard let client = clients[id] else { return }
+    if !client.flush() {
+      client.close()
+      remove(id)
+    }
+  }
+
+  private func remove(_ id: Int) {
+    guard clients.removeValue(forKey: id) != nil else { return }
+    counters.clients = clients.count
+  }
+
+  private func closeIdleClients() {
+    let now = ContinuousClock.now
+    for client in clients.values where !client.policy.enable && client.lastHeard.duration(to: now) > configuration.idleTimeout {
+      client.close()
+      remove(client.id)
+    }
+  }
+}
+
+extension UTCTimestamp {
+  /// The system clock's time now.
+  static var now: UTCTimestamp {
+    var time = timespec()
+    clock_gettime(CLOCK_REALTIME, &time)
+    // To the millisecond, as gpsd's reports carry it.
+    return UTCTimestamp(nanosecondsSince1970: (Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000) * 1_000_000)
+  }
+}

@@ -1,0 +1,117 @@
+import GPSD
+import GPSDServer
+import GPSLocation
+import NMEASimulation
+import Plumbing
+
+/// `gpsbridge serve`: a receiver (or a capture, or another gpsd) served to gpsd's clients
+/// until Ctrl-C, a capture's end, or a cause that cannot go away.
+func serve(_ options: ServeOptions) async -> Int32 {
+  var configuration = GPSDServer.Configuration()
+  configuration.host = options.listen.host
+  configuration.port = options.listen.port
+  if !isLoopback(options.listen.host) {
+    Terminal.diagnostic(
+      "gpsbridge: warning: listening on \(options.listen), beyond this machine: anyone who can reach it can read your location.")
+  }
+  let server = GPSDServer(configuration: configuration)
+  do {
+    try server.start()
+  } catch {
+    Terminal.diagnostic("Error: \(error)")
+    return 1
+  }
+  defer { server.stop() }
+
+  let (source, name) = servedSource(options.source)
+  Terminal.diagnostic("gpsbridge: serving \(name) to gpsd clients on \(options.listen); stop with Ctrl-C.")
+  let outcome = Locked<Int32>(0)
+  let status = ServeStatus(server: server, name: name)
+  let drawing = Task { await status.run() }
+  await server.feed(from: source) { event in
+    switch event {
+    case .failed(let error), .paused(let error):
+      status.say("gpsbridge: \(error.message)")
+    case .ended(let error):
+      status.say("gpsbridge: \(error.message)")
+    case .stopped(let error):
+      status.say("Error: \(error.message)")
+      outcome.withLock { $0 = 1 }
+    case .resumed:
+      status.say("gpsbridge: \(name) is back.")
+    default:
+      break
+    }
+  }
+  drawing.cancel()
+  await drawing.value
+  status.clear()
+  return outcome.withLock { $0 }
+}
+
+/// The source to serve, and its name for people.
+func servedSource(_ choice: SourceChoice) -> (GPSDServer.Source, String) {
+  switch choice {
+  case .device(let path, let baud):
+    return (.serial(path: path, baudRate: baud), path)
+  case .replay(let path, let speed):
+    return (.replay(.file(path), speed: speed), path == "-" ? "a replay of standard input" : "a replay of \(path)")
+  case .gpsd(let address):
+    return (.gpsd(host: address.host, port: address.port), "gpsd \(address)")
+  case .automatic:
+    if let device = DeviceDiscovery().preferredReceiver()?.path {
+      return (.serial(path: device, baudRate: .automatic), device)
+    }
+    Terminal.diagnostic("gpsbridge: no receiver found, so this serves the simulated demo drive; name one with --device PATH.")
+    return (.replay(.simulated(.demoDrive), speed: .realTime), "the demo drive (simulated)")
+  }
+}
+
+func isLoopback(_ host: String) -> Bool {
+  host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
+}
+
+/// The server's state on stderr, redrawn in place each second on a terminal: clients, fixes,
+/// rate. Messages go above it.
+final class ServeStatus: Sendable {
+  let server: GPSDServer
+  let name: String
+  private let shown = Locked(false)
+
+  init(server: GPSDServer, name: String) {
+    self.server = server
+    self.name = name
+  }
+
+  func run() async {
+    guard Terminal.standardErrorIsTerminal else { return }
+    var lastFixes = 0
+    while await sleepUnlessCancelled(.seconds(1)) {
+      let counters = server.statistics
+      let rate = counters.fixes - lastFixes
+      lastFixes = counters.fixes
+      let line =
+        "\u{1B}[7m \(name) │ \(counters.clients) client\(counters.clients == 1 ? "" : "s") │ \(counters.fixes) fixes │ \(rate) Hz \u{1B}[0m"
+      shown.withLock { shown in
+        Terminal.writeError("\r\u{1B}[K" + line)
+        shown = true
+      }
+    }
+  }
+
+  /// A message on its own line, above the status.
+  func say(_ message: String) {
+    shown.withLock { shown in
+      if shown { Terminal.writeError("\r\u{1B}[K") }
+      shown = false
+      Terminal.diagnostic(message)
+    }
+  }
+
+  func clear() {
+    shown.withLock { shown in
+      if shown { Terminal.writeError("\r\u{1B}[K") }
+      shown = false
+    }
+  }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import NMEA
+import Testing
+
+/// `GPSDServer` read by the programs people run against gpsd: gpspipe, Python's `gps`
+/// module, a libgps C program, gpxlogger, gpsmon, gpsctl and cgps. Each checks what it got
+/// against the fixture the server replays.
+@Suite(
+  .serialized, .timeLimit(.minutes(2)),
+  .enabled(if: Installed.gpsdClients, "gpsd's clients are not installed (Debian: gpsd-clients python3-gps libgps-dev tmux)"))
+struct RealClientTests {
+  static let gpspipe = Installed.path("gpspipe")!
+
+  /// gpspipe's lines, as it printed them, with gpsd's `\r` kept (split as bytes: to a
+  /// `String`, `\r\n` is one character).
+  static func lines(_ output: String) -> [String] {
+    output.utf8.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  @Test func gpspipeWatchingJSONGetsTheFixturesFixesInGPSDsForm() throws {
+    let served = try Served("sirf-nmea22-1hz.nmea", speed: 20)
+    let result = try runProgram(Self.gpspipe, ["-w", "-n", "40", "127.0.0.1:\(served.port)"])
+    let lines = Self.lines(result.output)
+    #expect(lines.count == 40)
+    let first = lines.prefix(3).map { line in ["VERSION", "DEVICES", "WATCH"].first { line.hasPrefix(#"{"class":"\#($0)","#) } }
+    #expect(first == ["VERSION", "DEVICES", "WATCH"])
+    let fixes = Dictionary(served.fixes.compactMap { fix in fix.timestamp.map { ($0.description, fix) } }) { first, _ in first }
+    var tpvs = 0
+    for line in lines {
+      #expect(line.hasSuffix("\r") && line.hasPrefix(#"{"class":""#), "\(line)")
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      guard object["class"] as? String == "TPV", let time = object["time"] as? String, let latitude = object["lat"] as? Double else {
+        continue
+      }
+      let fix = try #require(fixes[time], "no fixture fix at \(time)")
+      #expect(abs(latitude - (fix.latitude ?? 0)) < 1e-9 && abs((object["lon"] as? Double ?? 0) - (fix.longitude ?? 0)) < 1e-9)
+      #expect(object["mode"] as? Int == 3 && abs((object["speed"] as? Double ?? -1) - (fix.speed ?? 0)) < 1e-3)
+      tpvs += 1
+    }
+    #expect(tpvs >= 10)
+  }
+
+  @Test func gpspipeWatchingNMEAGetsTheSentencesAsReplayed() throws {
+    let served = try Served("ublox-m8-1hz.nmea", speed: 20)
+    let sentences = served.sentences
+    for (flag, name) in [("-r", "nmea"), ("-R", "raw")] {
+      let result = try runProgram(Self.gpspipe, [flag, "-n", "60", "127.0.0.1:\(served.port)"])
+      let received = Self.lines(result.output).filter { $0.hasPrefix("$") }
+      #expect(received.count >= 40, "\(name): \(received.count) sentences")
+      #expect(received.allSatisfy { $0.hasSuffix("\r") }, "\(name): CRLF")
+      // A contiguous run of the fixture's sentences, byte for byte.
+      let text = received.map { String($0.dropLast()) }
+      guard let start = sentences.firstIndex(of: text.first ?? "") else {
+        Issue.record("\(name): \(text.first ?? "nothing") is not in the fixture")
+        continue
+      }
+      #expect(Array(sentences[start..<min(sentences.count, start + text.count)]) == text, "\(name)")
+    }
+  }
+
+  @Test(.enabled(if: Installed.pythonGPS, "python3-gps is not installed"))
+  func pythonsGPSModuleReadsTheFixturesLocations() throws {
+    let served = try Served("sirf-nmea22-1hz.nmea", speed: 20)
+    let script = """
+      import gps, json
+      session = gps.gps(host="127.0.0.1", port=\(served.port), mode=gps.WATCH_ENABLE | gps.WATCH_JSON)
+      out = []
+      while len(out) < 10:
+          report = session.next()
+          if report["class"] == "TPV" and "lat" in report:
+              out.append({"time": report["time"], "lat": report["lat"], "lon": report["lon"]})
+      print(json.dumps(out))
+      """
+    // /usr/bin/python3: a pyenv python3 on PATH cannot import Debian's gps module.
+    let result = try runProgram("/usr/bin/python3", ["-c", script])
+    #expect(result.status == 0, "\(result.error)")
+    let reports = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
+    let fixes = Dictionary(served.fixes.compactMap { fix in fix.timestamp.map { ($0.description, fix) } }) { first, _ in first }
+    #expect(reports.count == 10)
+    for report in reports {
+      let fix = try #require(fixes[report["time"] as? String ?? ""])
+      #expect(abs((report["lat"] as? Double ?? 0) - (fix.latitude ?? 0)) < 1e-9)
+      #expect(abs((report["lon"] as? Double ?? 0) - (fix.longitude ?? 0)) < 1e-9)
+    }
+  }
+
+  /// The libgps client under `Clients/`, built once.
+  static let libgpsClient: String? = {
+    let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Clients/libgps-client.c").path
+    let binary = FileManager.default.temporaryDirectory.appendingPathComponent("libgps-client-\(getpid())").path
+    guard let flags = try? runProgram("/usr/bin/pkg-config", ["--cflags", "--libs", "libgps"]), flags.status == 0 else { return nil }
+    let compiler = Installed.path("clang") ?? ["/opt/swift/usr/bin/clang"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    guard let compiler else { return nil }
+    let arguments =
+      ["-O1", "-o", binary, source]
+      + flags.output.split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
+      .filter { !$0.isEmpty }
+    guard (try? runProgram(compiler, arguments))?.status == 0 else { return nil }
+    return binary
+  }()
+
+  @Test(.enabled(if: libgpsClient != nil, "libgps-dev, pkg-config or clang is missing"))
+  func aLibgpsProgramReadsTheFixturesFixesAndUnpacksEveryLine() throws {
+    let client = try #require(Self.libgpsClient)
+    let served = try Served("sirf-nmea22-1hz.nmea", speed: 20)
+    let result = try runProgram(client, ["read", "127.0.0.1", String(served.port), "10"])
+    #expect(result.status == 0, "\(result.error)")
+    let fixes = Dictionary(served.fixes.compactMap { fix in fix.timestamp.map { ($0.secondsSince1970, fix) } }) { first, _ in first }
+    let lines = result.output.split(separator: "\n")
+    #expect(lines.count == 10)
+    for line in lines {
+      let fields = line.split(separator: " ").compactMap { Double($0) }
+      let fix = try #require(fixes[fields[0]], "\(line)")
+      #expect(abs(fields[1] - (fix.latitude ?? 0)) < 1e-9 && abs(fields[2] - (fix.longitude ?? 0)) < 1e-9)
+    }
+    // Every line the server sent goes through libgps's own parser, within a time limit (a
+    // line libgps cannot take makes it give up or hang).
+    let dump = try runProgram(Self.gpspipe, ["-w", "-n", "40", "127.0.0.1:\(served.port)"])
+    let unpacked = try runProgram(client, ["unpack"], timeout: 10, input: dump.output)
+    #expect(unpacked.status == 0 && unpacked.output == "ok 40\n", "\(unpacked.error)")
+  }
+
+  @Test func gpxloggerWritesTheFixturesTrack() throws {
+    let served = try Served("sirf-nmea22-1hz.nmea", speed: 10)
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("track-\(getpid()).gpx").path
+    defer { unlink(file) }
+    let gpxlogger = Process()
+    gpxlogger.executableURL = URL(fileURLWithPath: Installed.path("gpxlogger")!)
+    gpxlogger.arguments = ["-f", file, "127.0.0.1:\(served.port)"]
+    try gpxlogger.run()
+    Thread.sleep(forTimeInterval: 3)
+    gpxlogger.terminate()
+    gpxlogger.waitUntilExit()
+    let gpx = try String(contentsOfFile: file, encoding: .utf8)
+    let points = gpx.components(separatedBy: "<trkpt lat=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+    #expect(points.count >= 10, "\(points.count) points")
+    let latitudes = Set(served.fixes.compactMap(\.latitude).map { String(format: "%.9f", $0) })
+    #expect(points.allSatisfy { latitudes.contains($0) }, "\(points.prefix(3))")
+  }
+
+  @Test func gpsmonShowsTheSentences() throws {
+    let served = try Served("sirf-nmea22-1hz.nmea", speed: 10)
+    let result = try runProgram(Installed.path("gpsmon")!, ["-a", "127.0.0.1:\(served.port)"], timeout: 3)
+    let shown = Self.lines(result.output).compactMap { line -> String? in
+      guard let start = line.firstIndex(of: "$") else { return nil }
+      return String(line[start...]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    #expect(shown.count >= 5)
+    // (The last line may be cut short where gpsmon was stopped.)
+    let strangers = shown.dropLast().filter { !served.sentences.contains($0) }
+    #expect(strangers.isEmpty, "\(strangers.prefix(3))")
+  }
+
+  @Test(.enabled(if: Installed.path("tmux") != nil, "tmux is not installed"))
+  func cgpsShowsTheFix() throws {
+    let served = try Served("sirf-nmea22-1hz.nmea", speed: 2)
+    let session = "cgps-\(getpid())"
+    // Through the shell, with tmux's output sent nowhere: the server tmux leaves behind
+    // would otherwise hold a pipe of ours open.
+    #expect(shell("tmux new-session -d -s \(session) -x 120 -y 40 'cgps 127.0.0.1:\(served.port)' </dev/null >/dev/null 2>&1").status == 0)
+    defer { _ = shell("tmux kill-session -t \(session) </dev/null >/dev/null 2>&1") }
+    var screen = ""
+    for _ in 0..<50 where !screen.contains("3D FIX") {
+      Thread.sleep(forTimeInterval: 0.1)
+      screen = shell("tmux capture-pane -p -t \(session)").output
+    }
+    #expect(screen.contains("3D FIX"), "\(screen)")
+    #expect(screen.contains("33.860") && screen.contains("151.21"), "\(screen)")
+    #expect(screen.contains("Seen  7/Used  7"), "\(screen)")
+  }
+}

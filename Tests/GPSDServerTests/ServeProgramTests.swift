@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+/// `gpsbridge serve`, the program: what it says, and round trips through gpsbridge itself.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct ServeProgramTests {
+  static func freePort() -> Int { Int.random(in: 30_000...60_000) }
+
+  /// Starts `gpsbridge serve arguments`; stop it with `terminate()`.
+  static func startServe(_ arguments: [String]) throws -> (Process, Pipe) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
+    process.arguments = ["serve"] + arguments
+    let error = Pipe()
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = error
+    try process.run()
+    return (process, error)
+  }
+
+  @Test func aGpsbridgeClientOfAGpsbridgeServerGetsTheReplaysLocations() throws {
+    let capture = Served.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea").path
+    let port = Self.freePort()
+    let (server, _) = try Self.startServe(["--replay", capture, "--speed", "10", "--listen", "127.0.0.1:\(port)"])
+    defer { server.terminate() }
+    let direct = try runProgram(Gpsbridge.executable, ["--replay", capture, "--speed", "max", "--json"])
+    // Through gpsd's protocol: until the server's capture ends (the client then says the
+    // connection was lost and keeps trying; a timeout stops it).
+    let client = Process()
+    client.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
+    client.arguments = ["--gpsd", "127.0.0.1:\(port)", "--json"]
+    let output = Pipe()
+    client.standardOutput = output
+    client.standardError = FileHandle.nullDevice
+    try client.run()
+    Thread.sleep(forTimeInterval: 8)
+    client.terminate()
+    let served = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    client.waitUntilExit()
+    func locations(_ output: String) -> [String: (Double, Double)] {
+      var result: [String: (Double, Double)] = [:]
+      for line in output.split(separator: "\n") {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+          let location = (object["locations"] as? [[String: Any]])?.first, let time = location["timestamp"] as? String
+        else { continue }
+        result[time] = (location["latitude"] as! Double, location["longitude"] as! Double)
+      }
+      return result
+    }
+    let viaServer = locations(served), replayed = locations(direct.output)
+    #expect(viaServer.count >= 20, "\(viaServer.count) locations through the server")
+    for (time, position) in viaServer {
+      let expected = try #require(replayed[time], "\(time)")
+      #expect(abs(position.0 - expected.0) < 1e-9 && abs(position.1 - expected.1) < 1e-9, "\(time)")
+    }
+  }
+
+  @Test func aPortInUseSaysWhatToDo() throws {
+    let blocker = try Served("sirf-nmea22-1hz.nmea", waitForClient: true)
+    let result = try runProgram(
+      Gpsbridge.executable, ["serve", "--replay", "-", "--listen", "127.0.0.1:\(blocker.port)"], timeout: 10, input: "")
+    #expect(result.status == 1)
+    #expect(
+      result.error.contains("127.0.0.1:\(blocker.port) is in use") && result.error.contains("systemctl stop gpsd.socket"), "\(result.error)"
+    )
+  }
+
+  @Test func listeningBeyondThisMachineWarns() throws {
+    let port = Self.freePort()
+    let (server, error) = try Self.startServe(["--replay", "-", "--listen", "0.0.0.0:\(port)"])
+    Thread.sleep(forTimeInterval: 0.5)
+    server.terminate()
+    server.waitUntilExit()
+    let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(message.contains("warning: listening on 0.0.0.0:\(port), beyond this machine"), "\(message)")
+  }
+
+  /// gpsctl always asks localhost:2947: in a network namespace of its own, that is ours.
+  static let canUnshareNetwork =
+    getuid() == 0 && Installed.path("gpsctl") != nil && shell("unshare -n true 2>/dev/null").status == 0
+    && shell("command -v ip >/dev/null").status == 0
+
+  @Test(.enabled(if: canUnshareNetwork, "needs root, unshare -n, ip (iproute2) and gpsctl"))
+  func gpsctlIdentifiesTheDevice() throws {
+    let capture = Served.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea").path
+    let script = """
+      ip link set lo up
+      '\(Gpsbridge.executable)' serve --replay '\(capture)' --speed 5 2>/dev/null &
+      for i in $(seq 50); do gpspipe -w -n 1 >/dev/null 2>&1 && break; sleep 0.1; done
+      gpsctl
+      kill %1
+      """
+    let result = try runProgram("/usr/bin/unshare", ["-n", "sh", "-c", script], timeout: 20)
+    #expect((result.output + result.error).contains("\(capture) identified as a NMEA0183"), "\(result.output)\(result.error)")
+  }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import GPSDServer
+import GPSLocation
+import NMEA
+import TestHelpers
+
+/// A server in this process replaying a fixture to whoever connects, on a port of its own.
+final class Served: @unchecked Sendable {
+  static let fixtures = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures")
+
+  let server: GPSDServer
+  let port: Int
+  let capturePath: String
+  private let feeding: Task<Void, Never>
+
+  /// Serves `fixture` at `speed` times real time, starting when the first client arrives
+  /// (so it sees the capture from the start).
+  convenience init(
+    _ fixture: String, speed: Double = 10, waitForClient: Bool = true, configure: (inout GPSDServer.Configuration) -> Void = { _ in }
+  ) throws {
+    let path = Self.fixtures.appendingPathComponent(fixture).path
+    try self.init(capture: .file(path), path: path, speed: .multiplied(by: speed), waitForClient: waitForClient, configure: configure)
+  }
+
+  init(
+    capture: Capture, path: String = "", speed: ReplaySpeed, waitForClient: Bool = true,
+    configure: (inout GPSDServer.Configuration) -> Void = { _ in }
+  ) throws {
+    capturePath = path
+    var configuration = GPSDServer.Configuration()
+    configuration.port = 0
+    configure(&configuration)
+    let server = GPSDServer(configuration: configuration)
+    try server.start()
+    self.server = server
+    port = server.port ?? 0
+    // Off the shared pool: the tests block its threads while they wait for client programs.
+    feeding = Task(executorPreference: DedicatedExecutor.shared) {
+      if waitForClient {
+        while server.statistics.connections == 0 {
+          try? await Task.sleep(for: .milliseconds(10))
+          if Task.isCancelled { return }
+        }
+        try? await Task.sleep(for: .milliseconds(200))  // the client's WATCH arrives first
+      }
+      await server.feed(from: .replay(capture, speed: speed))
+    }
+  }
+
+  deinit {
+    feeding.cancel()
+    server.stop()
+  }
+
+  /// The fixes the NMEA pipeline makes of the fixture, by time.
+  var fixes: [Fix] {
+    var decoder = FixDecoder()
+    decoder.append((try? Data(contentsOf: URL(fileURLWithPath: capturePath))) ?? Data())
+    decoder.finish()
+    var fixes: [Fix] = []
+    while let fix = decoder.next() { fixes.append(fix) }
+    return fixes
+  }
+
+  /// The fixture's sentences, as written.
+  var sentences: [String] {
+    ((try? String(contentsOfFile: capturePath, encoding: .utf8)) ?? "").split(whereSeparator: \.isNewline).map(String.init)
+      .filter { $0.hasPrefix("$") }
+  }
+}
+
+/// Runs a program to its end (or `timeout`), giving its output.
+/// Without `captures`, its output goes nowhere: for a program that leaves a daemon holding
+/// the pipes (tmux), whose end would never come.
+func runProgram(_ path: String, _ arguments: [String], timeout: TimeInterval = 20, input: String? = nil, captures: Bool = true) throws -> (
+  status: Int32, output: String, error: String
+) {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: path)
+  process.arguments = arguments
+  let output = Pipe(), error = Pipe(), stdin = Pipe()
+  guard captures else {
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    return (process.terminationStatus, "", "")
+  }
+  process.standardOutput = output
+  process.standardError = error
+  process.standardInput = input == nil ? FileHandle.nullDevice : stdin
+  try process.run()
+  if let input {
+    stdin.fileHandleForWriting.write(Data(input.utf8))
+    try stdin.fileHandleForWriting.close()
+  }
+  let collected = Collected()
+  let group = DispatchGroup()
+  for (pipe, isError) in [(output, false), (error, true)] {
+    group.enter()
+    DispatchQueue.global().async {
+      let data = pipe.fileHandleForReading.readDataToEndOfFile()
+      collected.set(data, isError: isError)
+      group.leave()
+    }
+  }
+  if group.wait(timeout: .now() + timeout) == .timedOut {
+    // Asked first, so it can write out what it buffered; then made to.
+    process.terminate()
+    if group.wait(timeout: .now() + 2) == .timedOut {
+      kill(process.processIdentifier, SIGKILL)
+      group.wait()
+    }
+  }
+  process.waitUntilExit()
+  return (process.terminationStatus, collected.output, collected.error)
+}
+
+final class Collected: @unchecked Sendable {
+  private let lock = NSLock()
+  private var outputData = Data(), errorData = Data()
+  func set(_ data: Data, isError: Bool) { lock.withLock { if isError { errorData = data } else { outputData = data } } }
+  var output: String { lock.withLock { String(decoding: outputData, as: UTF8.self) } }
+  var error: String { lock.withLock { String(decoding: errorData, as: UTF8.self) } }
+}
+
+/// A gpsd client program installed here (Debian gpsd-clients, python3-gps).
+enum Installed {
+  static func path(_ name: String) -> String? {
+    ["/usr/bin/\(name)", "/usr/local/bin/\(name)"].first { FileManager.default.isExecutableFile(atPath: $0) }
+  }
+  static var gpsdClients: Bool { path("gpspipe") != nil && path("gpxlogger") != nil && path("cgps") != nil }
+  static var pythonGPS: Bool {
+    (try? runProgram("/usr/bin/python3", ["-c", "import gps"], timeout: 10).status) == 0
+  }
+}
+
+/// Runs `command` with `/bin/sh`, giving its status and what it printed.
+func shell(_ command: String) -> (status: Int32, output: String) {
+  guard let pipe = popen(command, "r") else { return (-1, "") }
+  var output = Data()
+  var buffer = [UInt8](repeating: 0, count: 4096)
+  while true {
+    let count = fread(&buffer, 1, buffer.count, pipe)
+    if count == 0 { break }
+    output.append(contentsOf: buffer[0..<count])
+  }
+  let status = pclose(pipe)
+  return (status, String(decoding: output, as: UTF8.self))
+}
+
+/// The built `gpsbridge`, beside the test bundle in the build folder.
+enum Gpsbridge {
+  static let executable: String = {
+    let me = URL(
+      fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+    var directory = me.deletingLastPathComponent()
+    while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("gpsbridge").path), directory.path != "/" {
+      directory = directory.deletingLastPathComponent()
+    }
+    return directory.appendingPathComponent("gpsbridge").path
+  }()
+}
