@@ -57,6 +57,11 @@ let package = Package(
       path: "Benchmarks/LiveRecovery"
     ),
     .executableTarget(
+      name: "serve-benchmark",
+      dependencies: ["TestHelpers"],
+      path: "Benchmarks/ServeBenchmark"
+    ),
+    .executableTarget(
       name: "serial-latency",
       dependencies: ["GPSLocation", "NMEA", "Plumbing"],
       path: "Benchmarks/SerialLatency"

@@ -5,7 +5,7 @@ import Plumbing
 /// A gpsd for the programs people already run: cgps, gpspipe, gpxlogger, Python's `gps`
 /// module, libgps programs, OpenCPN. It speaks gpsd's JSON protocol (version 3) on a TCP
 /// port and serves the fixes, sentences and bytes it is given (see ``publish(_:)``), so any
-/// Swift program can serve its receiver beside its `LocationManager`; ``serve(_:configuration:onStatus:)``
+/// Swift program can serve its receiver beside its `LocationManager`; ``feed(from:report:)``
 /// does it all for a serial receiver, a capture or another gpsd.
 ///
 /// **Clients.** Up to ``Configuration/maximumClients``; one more is told so and closed. Each
