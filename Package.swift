@@ -1,9 +1,11 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // gpsbridge: GPS receivers on Linux as composable, testable location events.
 // The design card allows no package dependencies: everything here is built from the
-// toolchain's own modules (see DESIGN.md in the project's shared folder).
+// toolchain's own modules (see DESIGN.md in the project's shared folder). The one optional
+// extra is the system libgps, behind the `libgps` trait (off by default): `swift build
+// --traits libgps` with Debian's libgps-dev installed.
 let package = Package(
   name: "gpsbridge",
   products: [
@@ -14,6 +16,11 @@ let package = Package(
     .library(name: "GPSLocationTestSupport", targets: ["GPSLocationTestSupport"]),
     .library(name: "GPSDServer", targets: ["GPSDServer"]),
     .executable(name: "gpsbridge", targets: ["gpsbridge"]),
+  ],
+  traits: [
+    .trait(
+      name: "libgps", description: "Read gpsd through the system libgps (Debian: libgps-dev), as LocationManager.libgps and --via libgps"),
+    .default(enabledTraits: []),
   ],
   targets: [
     // Bytes to sentences to typed messages to one `Fix` per receiver epoch. Stdlib only.
@@ -27,7 +34,13 @@ let package = Package(
     // POSIX wrappers over per-syscall shims, a lock, the broadcaster, a JSON byte writer.
     .target(name: "Plumbing"),
     // The public API: LocationManager, its pure engine and the transports.
-    .target(name: "GPSLocation", dependencies: ["NMEA", "NMEASimulation", "GPSD", "Plumbing"]),
+    .target(
+      name: "GPSLocation",
+      dependencies: ["NMEA", "NMEASimulation", "GPSD", "Plumbing", .target(name: "CLibGPS", condition: .when(traits: ["libgps"]))]
+    ),
+    // gpsd's client library, for the `libgps` trait only: a module map and a shim header that
+    // is the one place libgps's version-dependent structs are read.
+    .systemLibrary(name: "CLibGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
     // gpsd's protocol served to gpsd's clients: reports, requests, watchers, and feeds that
     // turn a receiver, a capture or another gpsd into what they are served.
     .target(name: "GPSDServer", dependencies: ["GPSD", "NMEA", "NMEASimulation", "GPSLocation", "Plumbing"]),

@@ -38,10 +38,16 @@ public enum GPSDReport: Hashable, Sendable {
   }
 
   public struct Devices: Codable, Hashable, Sendable {
+    /// Nothing known yet; for reports that reach us other than as JSON (libgps).
+    package init() {}
+
     public var devices: [Device]?
   }
 
   public struct Device: Codable, Hashable, Sendable {
+    /// Nothing known yet; for reports that reach us other than as JSON (libgps).
+    package init() {}
+
     public var path: String?
     public var driver: String?
     public var activated: String?
@@ -58,6 +64,9 @@ public enum GPSDReport: Hashable, Sendable {
 
   /// Time-position-velocity: gpsd's fix.
   public struct TPV: Codable, Hashable, Sendable {
+    /// Nothing known yet; for reports that reach us other than as JSON (libgps).
+    package init() {}
+
     public var device: String?
     /// 0 unknown, 1 no fix, 2 2D, 3 3D.
     public var mode: Int?
@@ -86,6 +95,9 @@ public enum GPSDReport: Hashable, Sendable {
   }
 
   public struct SKY: Codable, Hashable, Sendable {
+    /// Nothing known yet; for reports that reach us other than as JSON (libgps).
+    package init() {}
+
     public var device: String?
     public var time: String?
     public var hdop: Double?
@@ -96,6 +108,9 @@ public enum GPSDReport: Hashable, Sendable {
     public var satellites: [Satellite]?
 
     public struct Satellite: Codable, Hashable, Sendable {
+      /// Nothing known yet; for reports that reach us other than as JSON (libgps).
+      package init() {}
+
       public var PRN: Int?
       public var el: Double?
       public var az: Double?
@@ -128,6 +143,9 @@ public enum GPSDReport: Hashable, Sendable {
   }
 
   public struct GPSDError: Codable, Hashable, Sendable {
+    /// Nothing known yet; for reports that reach us other than as JSON (libgps).
+    package init() {}
+
     public var message: String?
   }
 

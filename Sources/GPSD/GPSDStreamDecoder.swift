@@ -54,6 +54,18 @@ package struct GPSDStreamDecoder: Sendable {
     lines.append(bytes)
   }
 
+  /// A report that came another way (through libgps): checked and assembled as a line's
+  /// would be. Any fix it completes comes out of ``next()``.
+  package mutating func take(_ report: GPSDReport) -> Output? {
+    if report.implausibleField != nil {
+      counters.outOfRange += 1
+      return nil
+    }
+    counters.reports += 1
+    if let fix = assembler.add(report) { return .fix(fix) }
+    return .report(report)
+  }
+
   /// Ends the stream: a last line without its newline is read, and a fix still waiting for
   /// gpsd's fuller report of its epoch comes out.
   package mutating func finish() {

@@ -16,7 +16,8 @@ func run(_ options: RunOptions) async -> Int32 {
   }
   var configuration = LocationEngine.Configuration()
   if let dwell = options.visitDwell { configuration.visitMinimumDwell = dwell }
-  let source = await openSource(options.source, configuration: configuration, visitDwellGiven: options.visitDwell != nil)
+  let source = await openSource(
+    options.source, configuration: configuration, visitDwellGiven: options.visitDwell != nil, viaLibGPS: options.viaLibGPS)
   var options = options
   if source.isDemo {
     // What the demo is for: regions along the drive, heading and visits.

@@ -14,6 +14,8 @@ struct RunOptions: Equatable {
   var distanceFilter: Double?
   var desiredAccuracy: Double?
   var once = false
+  /// Read gpsd through the system libgps (`--via libgps`, the `libgps` trait).
+  var viaLibGPS = false
 }
 
 extension RunOptions {
@@ -32,6 +34,23 @@ extension RunOptions {
       """,
     usage: "gpsbridge [--device <path> [--baud <rate>] | --gpsd [<host[:port]>] | --replay <file> [--speed <n|max>]] [<options>]",
     options: SourceDraft.options(replay: true).map { $0.lifted(\Draft.sources) } + [
+      CommandOption(
+        names: ["--via"], value: "<json|libgps>",
+        help: "How --gpsd is read: gpsbridge's own client, or gpsd's libgps (needs a build with the libgps trait).", defaultValue: "json",
+        section: "SOURCES"
+      ) { draft, value throws(UsageError) in
+        switch value {
+        case "json": draft.options.viaLibGPS = false
+        case "libgps":
+          #if libgps
+            draft.options.viaLibGPS = true
+          #else
+            throw UsageError(
+              message: "--via libgps needs a build with the libgps trait: install libgps-dev, then swift build --traits libgps.")
+          #endif
+        default: throw UsageError(message: "--via takes 'json' or 'libgps'; got '\(value ?? "")'.")
+        }
+      },
       CommandOption(
         names: ["--json"], value: nil,
         help: "One JSON object per line, for other programs (the format is in the README under \"Output format\")."
@@ -87,6 +106,10 @@ extension RunOptions {
     var draft = Draft()
     guard try spec.parse(arguments, into: &draft) else { return .help(.main) }
     draft.options.source = try draft.sources.choice(topic: .main)
+    if draft.options.viaLibGPS, case .gpsd = draft.options.source {
+    } else if draft.options.viaLibGPS {
+      throw UsageError(message: "--via libgps reads gpsd: give --gpsd [HOST[:PORT]] too.")
+    }
     return .run(draft.options)
   }
 }

@@ -15,7 +15,9 @@ struct OpenedSource {
 /// The manager for a source choice, its engine set up as `configuration` says. With no source
 /// named it uses the first receiver found, else gpsd on localhost, else the demo drive (with
 /// ``demoVisitDwell`` unless a dwell was given), and says which on stderr.
-func openSource(_ choice: SourceChoice, configuration: LocationEngine.Configuration, visitDwellGiven: Bool) async -> OpenedSource {
+func openSource(
+  _ choice: SourceChoice, configuration: LocationEngine.Configuration, visitDwellGiven: Bool, viaLibGPS: Bool = false
+) async -> OpenedSource {
   switch choice {
   case .replay(let path, let speed):
     return OpenedSource(
@@ -24,7 +26,7 @@ func openSource(_ choice: SourceChoice, configuration: LocationEngine.Configurat
   case .device(let path, let baud):
     return serialSource(path: path, baud: baud, configuration: configuration)
   case .gpsd(let address):
-    return gpsdSource(address, configuration: configuration)
+    return gpsdSource(address, configuration: configuration, viaLibGPS: viaLibGPS)
   case .automatic:
     if let device = DeviceDiscovery().preferredReceiver()?.path {
       Terminal.diagnostic("gpsbridge: using the receiver at \(device).")
@@ -64,8 +66,15 @@ func serialSource(path: String, baud: BaudRate, configuration: LocationEngine.Co
   return OpenedSource(manager: manager, name: path, rejects: rejects)
 }
 
-func gpsdSource(_ address: GPSDAddress, configuration: LocationEngine.Configuration) -> OpenedSource {
+func gpsdSource(_ address: GPSDAddress, configuration: LocationEngine.Configuration, viaLibGPS: Bool = false) -> OpenedSource {
   let rejects = RejectedInput()
+  #if libgps
+    if viaLibGPS {
+      return OpenedSource(
+        manager: .libgps(host: address.host, port: address.port, timing: .init(), configuration: configuration, rejects: rejects),
+        name: "gpsd \(address) via libgps", rejects: rejects)
+    }
+  #endif
   return OpenedSource(
     manager: .gpsd(host: address.host, port: address.port, timing: .init(), configuration: configuration, rejects: rejects),
     name: "gpsd \(address)", rejects: rejects)

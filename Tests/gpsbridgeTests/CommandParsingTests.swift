@@ -80,6 +80,22 @@ import Testing
     }
   }
 
+  @Test func viaLibGPSNeedsTheTraitAndGPSD() throws {
+    #if libgps
+      var options = RunOptions()
+      options.source = .gpsd(.standard)
+      options.viaLibGPS = true
+      #expect(try parse(["--gpsd", "--via", "libgps"]) == .run(options))
+      #expect(throws: UsageError(message: "--via libgps reads gpsd: give --gpsd [HOST[:PORT]] too.")) { try parse(["--via", "libgps"]) }
+    #else
+      #expect(
+        throws: UsageError(
+          message: "--via libgps needs a build with the libgps trait: install libgps-dev, then swift build --traits libgps.")
+      ) { try parse(["--gpsd", "--via", "libgps"]) }
+    #endif
+    #expect(throws: UsageError(message: "--via takes 'json' or 'libgps'; got 'soap'.")) { try parse(["--gpsd", "--via", "soap"]) }
+  }
+
   @Test func subcommands() throws {
     #expect(try parse(["devices", "/dev/gps0", "--json"]) == .devices(DevicesOptions(paths: ["/dev/gps0"], json: true)))
     #expect(try parse(["check", "x.nmea"]) == .check(CheckOptions(path: "x.nmea", json: false)))

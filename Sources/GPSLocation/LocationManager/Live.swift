@@ -47,4 +47,30 @@ extension LocationManager {
   ) -> LocationManager {
     .source(GPSDSource(host: host, port: port, device: device, timing: timing, rejects: rejects), configuration: configuration)
   }
+
+  #if libgps
+    /// A running gpsd read through gpsd's own client library, the system libgps (built with
+    /// the `libgps` trait and Debian's libgps-dev).
+    ///
+    /// Behaves as ``gpsd(host:port:device:configuration:)`` does, with the same fixes, errors,
+    /// pauses and reconnection; only the parsing of gpsd's reports is libgps's. Its connect
+    /// blocks for as long as the system's TCP connect does, where the JSON client gives up
+    /// after 3 s: for a gpsd on another host, prefer ``gpsd(host:port:device:configuration:)``.
+    public static func libgps(
+      host: String = GPSDAddress.standard.host, port: Int = GPSDAddress.standard.port, device: String? = nil,
+      configuration: LocationEngine.Configuration = .init()
+    ) -> LocationManager {
+      libgps(host: host, port: port, device: device, timing: .init(), configuration: configuration)
+    }
+
+    /// ``libgps(host:port:device:configuration:)`` with its timing exposed, for tests.
+    package static func libgps(
+      host: String = GPSDAddress.standard.host, port: Int = GPSDAddress.standard.port, device: String? = nil, timing: GPSDSource.Timing,
+      configuration: LocationEngine.Configuration = .init(), rejects: RejectedInput? = nil
+    ) -> LocationManager {
+      .source(
+        GPSDSource(host: host, port: port, device: device, timing: timing, rejects: rejects, throughLibGPS: true),
+        configuration: configuration)
+    }
+  #endif
 }

@@ -12,6 +12,7 @@ final class DescriptorReader: @unchecked Sendable {
   let queue: DispatchQueue
   private let descriptor: FileDescriptor
   private let onBytes: (UnsafeRawBufferPointer) -> Void
+  private let onReadable: (() -> Drained)?
   private let onTick: () -> Void
   private let onClosed: (Errno?) -> Void
   private var readSource: (any DispatchSourceRead)?
@@ -22,6 +23,13 @@ final class DescriptorReader: @unchecked Sendable {
   private var liveSources = 0
   private var waiters: [CheckedContinuation<Void, Never>] = []
 
+  /// What a reader that reads for itself (``init(descriptor:label:onReadable:onTick:onClosed:)``)
+  /// found: nothing more for now, or the end.
+  enum Drained {
+    case wouldBlock
+    case closed(Errno?)
+  }
+
   init(
     descriptor: FileDescriptor, label: String, onBytes: @escaping (UnsafeRawBufferPointer) -> Void,
     onTick: @escaping () -> Void, onClosed: @escaping (Errno?) -> Void
@@ -29,6 +37,21 @@ final class DescriptorReader: @unchecked Sendable {
     self.descriptor = descriptor
     self.queue = DispatchQueue(label: label)
     self.onBytes = onBytes
+    self.onReadable = nil
+    self.onTick = onTick
+    self.onClosed = onClosed
+  }
+
+  /// A reader for a descriptor a library reads itself (libgps): `onReadable` runs when
+  /// bytes are waiting and reads what it can without blocking.
+  init(
+    descriptor: FileDescriptor, label: String, onReadable: @escaping () -> Drained, onTick: @escaping () -> Void,
+    onClosed: @escaping (Errno?) -> Void
+  ) {
+    self.descriptor = descriptor
+    self.queue = DispatchQueue(label: label)
+    self.onBytes = { _ in }
+    self.onReadable = onReadable
     self.onTick = onTick
     self.onClosed = onClosed
   }
@@ -91,6 +114,10 @@ final class DescriptorReader: @unchecked Sendable {
   }
 
   private func readAvailable() {
+    if let onReadable, !stopped {
+      if case .closed(let error) = onReadable() { finish(error) }
+      return
+    }
     while !stopped {
       let count: Int
       do {

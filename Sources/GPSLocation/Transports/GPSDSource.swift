@@ -38,11 +38,14 @@ package struct GPSDSource: FixSource {
   package let rawNMEA: (@Sendable ([UInt8]) -> Void)?
   /// Where the counts of rejected lines go, for a status line.
   package let rejects: RejectedInput?
+  /// Whether gpsd's own client library reads the reports (the `libgps` trait).
+  package let throughLibGPS: Bool
 
   package init(
     host: String = GPSDAddress.standard.host, port: Int = GPSDAddress.standard.port, device: String? = nil, timing: Timing = .init(),
-    rawNMEA: (@Sendable ([UInt8]) -> Void)? = nil, rejects: RejectedInput? = nil
+    rawNMEA: (@Sendable ([UInt8]) -> Void)? = nil, rejects: RejectedInput? = nil, throughLibGPS: Bool = false
   ) {
+    self.throughLibGPS = throughLibGPS
     self.host = host
     self.port = port
     self.device = device
@@ -67,6 +70,25 @@ package struct GPSDSource: FixSource {
 
   package func run(_ deliver: @escaping @Sendable (SourceEvent) async -> Void) async {
     let shape = Locked(GPSDFixAssembler.Shape())
+    #if libgps
+      if throughLibGPS {
+        await runReconnecting(
+          deliver: deliver,
+          open: { () throws(LocationManager.Error) in try LibGPSConnection.open(host: host, port: port) },
+          session: { (connection: LibGPSConnection, deliver) in
+            switch await read(connection, shape, deliver) {
+            case .cancelled: return .cancelled
+            case .lost(let reason): return .lost(.init(.gpsdConnectionLost(address: address.description, description: reason)))
+            }
+          },
+          close: { (connection: LibGPSConnection) in connection.close() },
+          isPermanent: { error in error.reason?.isPermanent ?? false },
+          wait: { _, failures in
+            await sleepUnlessCancelled(backoff(after: failures, minimum: timing.reconnectMinimum, maximum: timing.reconnectMaximum))
+          })
+        return
+      }
+    #endif
     await runReconnecting(
       deliver: deliver,
       open: { () throws(LocationManager.Error) -> FileDescriptor in
@@ -129,7 +151,36 @@ package struct GPSDSource: FixSource {
       await reader.stop()
       return .lost("\(error)")
     }
+    return await follow(events, reader, deliver)
+  }
 
+  #if libgps
+    /// One connection through libgps: its reports into the same events as the JSON path's.
+    private func read(
+      _ connection: LibGPSConnection, _ shape: Locked<GPSDFixAssembler.Shape>, _ deliver: @escaping @Sendable (SourceEvent) async -> Void
+    ) async -> Outcome {
+      let (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(256))
+      let decoder = ReportDecoder(continuation: continuation, rawNMEA: nil, rejects: rejects, shape: shape)
+      let reader = DescriptorReader(
+        descriptor: connection.descriptor, label: "gpsbridge.libgps",
+        onReadable: { connection.readReports { decoder.take($0) } },
+        onTick: { continuation.yield(.tick) },
+        onClosed: { error in
+          decoder.finish()
+          continuation.yield(.closed(error))
+          continuation.finish()
+        })
+      guard connection.watch(device: device) else { return .lost("libgps could not send its WATCH") }
+      reader.start()
+      return await follow(events, reader, deliver)
+    }
+  #endif
+
+  /// Follows one connection's events until it is lost or the task is cancelled: fixes out,
+  /// gpsd's errors said, silence and a missing device or fix noticed.
+  private func follow(
+    _ events: AsyncStream<Event>, _ reader: DescriptorReader, _ deliver: @escaping @Sendable (SourceEvent) async -> Void
+  ) async -> Outcome {
     let connected = ContinuousClock.now
     var lastReport = ContinuousClock.now
     var hasDevice = false
@@ -208,6 +259,12 @@ private final class ReportDecoder: @unchecked Sendable {
     drain()
   }
 
+  /// A report read by libgps.
+  func take(_ report: GPSDReport) {
+    if let output = decoder.take(report) { yield(output) }
+    drain()
+  }
+
   /// The connection ended: what gpsd said last still counts.
   func finish() {
     decoder.finish()
@@ -215,18 +272,20 @@ private final class ReportDecoder: @unchecked Sendable {
   }
 
   private func drain() {
-    while let output = decoder.next() {
-      switch output {
-      case .fix(let fix):
-        continuation.yield(.fix(fix))
-        shape.withLock { $0 = decoder.shape }
-      case .report(let report): continuation.yield(.report(report))
-      case .nmea(let line):
-        // NMEA mode: sentences pass through and count as reports for silence detection.
-        rawNMEA?(Array(line) + [0x0D, 0x0A])
-        continuation.yield(.report(.unknown("NMEA")))
-      }
-    }
+    while let output = decoder.next() { yield(output) }
     rejects?.update(decoder.counters.rejectionSummary)
+  }
+
+  private func yield(_ output: GPSDStreamDecoder.Output) {
+    switch output {
+    case .fix(let fix):
+      continuation.yield(.fix(fix))
+      shape.withLock { $0 = decoder.shape }
+    case .report(let report): continuation.yield(.report(report))
+    case .nmea(let line):
+      // NMEA mode: sentences pass through and count as reports for silence detection.
+      rawNMEA?(Array(line) + [0x0D, 0x0A])
+      continuation.yield(.report(.unknown("NMEA")))
+    }
   }
 }
