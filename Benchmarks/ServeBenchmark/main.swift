@@ -104,18 +104,6 @@ final class Receiver: Sendable {
 
 // MARK: Servers and clients
 
-func freePort() -> Int {
-  let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-  defer { close(socket) }
-  var address = sockaddr_in()
-  address.sin_family = sa_family_t(AF_INET)
-  address.sin_addr.s_addr = inet_addr("127.0.0.1")
-  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-  _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
-  _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
-  return Int(UInt16(bigEndian: address.sin_port))
-}
-
 func connect(port: Int, receiveBuffer: Int32? = nil) -> Int32? {
   let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
   if var size = receiveBuffer { setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
@@ -185,14 +173,14 @@ struct Server {
 }
 
 func bridge(device: String) throws -> Server {
-  let port = freePort()
+  let port = FakeGPSD.freePort()
   return try Server.start(
     "gpsbridge serve", gpsbridge, ["serve", "--device", device, "--baud", "115200", "--listen", "127.0.0.1:\(port)"], port: port)
 }
 
 func realGPSD(device: String) throws -> Server? {
   guard let gpsd else { return nil }
-  let port = freePort()
+  let port = FakeGPSD.freePort()
   return try Server.start("gpsd", gpsd, ["-N", "-n", "-b", "-S", String(port), device], port: port)
 }
 
@@ -307,7 +295,7 @@ func latencies(_ start: (String) throws -> Server?) async throws -> [Double]? {
 // MARK: 3. A stuck client
 
 func stuck(withStuckClient: Bool, capture: String) async throws -> String {
-  let port = freePort()
+  let port = FakeGPSD.freePort()
   let server = try Server.start(
     "gpsbridge serve", gpsbridge, ["serve", "--replay", capture, "--speed", "20", "--listen", "127.0.0.1:\(port)"], port: port)
   defer { server.stop() }

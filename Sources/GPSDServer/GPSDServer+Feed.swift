@@ -21,20 +21,9 @@ extension GPSDServer {
   public func feed(from source: Source, report: @escaping @Sendable (SourceEvent) -> Void = { _ in }) async {
     switch source {
     case .serial(let path, let baudRate):
-      let sentences = Locked(Framer())
       let serial = SerialSource(
-        path: path, baudRate: baudRate,
-        rawBytes: { [self] bytes in
-          publish(.bytes(bytes))
-          let framed: [[UInt8]] = sentences.withLock { framer in
-            framer.append(bytes)
-            var framed: [[UInt8]] = []
-            while let sentence = framer.next() { framed.append(Array(sentence.bytes)) }
-            return framed
-          }
-          for sentence in framed { publish(.sentence(sentence)) }
-        },
-        keepsSatellites: true)
+        path: path, baudRate: baudRate, rawBytes: { [self] bytes in publish(.bytes(bytes)) },
+        keepsSatellites: true, onSentence: { [self] sentence in publish(.sentence(sentence)) })
       let bitsPerSecond: Int? = if case .fixed(let rate) = baudRate { rate } else { nil }
       await serial.run { [self] event in relay(event, device: path, bitsPerSecond: bitsPerSecond, report: report) }
     case .replay(let capture, let speed):

@@ -90,31 +90,52 @@ struct GPSDSourceTests {
 
   @Test func gpsdRestartedFiveTimesPausesAndResumesTheSameSubscriber() async throws {
     let port = FakeGPSD.freePort()
-    var gpsd: FakeGPSD? = try FakeGPSD(capture: Self.capturePath, port: port, cycle: 0.05)
+    let restarts = try await Self.restartGPSD(5, port: port) { .gpsd(port: port, timing: Self.fast) }
+    for (index, restart) in restarts.enumerated() {
+      #expect(
+        restart.paused && restart.lostMessage?.hasPrefix("Lost the connection to gpsd on 127.0.0.1:\(port)") == true, "restart \(index)")
+      #expect(restart.resumed, "restart \(index)")
+    }
+  }
+
+  /// What a subscriber saw each time gpsd was stopped and started again on `port`.
+  struct Restart {
+    var paused = false
+    var lostMessage: String?
+    var resumed = false
+  }
+
+  /// Runs the manager `makeManager` gives against gpsd on `port`, and once it has a location
+  /// stops and restarts gpsd `count` times, each time waiting for the pause and the error,
+  /// then for the resume and the next location.
+  static func restartGPSD(_ count: Int, port: Int, _ makeManager: () -> LocationManager) async throws -> [Restart] {
+    var gpsd: FakeGPSD? = try FakeGPSD(capture: capturePath, port: port, cycle: 0.05)
     defer { gpsd?.stop() }
-    let manager = LocationManager.gpsd(port: port, timing: Self.fast)
+    let manager = makeManager()
     let stream = manager.delegate()
     await manager.startUpdatingLocation()
     var iterator = stream.makeAsyncIterator()
     while let action = await iterator.next() { if case .didUpdateLocations = action { break } }
-    for restart in 0..<5 {
+    var restarts: [Restart] = []
+    for _ in 0..<count {
       gpsd?.stop()
-      var paused = false
-      var lostMessage: String?
+      var restart = Restart()
       while let action = await iterator.next() {
-        if case .didPauseLocationUpdates = action { paused = true }
-        if case .didFailWithError(let error) = action, paused { lostMessage = error.message; break }
+        if case .didPauseLocationUpdates = action { restart.paused = true }
+        if case .didFailWithError(let error) = action, restart.paused {
+          restart.lostMessage = error.message
+          break
+        }
       }
-      #expect(paused && lostMessage?.hasPrefix("Lost the connection to gpsd on 127.0.0.1:\(port)") == true, "restart \(restart)")
-      gpsd = try FakeGPSD(capture: Self.capturePath, port: port, cycle: 0.05)
-      var resumed = false
+      gpsd = try FakeGPSD(capture: capturePath, port: port, cycle: 0.05)
       while let action = await iterator.next() {
-        if case .didResumeLocationUpdates = action { resumed = true }
-        if case .didUpdateLocations = action, resumed { break }
+        if case .didResumeLocationUpdates = action { restart.resumed = true }
+        if case .didUpdateLocations = action, restart.resumed { break }
       }
-      #expect(resumed, "restart \(restart)")
+      restarts.append(restart)
     }
     await manager.stopUpdatingLocation()
+    return restarts
   }
 
   @Test func aServerThatHangsUpAtOnceIsNotHammered() async throws {

@@ -42,30 +42,12 @@
 
     @Test func gpsdRestartedPausesAndResumesTheSameSubscriber() async throws {
       let port = FakeGPSD.freePort()
-      var gpsd: FakeGPSD? = try FakeGPSD(capture: Self.capturePath, port: port, cycle: 0.05)
-      defer { gpsd?.stop() }
-      let manager = LocationManager.libgps(port: port, timing: GPSDSourceTests.fast)
-      let stream = manager.delegate()
-      await manager.startUpdatingLocation()
-      var iterator = stream.makeAsyncIterator()
-      while let action = await iterator.next() { if case .didUpdateLocations = action { break } }
-      for restart in 0..<3 {
-        gpsd?.stop()
-        var paused = false
-        while let action = await iterator.next() {
-          if case .didPauseLocationUpdates = action { paused = true }
-          if case .didFailWithError = action, paused { break }
-        }
-        #expect(paused, "restart \(restart)")
-        gpsd = try FakeGPSD(capture: Self.capturePath, port: port, cycle: 0.05)
-        var resumed = false
-        while let action = await iterator.next() {
-          if case .didResumeLocationUpdates = action { resumed = true }
-          if case .didUpdateLocations = action, resumed { break }
-        }
-        #expect(resumed, "restart \(restart)")
+      let restarts = try await GPSDSourceTests.restartGPSD(3, port: port) { .libgps(port: port, timing: GPSDSourceTests.fast) }
+      for (index, restart) in restarts.enumerated() {
+        #expect(
+          restart.paused && restart.lostMessage?.hasPrefix("Lost the connection to gpsd on 127.0.0.1:\(port)") == true, "restart \(index)")
+        #expect(restart.resumed, "restart \(index)")
       }
-      await manager.stopUpdatingLocation()
     }
 
     @Test func gpsdNotRunningIsTheSameErrorAsTheJSONClients() async throws {

@@ -72,25 +72,14 @@ package struct GPSDSource: FixSource {
     let shape = Locked(GPSDFixAssembler.Shape())
     #if libgps
       if throughLibGPS {
-        await runReconnecting(
-          deliver: deliver,
-          open: { () throws(LocationManager.Error) in try LibGPSConnection.open(host: host, port: port) },
-          session: { (connection: LibGPSConnection, deliver) in
-            switch await read(connection, shape, deliver) {
-            case .cancelled: return .cancelled
-            case .lost(let reason): return .lost(.init(.gpsdConnectionLost(address: address.description, description: reason)))
-            }
-          },
-          close: { (connection: LibGPSConnection) in connection.close() },
-          isPermanent: { error in error.reason?.isPermanent ?? false },
-          wait: { _, failures in
-            await sleepUnlessCancelled(backoff(after: failures, minimum: timing.reconnectMinimum, maximum: timing.reconnectMaximum))
-          })
+        await reconnecting(
+          deliver, open: { () throws(LocationManager.Error) in try LibGPSConnection.open(host: host, port: port) },
+          read: { connection, deliver in await read(connection, shape, deliver) }, close: { $0.close() })
         return
       }
     #endif
-    await runReconnecting(
-      deliver: deliver,
+    await reconnecting(
+      deliver,
       open: { () throws(LocationManager.Error) -> FileDescriptor in
         do throws(ConnectFailure) {
           return try FileDescriptor.connectTCP(host: host, port: port, timeout: timing.connectTimeout)
@@ -103,13 +92,24 @@ package struct GPSDSource: FixSource {
           }
         }
       },
-      session: { (socket: FileDescriptor, deliver) in
-        switch await read(socket, shape, deliver) {
+      read: { socket, deliver in await read(socket, shape, deliver) }, close: { try? $0.close() })
+  }
+
+  /// gpsd's reconnection, whichever client reads the connection: a lost one is said as such,
+  /// permanent causes stop, the rest are retried with the backoff of ``Timing``.
+  private func reconnecting<Connection>(
+    _ deliver: @escaping @Sendable (SourceEvent) async -> Void, open: () throws(LocationManager.Error) -> Connection,
+    read: (Connection, _ deliver: @escaping @Sendable (SourceEvent) async -> Void) async -> Outcome, close: (Connection) -> Void
+  ) async {
+    await runReconnecting(
+      deliver: deliver, open: open,
+      session: { connection, deliver in
+        switch await read(connection, deliver) {
         case .cancelled: return .cancelled
         case .lost(let reason): return .lost(.init(.gpsdConnectionLost(address: address.description, description: reason)))
         }
       },
-      close: { (socket: FileDescriptor) in try? socket.close() },
+      close: close,
       isPermanent: { error in error.reason?.isPermanent ?? false },
       wait: { _, failures in
         await sleepUnlessCancelled(backoff(after: failures, minimum: timing.reconnectMinimum, maximum: timing.reconnectMaximum))
@@ -136,13 +136,7 @@ package struct GPSDSource: FixSource {
       continuation: continuation, rawNMEA: rawNMEA, rejects: rejects, shape: shape)
     let reader = DescriptorReader(
       descriptor: socket, label: "gpsbridge.gpsd",
-      onBytes: { bytes in decoder.received(bytes) },
-      onTick: { continuation.yield(.tick) },
-      onClosed: { error in
-        decoder.finish()
-        continuation.yield(.closed(error))
-        continuation.finish()
-      })
+      onBytes: { bytes in decoder.received(bytes) }, onTick: decoder.tick, onClosed: decoder.closed)
     reader.start()
     let request = rawNMEA == nil ? GPSDRequest.watch(device: device) : .watchNMEA(device: device)
     do {
@@ -163,13 +157,7 @@ package struct GPSDSource: FixSource {
       let decoder = ReportDecoder(continuation: continuation, rawNMEA: nil, rejects: rejects, shape: shape)
       let reader = DescriptorReader(
         descriptor: connection.descriptor, label: "gpsbridge.libgps",
-        onReadable: { connection.readReports { decoder.take($0) } },
-        onTick: { continuation.yield(.tick) },
-        onClosed: { error in
-          decoder.finish()
-          continuation.yield(.closed(error))
-          continuation.finish()
-        })
+        onReadable: { connection.readReports { decoder.take($0) } }, onTick: decoder.tick, onClosed: decoder.closed)
       guard connection.watch(device: device) else { return .lost("libgps could not send its WATCH") }
       reader.start()
       return await follow(events, reader, deliver)
@@ -265,10 +253,17 @@ private final class ReportDecoder: @unchecked Sendable {
     drain()
   }
 
-  /// The connection ended: what gpsd said last still counts.
-  func finish() {
+  /// The reader's clock, for silence detection.
+  func tick() {
+    continuation.yield(.tick)
+  }
+
+  /// The connection ended: what gpsd said last still counts, then the end.
+  func closed(_ error: Errno?) {
     decoder.finish()
     drain()
+    continuation.yield(.closed(error))
+    continuation.finish()
   }
 
   private func drain() {

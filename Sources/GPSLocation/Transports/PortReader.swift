@@ -24,6 +24,8 @@ final class PortReader: @unchecked Sendable {
   private let rawBytes: (@Sendable ([UInt8]) -> Void)?
   private let rejects: RejectedInput?
   private let keepsSatellites: Bool
+  /// Receives every sentence framed while forwarding is on.
+  private let onSentence: (@Sendable ([UInt8]) -> Void)?
   private var decoder: FixDecoder
   private var counters = Counters()
   private var forwarding = false
@@ -31,9 +33,11 @@ final class PortReader: @unchecked Sendable {
 
   init(
     port: SerialPort, defaultDate: UTCDate?, continuation: AsyncStream<Event>.Continuation,
-    rawBytes: (@Sendable ([UInt8]) -> Void)? = nil, rejects: RejectedInput? = nil, keepsSatellites: Bool = false
+    rawBytes: (@Sendable ([UInt8]) -> Void)? = nil, rejects: RejectedInput? = nil, keepsSatellites: Bool = false,
+    onSentence: (@Sendable ([UInt8]) -> Void)? = nil
   ) {
     self.keepsSatellites = keepsSatellites
+    self.onSentence = onSentence
     self.defaultDate = defaultDate
     self.continuation = continuation
     self.rawBytes = rawBytes
@@ -72,6 +76,15 @@ final class PortReader: @unchecked Sendable {
 
   private func flush() {
     decoder.finish()
+    decodeAvailable()
+  }
+
+  /// Every fix the bytes so far complete, passing the sentences on when asked to.
+  private func decodeAvailable() {
+    if forwarding, let onSentence {
+      while let fix = decoder.next(onSentence: { onSentence(Array($0.bytes)) }) { continuation.yield(.fix(fix)) }
+      return
+    }
     while let fix = decoder.next() { continuation.yield(.fix(fix)) }
   }
 
@@ -82,7 +95,7 @@ final class PortReader: @unchecked Sendable {
     if forwarding, let rawBytes { rawBytes(Array(bytes)) }
     decoder.append(bytes)
     let before = decoder.framer.counters.sentences
-    while let fix = decoder.next() { continuation.yield(.fix(fix)) }
+    decodeAvailable()
     let framed = decoder.framer.counters
     if framed.sentences > before { counters.lastSentence = now }
     counters.sentences = framed.sentences

@@ -47,13 +47,18 @@ package struct SerialSource: FixSource {
   package let rejects: RejectedInput?
   /// Whether fixes carry the satellites in view (a gpsd's SKY reports need them).
   package let keepsSatellites: Bool
+  /// Given every sentence framed once the baud rate is settled, before the fix it joins (for
+  /// passing them on, as a gpsd does).
+  package let onSentence: (@Sendable ([UInt8]) -> Void)?
 
   package init(
     path: String, baudRate: BaudRate = .automatic, timing: Timing = .init(),
     onNotice: @escaping @Sendable (String) -> Void = { _ in }, rawBytes: (@Sendable ([UInt8]) -> Void)? = nil,
-    onAttempt: (@Sendable () -> Void)? = nil, rejects: RejectedInput? = nil, keepsSatellites: Bool = false
+    onAttempt: (@Sendable () -> Void)? = nil, rejects: RejectedInput? = nil, keepsSatellites: Bool = false,
+    onSentence: (@Sendable ([UInt8]) -> Void)? = nil
   ) {
     self.keepsSatellites = keepsSatellites
+    self.onSentence = onSentence
     self.path = path
     self.baudRate = baudRate
     self.timing = timing
@@ -128,7 +133,8 @@ package struct SerialSource: FixSource {
   {
     let (events, continuation) = AsyncStream.makeStream(of: PortReader.Event.self, bufferingPolicy: .bufferingNewest(256))
     let reader = PortReader(
-      port: port, defaultDate: .today, continuation: continuation, rawBytes: rawBytes, rejects: rejects, keepsSatellites: keepsSatellites)
+      port: port, defaultDate: .today, continuation: continuation, rawBytes: rawBytes, rejects: rejects, keepsSatellites: keepsSatellites,
+      onSentence: onSentence)
     reader.start()
 
     let automatic = baudRate == .automatic

@@ -1,0 +1,37 @@
+import Foundation
+import GPSDServer
+import TestHelpers
+import Testing
+
+/// A serial receiver served: its sentences pass to `nmea:true` watchers as it sent them, in
+/// order, framed once by the source that also makes the fixes.
+@Suite(.timeLimit(.minutes(1))) struct SerialFeedTests {
+  @Test func aReceiversSentencesReachNMEAWatchersVerbatimAndInOrder() async throws {
+    let pty = try PseudoTerminal()
+    var configuration = GPSDServer.Configuration()
+    configuration.port = 0
+    let server = GPSDServer(configuration: configuration)
+    try server.start()
+    defer { server.stop() }
+    let feeding = Task(executorPreference: DedicatedExecutor.shared) { await server.feed(from: .serial(path: pty.slavePath)) }
+    let client = try RawClient(port: try #require(server.port))
+    try client.send(#"?WATCH={"enable":true,"nmea":true};"#)
+    let fixture = Served.fixtures.appendingPathComponent("ublox-m8-1hz.nmea")
+    let sentences = try String(contentsOf: fixture, encoding: .utf8).split(whereSeparator: \.isNewline).map(String.init)
+      .filter { $0.hasPrefix("$") }
+    let capture = try Data(contentsOf: fixture)
+    let playing = Task(executorPreference: DedicatedExecutor.shared) { await pty.play(capture) }
+    let lines = client.read(for: 20) { lines in lines.filter { $0.hasPrefix("$") }.count >= 200 }
+      .filter { $0.hasPrefix("$") }.map { $0.trimmingCharacters(in: .newlines) }
+    await playing.value
+    feeding.cancel()
+    await feeding.value
+    #expect(lines.count >= 200)
+    // Autobaud may settle after the first sentences: what is served is a run of the capture
+    // (which repeats some sentences word for word, so any start that fits will do).
+    let fits = sentences.indices.contains { start in
+      start + lines.count <= sentences.count && Array(sentences[start..<start + lines.count]) == lines
+    }
+    #expect(fits, "the \(lines.count) sentences served are not a run of the capture; first: \(lines.first ?? "none")")
+  }
+}
