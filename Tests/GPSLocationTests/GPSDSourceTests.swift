@@ -46,8 +46,9 @@ struct GPSDSourceTests {
     let stream = manager.delegate()
     await manager.startUpdatingLocation()
     var received: [Location] = []
+    var said: [String] = []  // what else the manager said, for a failure's message
     for await action in stream {
-      if case .didUpdateLocations(let locations) = action { received += locations }
+      if case .didUpdateLocations(let locations) = action { received += locations } else { said.append("\(action)") }
       if received.count >= 20 { break }
     }
     await manager.stopUpdatingLocation()
@@ -64,7 +65,7 @@ struct GPSDSourceTests {
         gpsdTPVs[date] = tpv
       }
     }
-    #expect(received.count >= 20)
+    #expect(received.count >= 20, "the manager said: \(said.suffix(5))")
     var comparedWithGPSD = 0
     for location in received {
       let nmea = try #require(Self.nmeaLocations[location.timestamp], "no NMEA fix at \(location.timestamp)")
