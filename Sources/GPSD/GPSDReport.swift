@@ -197,26 +197,15 @@ public enum GPSDReport: Hashable, Sendable {
   static func removingTrailingCommas(_ line: some Collection<UInt8>) -> [UInt8] {
     var output: [UInt8] = []
     output.reserveCapacity(line.count)
-    var inString = false
-    var escaped = false
+    var strings = JSONStringState()
     var pendingComma: Int?
     for byte in line {
-      if inString {
+      if strings.consume(byte) {
+        pendingComma = nil
         output.append(byte)
-        if escaped {
-          escaped = false
-        } else if byte == UInt8(ascii: "\\") {
-          escaped = true
-        } else if byte == UInt8(ascii: "\"") {
-          inString = false
-        }
         continue
       }
       switch byte {
-      case UInt8(ascii: "\""):
-        pendingComma = nil
-        inString = true
-        output.append(byte)
       case UInt8(ascii: ","):
         pendingComma = output.count
         output.append(byte)

@@ -1,3 +1,5 @@
+import GPSD
+
 /// A client's bytes to gpsd requests, as they arrive, however they are split.
 ///
 /// A request is `?NAME;`, `?NAME=` followed by a balanced JSON object (braces inside strings
@@ -81,24 +83,13 @@ struct RequestReader: Sendable {
   private static func endOfObject(in bytes: [UInt8], from start: Int) -> Int? {
     guard start < bytes.count, bytes[start] == UInt8(ascii: "{") else { return nil }
     var depth = 0
-    var inString = false
-    var escaped = false
+    var strings = JSONStringState()
     var index = start
     while index < bytes.count {
       let byte = bytes[index]
       index += 1
-      if inString {
-        if escaped {
-          escaped = false
-        } else if byte == UInt8(ascii: "\\") {
-          escaped = true
-        } else if byte == UInt8(ascii: "\"") {
-          inString = false
-        }
-        continue
-      }
+      if strings.consume(byte) { continue }
       switch byte {
-      case UInt8(ascii: "\""): inString = true
       case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
       case UInt8(ascii: "}"), UInt8(ascii: "]"):
         depth -= 1

@@ -21,6 +21,16 @@ package struct FileDescriptor: Hashable, Sendable {
     try valueOrErrno { system_read(rawValue, buffer.baseAddress, buffer.count) }
   }
 
+  /// Opens `path` for reading, or gives standard input for `-`, as command-line tools take it.
+  package static func openForReading(_ path: String) throws(Errno) -> FileDescriptor {
+    path == "-" ? .standardInput : try open(path, O_RDONLY)
+  }
+
+  /// Reads up to `buffer.count` bytes into the start of `buffer`; 0 means end of file.
+  package func read(into buffer: inout [UInt8]) throws(Errno) -> Int {
+    try buffer.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try read(into: raw) } }.get()
+  }
+
   /// Writes all of `bytes`, looping over partial writes. The corresponding C function is `write(2)`.
   package func writeAll(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
     var offset = 0

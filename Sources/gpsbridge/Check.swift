@@ -9,7 +9,7 @@ func check(_ options: CheckOptions) -> Int32 {
   let path = options.path
   let descriptor: FileDescriptor
   do {
-    descriptor = path == "-" ? .standardInput : try FileDescriptor.open(path, O_RDONLY)
+    descriptor = try FileDescriptor.openForReading(path)
   } catch {
     Terminal.diagnostic("Error: cannot read \(path): \(error).")
     return 1
@@ -21,7 +21,7 @@ func check(_ options: CheckOptions) -> Int32 {
   while true {
     let count: Int
     do {
-      count = try buffer.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try descriptor.read(into: raw) } }.get()
+      count = try descriptor.read(into: &buffer)
     } catch {
       Terminal.diagnostic("Error: reading \(path) failed: \(error).")
       return 1

@@ -127,7 +127,7 @@ package struct ReplaySource<C: Clock>: FixSource where C.Duration == Duration {
     case .file(let path):
       let descriptor: FileDescriptor
       do {
-        descriptor = path == "-" ? .standardInput : try FileDescriptor.open(path, O_RDONLY)
+        descriptor = try FileDescriptor.openForReading(path)
       } catch {
         await deliver(.stopped(.init(.captureUnreadable(path: path, description: error.description, denied: error == .permissionDenied))))
         return
@@ -137,7 +137,7 @@ package struct ReplaySource<C: Clock>: FixSource where C.Duration == Duration {
       while true {
         let count: Int
         do {
-          count = try buffer.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try descriptor.read(into: raw) } }.get()
+          count = try descriptor.read(into: &buffer)
         } catch {
           await deliver(.stopped(.init(.captureUnreadable(path: capture.description, description: error.description, denied: false))))
           return
