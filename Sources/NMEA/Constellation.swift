@@ -30,3 +30,15 @@ public enum Constellation: String, Hashable, Sendable, Codable, CaseIterable {
     }
   }
 }
+
+extension SatelliteNumbers {
+  /// Each constellation with the numbers NMEA's shared numbering gives it
+  /// (``Constellation/init(nmeaPRN:)``), as sets, so that a sentence's numbers are sorted by
+  /// constellation a word at a time.
+  static let nmeaNumbers: [(Constellation, SatelliteNumbers)] = Constellation.allCases.map { constellation in
+    (constellation, SatelliteNumbers((1..<limit).filter { Constellation(nmeaPRN: $0) == constellation }))
+  }
+
+  /// SBAS's share of that numbering, which GPS sentences use too.
+  static let nmeaSBASNumbers = nmeaNumbers.first { $0.0 == .sbas }!.1
+}

@@ -199,25 +199,37 @@ struct UsedSatellites: Sendable, Hashable {
     }
   }
 
-  private mutating func insert(_ number: Int, into constellation: Constellation?) {
+  private mutating func insert(_ numbers: SatelliteNumbers, into constellation: Constellation?) {
     switch constellation {
-    case nil: unknown.insert(number)
-    case .gps: gps.insert(number)
-    case .sbas: sbas.insert(number)
-    case .glonass: glonass.insert(number)
-    case .galileo: galileo.insert(number)
-    case .beidou: beidou.insert(number)
-    case .qzss: qzss.insert(number)
-    case .navic: navic.insert(number)
+    case nil: unknown.formUnion(numbers)
+    case .gps: gps.formUnion(numbers)
+    case .sbas: sbas.formUnion(numbers)
+    case .glonass: glonass.formUnion(numbers)
+    case .galileo: galileo.formUnion(numbers)
+    case .beidou: beidou.formUnion(numbers)
+    case .qzss: qzss.formUnion(numbers)
+    case .navic: navic.formUnion(numbers)
     }
   }
 
+  /// Sorts a sentence's numbers into constellations a whole set at a time.
   mutating func insert(_ numbers: SatelliteNumbers, constellation: Constellation?) {
-    for number in numbers {
-      // Combined sentences without a system ID say which system only through the number's
-      // range, and a GPS sentence can list SBAS satellites by their own numbers.
-      let byNumber = Constellation(nmeaPRN: number)
-      insert(number, into: constellation == .gps && byNumber == .sbas ? .sbas : (constellation ?? byNumber))
+    switch constellation {
+    case .gps:
+      // A GPS sentence can list SBAS satellites by their own numbers.
+      let sbasNumbers = SatelliteNumbers.nmeaSBASNumbers
+      insert(numbers.intersection(sbasNumbers), into: .sbas)
+      insert(numbers.subtracting(sbasNumbers), into: .gps)
+    case let constellation?:
+      insert(numbers, into: constellation)
+    case nil:
+      // Combined sentences without a system ID say which system only through the number's range.
+      var rest = numbers
+      for (constellation, range) in SatelliteNumbers.nmeaNumbers where !rest.isEmpty {
+        insert(rest.intersection(range), into: constellation)
+        rest = rest.subtracting(range)
+      }
+      insert(rest, into: nil)
     }
   }
 

@@ -154,23 +154,53 @@ public struct Fields {
     let start = index
     let negative = base[index] == UInt8(ascii: "-")
     if negative || base[index] == UInt8(ascii: "+") { index += 1 }
+    // The common case, up to 18 digits in all, in two plain loops: the integer part, then
+    // the fraction. Longer numbers are read again by `longDecimal`.
+    let integerStart = index
+    var mantissa: Int64 = 0
+    while index < end {
+      let digit = base[index] &- 0x30
+      guard digit < 10 else { break }
+      mantissa = mantissa &* 10 &+ Int64(digit)
+      index += 1
+    }
+    let integerDigits = index - integerStart
+    var fractionDigits = 0
+    if index < end, base[index] == UInt8(ascii: ".") {
+      index += 1
+      let fractionStart = index
+      while index < end {
+        let digit = base[index] &- 0x30
+        guard digit < 10 else { break }
+        mantissa = mantissa &* 10 &+ Int64(digit)
+        index += 1
+      }
+      fractionDigits = index - fractionStart
+    }
+    guard integerDigits + fractionDigits > 0, index == end || base[index] == Self.comma else { throw invalid(at: start) }
+    guard integerDigits + fractionDigits <= 18 else { return try longDecimal(from: start) }
+    position = index
+    return FixedPoint(mantissa: negative ? -mantissa : mantissa, scale: Int8(fractionDigits))
+  }
+
+  /// ``decimal()`` for a field of more than 18 digits, from its first byte: leading zeros do
+  /// not count, surplus fraction digits are dropped, a longer integer part is an error.
+  mutating func longDecimal(from start: Int) throws(NMEAError) -> FixedPoint {
+    var index = start
+    let negative = base[index] == UInt8(ascii: "-")
+    if negative || base[index] == UInt8(ascii: "+") { index += 1 }
     var mantissa: Int64 = 0
     var scale: Int8 = 0
     var digits = 0
     var sawPoint = false
-    var sawDigit = false
-    while index < end {
+    while index < end, base[index] != Self.comma {
       let byte = base[index]
-      if byte == Self.comma { break }
       index += 1
       if byte == UInt8(ascii: ".") {
-        guard !sawPoint else { throw invalid(at: start) }
         sawPoint = true
         continue
       }
       let digit = byte &- 0x30
-      guard digit < 10 else { throw invalid(at: start) }
-      sawDigit = true
       if digits == 18 || scale == 18 {
         // Beyond 18 digits: surplus fraction digits are truncated, an integer part is too big.
         guard sawPoint else { throw invalid(at: start) }
@@ -180,7 +210,6 @@ public struct Fields {
       mantissa = mantissa &* 10 &+ Int64(digit)
       if sawPoint { scale += 1 }
     }
-    guard sawDigit else { throw invalid(at: start) }
     position = index
     return FixedPoint(mantissa: negative ? -mantissa : mantissa, scale: scale)
   }

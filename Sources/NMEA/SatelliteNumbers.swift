@@ -55,6 +55,46 @@ public struct SatelliteNumbers: Hashable, Sendable, Sequence {
 
   public var isEmpty: Bool { (w0 | w1 | w2 | w3 | w4 | w5 | w6 | w7) == 0 }
 
+  /// The numbers in both sets, word by word.
+  func intersection(_ other: SatelliteNumbers) -> SatelliteNumbers {
+    var result = SatelliteNumbers()
+    result.w0 = w0 & other.w0
+    result.w1 = w1 & other.w1
+    result.w2 = w2 & other.w2
+    result.w3 = w3 & other.w3
+    result.w4 = w4 & other.w4
+    result.w5 = w5 & other.w5
+    result.w6 = w6 & other.w6
+    result.w7 = w7 & other.w7
+    return result
+  }
+
+  /// The numbers of this set that `other` does not hold, word by word.
+  func subtracting(_ other: SatelliteNumbers) -> SatelliteNumbers {
+    var result = SatelliteNumbers()
+    result.w0 = w0 & ~other.w0
+    result.w1 = w1 & ~other.w1
+    result.w2 = w2 & ~other.w2
+    result.w3 = w3 & ~other.w3
+    result.w4 = w4 & ~other.w4
+    result.w5 = w5 & ~other.w5
+    result.w6 = w6 & ~other.w6
+    result.w7 = w7 & ~other.w7
+    return result
+  }
+
+  /// Adds all of `other`'s numbers, word by word.
+  mutating func formUnion(_ other: SatelliteNumbers) {
+    w0 |= other.w0
+    w1 |= other.w1
+    w2 |= other.w2
+    w3 |= other.w3
+    w4 |= other.w4
+    w5 |= other.w5
+    w6 |= other.w6
+    w7 |= other.w7
+  }
+
   public func makeIterator() -> Iterator { Iterator(numbers: self) }
 
   /// Visits set bits word by word, skipping empty words.
