@@ -159,6 +159,28 @@ import Testing
         == ["gps4+", "gps5+", "gps12", "sbas40", "glonass66+", "glonass67"])
   }
 
+  /// Without a system ID, a GSA says which constellation through its talker or, for a
+  /// combined `GN` sentence, through each number's range; a GPS sentence may list SBAS
+  /// satellites by their own numbers.
+  @Test(arguments: [["GNGSA": ["04", "40", "66"]], ["GPGSA": ["04", "40"], "GLGSA": ["66"]]])
+  func usedFlagsWithoutASystemIDFollowTalkerAndNumberRanges(_ used: [String: [String]]) throws {
+    func gsa(_ address: String, _ numbers: [String]) -> String {
+      // Twelve slots, then PDOP, HDOP, VDOP and no system ID.
+      nmea("\(address),A,3," + (numbers + Array(repeating: "", count: 12 - numbers.count)).joined(separator: ",") + ",1.5,0.9,1.2")
+    }
+    let lines =
+      [nmea("GNGGA,120000.00,4807.038,N,01131.000,E,1,04,0.9,545.4,M,46.9,M,,")]
+      + used.keys.sorted().map { gsa($0, used[$0]!) }
+      + [
+        nmea("GPGSV,1,1,04,04,40,100,45,05,30,200,40,12,10,300,,40,20,120,30"),
+        nmea("GLGSV,1,1,02,66,50,050,41,67,05,060,"),
+      ] + Self.epoch("120001.00", talker: "GN")
+    let fix = try #require(Self.feed(lines).flatMap { $0 }.first)
+    #expect(
+      fix.satellites.map { "\($0.constellation?.rawValue ?? "?")\($0.number)\($0.isUsed ? "+" : "")" }
+        == ["gps4+", "gps5", "gps12", "sbas40+", "glonass66+", "glonass67"])
+  }
+
   @Test func trueHeadingFromHDTAndTHSButNotFromInvalidTHS() throws {
     let base = Self.epoch("120000.00")
     let hdt = Self.feed(base + [nmea("HEHDT,123.4,T")] + Self.epoch("120001.00")).flatMap { $0 }
