@@ -144,19 +144,22 @@ import Testing
     #expect(fixes.map(\.time) == times.map { UTCTime($0.prefix(2) + ":" + $0.dropFirst(2).prefix(2) + ":" + $0.dropFirst(4)) })
   }
 
-  @Test func satellitesInViewCarryUsedFlagsAndConstellations() throws {
+  /// One epoch with `gsas` and a sky of GPS 4, 5, 12, SBAS 40 (in a GPS GSV) and GLONASS 66,
+  /// 67; each satellite of its fix as constellation and number, `+` when used.
+  static func satellitesInView(usedBy gsas: [String]) throws -> [String] {
     let lines =
-      [
-        nmea("GNGGA,120000.00,4807.038,N,01131.000,E,1,04,0.9,545.4,M,46.9,M,,"),
-        nmea("GNGSA,A,3,04,05,,,,,,,,,,,1.5,0.9,1.2,1"),
-        nmea("GNGSA,A,3,66,,,,,,,,,,,,1.5,0.9,1.2,2"),
+      [nmea("GNGGA,120000.00,4807.038,N,01131.000,E,1,04,0.9,545.4,M,46.9,M,,")] + gsas
+      + [
         nmea("GPGSV,1,1,04,04,40,100,45,05,30,200,40,12,10,300,,40,20,120,30"),
         nmea("GLGSV,1,1,02,66,50,050,41,67,05,060,"),
-      ] + Self.epoch("120001.00", talker: "GN")
-    let fix = try #require(Self.feed(lines).flatMap { $0 }.first)
-    #expect(
-      fix.satellites.map { "\($0.constellation?.rawValue ?? "?")\($0.number)\($0.isUsed ? "+" : "")" }
-        == ["gps4+", "gps5+", "gps12", "sbas40", "glonass66+", "glonass67"])
+      ] + epoch("120001.00", talker: "GN")
+    let fix = try #require(feed(lines).flatMap { $0 }.first)
+    return fix.satellites.map { "\($0.constellation?.rawValue ?? "?")\($0.number)\($0.isUsed ? "+" : "")" }
+  }
+
+  @Test func satellitesInViewCarryUsedFlagsAndConstellations() throws {
+    let gsas = [nmea("GNGSA,A,3,04,05,,,,,,,,,,,1.5,0.9,1.2,1"), nmea("GNGSA,A,3,66,,,,,,,,,,,,1.5,0.9,1.2,2")]
+    #expect(try Self.satellitesInView(usedBy: gsas) == ["gps4+", "gps5+", "gps12", "sbas40", "glonass66+", "glonass67"])
   }
 
   /// Without a system ID, a GSA says which constellation through its talker or, for a
@@ -164,21 +167,12 @@ import Testing
   /// satellites by their own numbers.
   @Test(arguments: [["GNGSA": ["04", "40", "66"]], ["GPGSA": ["04", "40"], "GLGSA": ["66"]]])
   func usedFlagsWithoutASystemIDFollowTalkerAndNumberRanges(_ used: [String: [String]]) throws {
-    func gsa(_ address: String, _ numbers: [String]) -> String {
-      // Twelve slots, then PDOP, HDOP, VDOP and no system ID.
-      nmea("\(address),A,3," + (numbers + Array(repeating: "", count: 12 - numbers.count)).joined(separator: ",") + ",1.5,0.9,1.2")
+    // Twelve slots, then PDOP, HDOP, VDOP and no system ID.
+    let gsas = used.keys.sorted().map { address in
+      let numbers = used[address]!
+      return nmea("\(address),A,3," + (numbers + Array(repeating: "", count: 12 - numbers.count)).joined(separator: ",") + ",1.5,0.9,1.2")
     }
-    let lines =
-      [nmea("GNGGA,120000.00,4807.038,N,01131.000,E,1,04,0.9,545.4,M,46.9,M,,")]
-      + used.keys.sorted().map { gsa($0, used[$0]!) }
-      + [
-        nmea("GPGSV,1,1,04,04,40,100,45,05,30,200,40,12,10,300,,40,20,120,30"),
-        nmea("GLGSV,1,1,02,66,50,050,41,67,05,060,"),
-      ] + Self.epoch("120001.00", talker: "GN")
-    let fix = try #require(Self.feed(lines).flatMap { $0 }.first)
-    #expect(
-      fix.satellites.map { "\($0.constellation?.rawValue ?? "?")\($0.number)\($0.isUsed ? "+" : "")" }
-        == ["gps4+", "gps5", "gps12", "sbas40+", "glonass66+", "glonass67"])
+    #expect(try Self.satellitesInView(usedBy: gsas) == ["gps4+", "gps5", "gps12", "sbas40+", "glonass66+", "glonass67"])
   }
 
   @Test func trueHeadingFromHDTAndTHSButNotFromInvalidTHS() throws {
