@@ -5,8 +5,8 @@
 # the runs interleaved (gpsdecode, gpsbridge, gpsdecode, ...) so a machine that speeds up or
 # slows down affects both alike. Then the fixed cost of a one-epoch replay, and, through an
 # LD_PRELOAD allocation counter, allocations per epoch, peak resident memory and private
-# dirty memory, for the default release build and the statically linked one that
-# Scripts/install builds.
+# dirty memory, for the default release build and the one that Scripts/install builds
+# (Swift runtime linked in, packed relocations).
 #
 # Needs gpsdecode (Debian: gpsd-clients) and a C compiler. Takes a few minutes (it builds).
 #
@@ -20,9 +20,8 @@ command -v gpsdecode >/dev/null || { echo "cli-throughput: needs gpsdecode (Debi
 
 echo "Building (release, and release with the Swift runtime linked in as Scripts/install does)..." >&2
 swift build -c release --product gpsbridge >/dev/null
-swift build -c release --product gpsbridge --static-swift-stdlib --scratch-path .build/static >/dev/null
+static=$(Scripts/install --build-only)
 dynamic=.build/release/gpsbridge
-static=.build/static/release/gpsbridge
 # A just-written binary's pages stay dirty in the page cache until written back, and would
 # count as private dirty memory of the process that maps them.
 sync
