@@ -71,14 +71,15 @@ for _ in $(seq "$rounds"); do seconds "$dynamic" check "$work/1.nmea"; done | st
 echo
 echo "Memory and allocations (LD_PRELOAD counter; per epoch = difference between the two captures / 80,000)"
 printf "  %-38s %12s %14s %16s %18s\n" build "allocs/epoch" "peak RSS 20k" "peak RSS 100k" "private dirty 100k"
-for build in "$dynamic" "$static"; do
+for build in "swift build -c release:$dynamic" "Scripts/install:$static"; do
+  name=${build%%:*} program=${build#*:}
   : >"$work/counts"
   for epochs in 20000 100000; do
     MALLOC_COUNT_OUTPUT="$work/counts" LD_PRELOAD="$work/malloc-count.so" \
-      "$build" --replay "$work/$epochs.nmea" --speed max --json >/dev/null
+      "$program" --replay "$work/$epochs.nmea" --speed max --json >/dev/null
   done
   # Each line: allocations, peak RSS KiB, private dirty KiB at exit.
-  awk -v name="$build" 'NR == 1 { a = $1; r = $2 } NR == 2 { printf "  %-38s %12.2f %11.1f MB %13.1f MB %15.2f MB\n", name, ($1 - a) / 80000, r / 1024, $2 / 1024, $3 / 1024 }' "$work/counts"
+  awk -v name="$name" 'NR == 1 { a = $1; r = $2 } NR == 2 { printf "  %-38s %12.2f %11.1f MB %13.1f MB %15.2f MB\n", name, ($1 - a) / 80000, r / 1024, $2 / 1024, $3 / 1024 }' "$work/counts"
 done
 echo
 echo "gpsdecode's peak RSS on 100k, for scale:"
