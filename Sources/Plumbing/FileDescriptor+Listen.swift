@@ -4,21 +4,18 @@ extension FileDescriptor {
   /// server gets its port back at once. The corresponding C functions are `getaddrinfo(3)`,
   /// `socket(2)`, `bind(2)` and `listen(2)`.
   package static func listenTCP(host: String, port: Int, backlog: CInt = 64) throws(ConnectFailure) -> FileDescriptor {
-    var hints = addrinfo()
-    hints.ai_family = AF_UNSPEC
-    hints.ai_socktype = streamSocket
-    hints.ai_flags = AI_PASSIVE
-    var list: UnsafeMutablePointer<addrinfo>?
-    let status = getaddrinfo(host, String(port), &hints, &list)
-    guard status == 0, let first = list else {
-      throw status == EAI_AGAIN || status == EAI_SYSTEM ? .lookupUnanswered(host) : .unknownHost(host)
+    try withTCPAddresses(host: host, port: port, passive: true) { (first) throws(ConnectFailure) in
+      try listenTCP(first.pointee, backlog: backlog)
     }
-    defer { freeaddrinfo(list) }
-    let fd = socket(first.pointee.ai_family, streamSocket | socketCloseOnExec, 0)
+  }
+
+  /// Binds a socket to `address` and listens on it (see ``listenTCP(host:port:backlog:)``).
+  private static func listenTCP(_ address: addrinfo, backlog: CInt) throws(ConnectFailure) -> FileDescriptor {
+    let fd = socket(address.ai_family, streamSocket | socketCloseOnExec, 0)
     guard fd >= 0 else { throw .system(.current) }
     var on: CInt = 1
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<CInt>.size))
-    guard bind(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0, listen(fd, backlog) == 0 else {
+    guard bind(fd, address.ai_addr, address.ai_addrlen) == 0, listen(fd, backlog) == 0 else {
       let error = Errno.current
       _ = system_close(fd)
       throw .system(error)

@@ -6,17 +6,11 @@ extension FileDescriptor {
   /// when no data is expected. The corresponding C functions are `getaddrinfo(3)`,
   /// `socket(2)`, `connect(2)` and `setsockopt(2)`.
   package static func connectTCP(host: String, port: Int, timeout: Int = 3) throws(ConnectFailure) -> FileDescriptor {
-    var hints = addrinfo()
-    hints.ai_family = AF_UNSPEC
-    hints.ai_socktype = streamSocket
-    var list: UnsafeMutablePointer<addrinfo>?
-    let status = getaddrinfo(host, String(port), &hints, &list)
-    guard status == 0, let first = list else {
-      // EAI_AGAIN is a name server that did not answer: that may pass. The rest say the name
-      // is not known.
-      throw status == EAI_AGAIN || status == EAI_SYSTEM ? .lookupUnanswered(host) : .unknownHost(host)
-    }
-    defer { freeaddrinfo(list) }
+    try withTCPAddresses(host: host, port: port) { (first) throws(ConnectFailure) in try connectTCP(first, timeout: timeout) }
+  }
+
+  /// Tries each address from `first` on, as ``connectTCP(host:port:timeout:)`` describes.
+  private static func connectTCP(_ first: UnsafeMutablePointer<addrinfo>, timeout: Int) throws(ConnectFailure) -> FileDescriptor {
     var lastError = Errno.connectionRefused
     var entry: UnsafeMutablePointer<addrinfo>? = first
     while let address = entry {
@@ -40,6 +34,30 @@ extension FileDescriptor {
       return FileDescriptor(rawValue: fd)
     }
     throw .system(lastError)
+  }
+}
+
+extension FileDescriptor {
+  /// Looks up `host:port` for a TCP socket (`passive`: one to listen on) and hands the list
+  /// of addresses to `body`, freeing it afterwards. The corresponding C function is
+  /// `getaddrinfo(3)`.
+  static func withTCPAddresses<Result>(
+    host: String, port: Int, passive: Bool = false,
+    _ body: (UnsafeMutablePointer<addrinfo>) throws(ConnectFailure) -> Result
+  ) throws(ConnectFailure) -> Result {
+    var hints = addrinfo()
+    hints.ai_family = AF_UNSPEC
+    hints.ai_socktype = streamSocket
+    if passive { hints.ai_flags = AI_PASSIVE }
+    var list: UnsafeMutablePointer<addrinfo>?
+    let status = getaddrinfo(host, String(port), &hints, &list)
+    guard status == 0, let first = list else {
+      // EAI_AGAIN is a name server that did not answer: that may pass. The rest say the name
+      // is not known.
+      throw status == EAI_AGAIN || status == EAI_SYSTEM ? .lookupUnanswered(host) : .unknownHost(host)
+    }
+    defer { freeaddrinfo(first) }
+    return try body(first)
   }
 }
 
