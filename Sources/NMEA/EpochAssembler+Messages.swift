@@ -17,14 +17,16 @@ extension EpochAssembler {
     case .hdt(let m): add(m)
     case .ths(let m): add(m)
     case .txt(let m): add(m)
-    case .unsupported(let sentence): addUnsupported(sentence)
+    case .unsupported(let sentence): addUnsupported(talker: sentence.talker, type: sentence.type)
     }
   }
 
   /// Decodes `sentence` and adds it; throws, adding nothing, when a supported sentence holds a
   /// field that cannot be read.
-  package mutating func add(_ sentence: Sentence) throws(NMEAError) {
-    guard sentence.talker != .proprietary, !sentence.isEncapsulated else { return addUnsupported(sentence) }
+  package mutating func add(_ sentence: SentenceView) throws(NMEAError) {
+    guard sentence.talker != .proprietary, !sentence.isEncapsulated else {
+      return addUnsupported(talker: sentence.talker, type: sentence.type)
+    }
     switch sentence.type {
     case .gga: add(try GGA(sentence))
     case .rmc: add(try RMC(sentence))
@@ -38,7 +40,7 @@ extension EpochAssembler {
     case .hdt: add(try HDT(sentence))
     case .ths: add(try THS(sentence))
     case .txt: add(try TXT(sentence))
-    default: addUnsupported(sentence)
+    default: addUnsupported(talker: sentence.talker, type: sentence.type)
     }
   }
 
@@ -74,7 +76,7 @@ extension EpochAssembler {
   }
 
   /// A sentence the assembler does not read still takes its place in the cycle.
-  mutating func addUnsupported(_ sentence: Sentence) {
-    receive(.init(talker: sentence.talker, type: sentence.type), time: nil) { _ in }
+  mutating func addUnsupported(talker: Talker, type: SentenceType) {
+    receive(.init(talker: talker, type: type), time: nil) { _ in }
   }
 }

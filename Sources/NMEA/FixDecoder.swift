@@ -54,16 +54,22 @@ public struct FixDecoder: Sendable {
 
   /// The next fix, or `nil` when more bytes are needed (or, after ``finish()``, none is left).
   public mutating func next() -> Fix? {
-    next { _ in }
+    next(showsSentences: false) { _ in }
   }
 
   /// ``next()``, showing `onSentence` every sentence framed on the way, in order, before it
   /// joins its epoch (for passing a receiver's sentences on, as a gpsd does).
-  @inline(__always)
   package mutating func next(onSentence: (Sentence) -> Void) -> Fix? {
+    next(showsSentences: true, onSentence)
+  }
+
+  /// The loop behind both: sentences are read in place as ``SentenceView``s, and a
+  /// ``Sentence`` (which holds a reference to the buffer) is made only to be shown.
+  @inline(__always)
+  private mutating func next(showsSentences: Bool, _ onSentence: (Sentence) -> Void) -> Fix? {
     while true {
       if assembler.hasFix { return assembler.nextFix() }
-      guard let sentence = framer.next() else {
+      guard let frame = framer.nextFrame() else {
         if finished {
           finished = false
           assembler.finish()
@@ -71,14 +77,16 @@ public struct FixDecoder: Sendable {
         }
         return nil
       }
-      onSentence(sentence)
-      tally?.count(sentence)
+      if showsSentences { onSentence(Sentence(storage: framer.storage, frame: frame)) }
+      tally?.count(talker: frame.talker, type: frame.type)
       if framer.captureDate != captureDate {
         captureDate = framer.captureDate
         assembler.defaultDate = captureDate
       }
       do throws(NMEAError) {
-        try assembler.add(sentence)
+        try framer.storage.withUnsafeBufferPointer { (buffer: UnsafeBufferPointer<UInt8>) throws(NMEAError) in
+          try assembler.add(SentenceView(base: buffer.baseAddress!, frame: frame))
+        }
       } catch {
         decodeErrors += 1
       }

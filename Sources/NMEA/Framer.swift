@@ -102,6 +102,13 @@ public struct Framer: Sendable {
 
   /// The next complete sentence, or `nil` when more bytes are needed.
   public mutating func next() -> Sentence? {
+    nextFrame().map { Sentence(storage: storage, frame: $0) }
+  }
+
+  /// ``next()`` without the ``Sentence`` around it: where the sentence lies in ``storage``,
+  /// which the caller reads in place (``FixDecoder`` does, so that the hot path counts no
+  /// references).
+  package mutating func nextFrame() -> Frame? {
     while true {
       let event = Framer.byteClasses.withUnsafeBufferPointer { classes in
         storage.withUnsafeBufferPointer { bytes in
@@ -112,7 +119,7 @@ public struct Framer: Sendable {
       case .needMore:
         return nil
       case .sentence(let start, let payloadEnd, let end, let addressEnd, let fieldCount):
-        return makeSentence(start: start, payloadEnd: payloadEnd, end: end, addressEnd: addressEnd, fieldCount: fieldCount)
+        return frame(start: start, payloadEnd: payloadEnd, end: end, addressEnd: addressEnd, fieldCount: fieldCount)
       case .comment(let start, let end):
         readComment(from: start, to: end)
       }
@@ -134,9 +141,9 @@ public struct Framer: Sendable {
     scan.shift(by: consumed)
   }
 
-  /// Wraps a line ``judge`` accepted, reading its talker and type from the address
+  /// Describes a line ``judge`` accepted, reading its talker and type from the address
   /// (already checked to be 2–10 letters or digits).
-  func makeSentence(start: Int, payloadEnd: Int, end: Int, addressEnd: Int, fieldCount: Int) -> Sentence {
+  func frame(start: Int, payloadEnd: Int, end: Int, addressEnd: Int, fieldCount: Int) -> Frame {
     var talker: UInt16 = 0
     var type: UInt64 = 0
     let addressStart = start + 1
@@ -149,8 +156,8 @@ public struct Framer: Sendable {
         type = type << 8 | UInt64(storage[index])
       }
     }
-    return Sentence(
-      storage: storage, start: start, payloadEnd: payloadEnd, end: end, addressEnd: addressEnd, fieldCount: fieldCount,
+    return Frame(
+      start: start, payloadEnd: payloadEnd, end: end, addressEnd: addressEnd, fieldCount: fieldCount,
       talker: Talker(rawValue: talker), type: SentenceType(rawValue: type))
   }
 

@@ -12,32 +12,20 @@
 /// next `append` keeps the framer allocation-free.
 public struct Sentence: Hashable, Sendable, CustomStringConvertible {
   let storage: [UInt8]
-  /// Index of the leading `$` or `!`.
-  let start: Int
-  /// Index of the `*` before the checksum, or of ``end`` when there is none.
-  let payloadEnd: Int
-  /// One past the last byte of the sentence (the line terminator is not part of it).
-  let end: Int
-  /// Index of the comma that ends the address field, or ``payloadEnd`` when there is none.
-  let addressEnd: Int
+  /// Where it lies in `storage`, and what it is.
+  let frame: Framer.Frame
+
   /// How many data fields follow the address (its commas, counted while framing; a trailing
   /// empty field counts).
-  public let fieldCount: Int
-
+  public var fieldCount: Int { frame.fieldCount }
   /// Who sent it: `GP`, `GN`, … or ``Talker/proprietary`` for `$P…` sentences.
-  public let talker: Talker
+  public var talker: Talker { frame.talker }
   /// What it is: `GGA`, `RMC`, … For proprietary sentences, the rest of the address (`UBX`).
-  public let type: SentenceType
+  public var type: SentenceType { frame.type }
 
-  init(storage: [UInt8], start: Int, payloadEnd: Int, end: Int, addressEnd: Int, fieldCount: Int, talker: Talker, type: SentenceType) {
+  init(storage: [UInt8], frame: Framer.Frame) {
     self.storage = storage
-    self.start = start
-    self.payloadEnd = payloadEnd
-    self.end = end
-    self.addressEnd = addressEnd
-    self.fieldCount = fieldCount
-    self.talker = talker
-    self.type = type
+    self.frame = frame
   }
 
   /// Frames a single sentence from text such as `"$GPGGA,…*47"`, checking its checksum as the
@@ -52,27 +40,32 @@ public struct Sentence: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Whether it started with `!` (an encapsulated sentence such as AIS `!AIVDM`).
-  public var isEncapsulated: Bool { storage[start] == UInt8(ascii: "!") }
+  public var isEncapsulated: Bool { storage[frame.start] == UInt8(ascii: "!") }
 
   /// Whether it carried a checksum (sentences without one are only framed when
   /// ``Framer/Options/acceptsMissingChecksum`` is set).
-  public var hasChecksum: Bool { payloadEnd != end }
+  public var hasChecksum: Bool { frame.payloadEnd != frame.end }
 
   /// The sentence's bytes from `$` through the checksum, without the line terminator.
-  public var bytes: ArraySlice<UInt8> { storage[start..<end] }
+  public var bytes: ArraySlice<UInt8> { storage[frame.start..<frame.end] }
 
   /// The sentence as text, without the line terminator. Allocates: for logs and tools.
   public var description: String { String(decoding: bytes, as: UTF8.self) }
 
   /// Reads the data fields in place. The ``Fields`` cursor points into this sentence's buffer
   /// and must not escape `body`.
-
   public func withFields<Result, Failure: Error>(
     _ body: (inout Fields) throws(Failure) -> Result
   ) throws(Failure) -> Result {
+    try withView { (view: SentenceView) throws(Failure) -> Result in try view.withFields(body) }
+  }
+
+  /// This sentence as a ``SentenceView``, valid only inside `body`.
+  package func withView<Result, Failure: Error>(
+    _ body: (SentenceView) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     try storage.withUnsafeBufferPointer { (buffer: UnsafeBufferPointer<UInt8>) throws(Failure) -> Result in
-      var fields = Fields(base: buffer.baseAddress!, position: addressEnd, end: payloadEnd, type: type)
-      return try body(&fields)
+      try body(SentenceView(base: buffer.baseAddress!, frame: frame))
     }
   }
 

@@ -18,15 +18,21 @@ public struct SentenceTally: Sendable, Equatable {
   /// Counts one sentence.
   @inline(__always)
   public mutating func count(_ sentence: Sentence) {
-    let key = UInt64(sentence.talker.rawValue) << 48 ^ sentence.type.rawValue
+    count(talker: sentence.talker, type: sentence.type)
+  }
+
+  /// Counts one sentence of this talker and type.
+  @inline(__always)
+  package mutating func count(talker: Talker, type: SentenceType) {
+    let key = UInt64(talker.rawValue) << 48 ^ type.rawValue
     var index = 0
     while index < keys.count, keys[index] != key { index += 1 }
     if index < keys.count {
       counts[index] += 1
     } else if keys.count < Self.capacity {
       keys.append(key)
-      talkers.append(sentence.talker)
-      types.append(sentence.type)
+      talkers.append(talker)
+      types.append(type)
       counts.append(1)
     } else {
       others += 1

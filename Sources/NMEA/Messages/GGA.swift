@@ -28,7 +28,9 @@ public struct GGA: Hashable, Sendable {
 }
 
 extension GGA {
-  public init(_ sentence: Sentence) throws(NMEAError) {
+  public init(_ sentence: Sentence) throws(NMEAError) { self = try sentence.withView(GGA.init) }
+
+  package init(_ sentence: SentenceView) throws(NMEAError) {
     try sentence.require(.gga)
     self = try sentence.withFields { (fields: inout Fields) throws(NMEAError) in
       GGA(

@@ -17,7 +17,9 @@ public struct GLL: Hashable, Sendable {
 }
 
 extension GLL {
-  public init(_ sentence: Sentence) throws(NMEAError) {
+  public init(_ sentence: Sentence) throws(NMEAError) { self = try sentence.withView(GLL.init) }
+
+  package init(_ sentence: SentenceView) throws(NMEAError) {
     try sentence.require(.gll)
     self = try sentence.withFields { (fields: inout Fields) throws(NMEAError) in
       GLL(

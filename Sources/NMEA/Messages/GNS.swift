@@ -26,7 +26,9 @@ public struct GNS: Hashable, Sendable {
 }
 
 extension GNS {
-  public init(_ sentence: Sentence) throws(NMEAError) {
+  public init(_ sentence: Sentence) throws(NMEAError) { self = try sentence.withView(GNS.init) }
+
+  package init(_ sentence: SentenceView) throws(NMEAError) {
     try sentence.require(.gns)
     self = try sentence.withFields { (fields: inout Fields) throws(NMEAError) in
       GNS(

@@ -32,7 +32,9 @@ public struct GSA: Hashable, Sendable {
 }
 
 extension GSA {
-  public init(_ sentence: Sentence) throws(NMEAError) {
+  public init(_ sentence: Sentence) throws(NMEAError) { self = try sentence.withView(GSA.init) }
+
+  package init(_ sentence: SentenceView) throws(NMEAError) {
     try sentence.require(.gsa)
     // 17 fields in NMEA 2.x–4.00; 18 with the system ID. Some receivers send more or fewer
     // than twelve satellite slots, so the slots are whatever lies between field 2 and the DOPs.

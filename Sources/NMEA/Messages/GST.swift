@@ -21,7 +21,9 @@ public struct GST: Hashable, Sendable {
 }
 
 extension GST {
-  public init(_ sentence: Sentence) throws(NMEAError) {
+  public init(_ sentence: Sentence) throws(NMEAError) { self = try sentence.withView(GST.init) }
+
+  package init(_ sentence: SentenceView) throws(NMEAError) {
     try sentence.require(.gst)
     self = try sentence.withFields { (fields: inout Fields) throws(NMEAError) in
       GST(

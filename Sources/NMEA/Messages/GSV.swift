@@ -90,7 +90,9 @@ public struct GSV: Hashable, Sendable {
 }
 
 extension GSV {
-  public init(_ sentence: Sentence) throws(NMEAError) {
+  public init(_ sentence: Sentence) throws(NMEAError) { self = try sentence.withView(GSV.init) }
+
+  package init(_ sentence: SentenceView) throws(NMEAError) {
     try sentence.require(.gsv)
     // Three header fields, four per satellite, and one more when a signal ID ends the line.
     let satelliteFields = max(0, sentence.fieldCount - 3)

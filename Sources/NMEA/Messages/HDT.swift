@@ -12,7 +12,9 @@ public struct HDT: Hashable, Sendable {
 }
 
 extension HDT {
-  public init(_ sentence: Sentence) throws(NMEAError) {
+  public init(_ sentence: Sentence) throws(NMEAError) { self = try sentence.withView(HDT.init) }
+
+  package init(_ sentence: SentenceView) throws(NMEAError) {
     try sentence.require(.hdt)
     self = try sentence.withFields { (fields: inout Fields) throws(NMEAError) in
       HDT(talker: sentence.talker, heading: try fields.decimal(unit: UInt8(ascii: "T"), in: Plausible.direction))

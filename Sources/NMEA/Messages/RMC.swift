@@ -30,7 +30,9 @@ public struct RMC: Hashable, Sendable {
 }
 
 extension RMC {
-  public init(_ sentence: Sentence) throws(NMEAError) {
+  public init(_ sentence: Sentence) throws(NMEAError) { self = try sentence.withView(RMC.init) }
+
+  package init(_ sentence: SentenceView) throws(NMEAError) {
     try sentence.require(.rmc)
     self = try sentence.withFields { (fields: inout Fields) throws(NMEAError) in
       RMC(

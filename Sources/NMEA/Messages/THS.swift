@@ -17,7 +17,9 @@ public struct THS: Hashable, Sendable {
 }
 
 extension THS {
-  public init(_ sentence: Sentence) throws(NMEAError) {
+  public init(_ sentence: Sentence) throws(NMEAError) { self = try sentence.withView(THS.init) }
+
+  package init(_ sentence: SentenceView) throws(NMEAError) {
     try sentence.require(.ths)
     self = try sentence.withFields { (fields: inout Fields) throws(NMEAError) in
       THS(talker: sentence.talker, heading: try fields.decimal(in: Plausible.direction), mode: try fields.character())

@@ -16,7 +16,9 @@ public struct TXT: Hashable, Sendable {
 }
 
 extension TXT {
-  public init(_ sentence: Sentence) throws(NMEAError) {
+  public init(_ sentence: Sentence) throws(NMEAError) { self = try sentence.withView(TXT.init) }
+
+  package init(_ sentence: SentenceView) throws(NMEAError) {
     try sentence.require(.txt)
     self = try sentence.withFields { (fields: inout Fields) throws(NMEAError) in
       let count = try fields.integer()

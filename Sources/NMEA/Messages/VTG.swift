@@ -18,7 +18,9 @@ public struct VTG: Hashable, Sendable {
 }
 
 extension VTG {
-  public init(_ sentence: Sentence) throws(NMEAError) {
+  public init(_ sentence: Sentence) throws(NMEAError) { self = try sentence.withView(VTG.init) }
+
+  package init(_ sentence: SentenceView) throws(NMEAError) {
     try sentence.require(.vtg)
     let isLegacy = sentence.fieldCount == 4
     self = try sentence.withFields { (fields: inout Fields) throws(NMEAError) in

@@ -16,7 +16,9 @@ public struct ZDA: Hashable, Sendable {
 }
 
 extension ZDA {
-  public init(_ sentence: Sentence) throws(NMEAError) {
+  public init(_ sentence: Sentence) throws(NMEAError) { self = try sentence.withView(ZDA.init) }
+
+  package init(_ sentence: SentenceView) throws(NMEAError) {
     try sentence.require(.zda)
     self = try sentence.withFields { (fields: inout Fields) throws(NMEAError) in
       let time = try fields.time()
