@@ -73,8 +73,8 @@ extension Fields {
 
   /// A required field: throws ``NMEAError/missingField(_:field:)`` when it is empty.
   public mutating func required<Value>(_ read: (inout Fields) throws(NMEAError) -> Value?) throws(NMEAError) -> Value {
-    let index = nextIndex
-    guard let value = try read(&self) else { throw .missingField(type, field: index) }
+    let start = self
+    guard let value = try read(&self) else { throw .missingField(type, field: start.nextIndex) }
     return value
   }
 }

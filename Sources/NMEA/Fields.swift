@@ -113,6 +113,25 @@ public struct Fields {
   /// A whole number in decimal, optionally signed, of at most 18 digits.
   @inline(__always)
   public mutating func integer() throws(NMEAError) -> Int? {
+    // The common case, an unsigned number, in one loop; an empty field or a sign go on to
+    // `signedInteger`.
+    let first = position &+ 1
+    guard first < end, case let digit = base[first] &- 0x30, digit < 10 else { return try signedInteger() }
+    var value = Int(digit)
+    var index = first &+ 1
+    while index < end {
+      let digit = base[index] &- 0x30
+      guard digit < 10 else { break }
+      value = value &* 10 &+ Int(digit)
+      index &+= 1
+    }
+    guard index &- first <= 18, index == end || base[index] == Self.comma else { throw invalid(at: first) }
+    position = index
+    return value
+  }
+
+  /// ``integer()`` for a field that is empty, missing or does not start with a digit.
+  mutating func signedInteger() throws(NMEAError) -> Int? {
     guard var index = beginField() else { return nil }
     let start = index
     let negative = base[index] == UInt8(ascii: "-")
