@@ -287,9 +287,9 @@ public struct Fields {
       let digit = base[index] &- 0x30
       guard digit < 10 else { break }
       guard wholeDigits < 6 else { throw invalid(at: start) }
-      whole = whole * 10 + Int(digit)
-      wholeDigits += 1
-      index += 1
+      whole = whole &* 10 &+ Int(digit)
+      wholeDigits &+= 1
+      index &+= 1
     }
     guard wholeDigits >= 3 else { throw invalid(at: start) }
     var mantissa = Int64(whole % 100)
@@ -299,11 +299,12 @@ public struct Fields {
       while index < end {
         let digit = base[index] &- 0x30
         guard digit < 10 else { break }
+        // At most 2 + 12 digits: no overflow.
         if scale < 12 {
-          mantissa = mantissa * 10 + Int64(digit)
-          scale += 1
+          mantissa = mantissa &* 10 &+ Int64(digit)
+          scale &+= 1
         }
-        index += 1
+        index &+= 1
       }
     }
     try finishField(at: index)

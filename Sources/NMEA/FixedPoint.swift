@@ -28,14 +28,12 @@ public struct FixedPoint: Hashable, Sendable, Codable, CustomStringConvertible {
     return (mantissa < 0 ? "-" : "") + padded[..<split] + "." + padded[split...]
   }
 
-  /// 10^0 through 10^18, all exactly representable.
-
-  static let powersOfTen: [Double] = (0...18).map { exponent in
-    (0..<exponent).reduce(1.0) { value, _ in value * 10 }
-  }
+  /// 10^0 through 10^18, all exactly representable. Written out as literals so that the
+  /// compiler lays the table out in the binary: no lazy initialization to check on every use.
+  static let powersOfTen: [Double] = [
+    1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+  ]
 
   /// 10^0 through 10^18 as integers.
-  static let powersOfTenInteger: [Int64] = (0...18).map { exponent in
-    (0..<exponent).reduce(1) { value, _ in value * 10 }
-  }
+  static let powersOfTenInteger: [Int64] = powersOfTen.map { Int64($0) }
 }

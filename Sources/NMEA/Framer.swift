@@ -148,12 +148,22 @@ public struct Framer: Sendable {
     var type: UInt64 = 0
     let addressStart = start + 1
     let talkerLength = storage[addressStart] == UInt8(ascii: "P") ? 1 : 2
-    for index in addressStart..<addressEnd {
-      let position = index - addressStart
-      if position < talkerLength {
-        talker = talker << 8 | UInt16(storage[index])
-      } else if position < talkerLength + 8 {
-        type = type << 8 | UInt64(storage[index])
+    let length = addressEnd - addressStart
+    if length <= 8, addressStart + 8 <= storage.count {
+      // The whole address in one load, its first byte highest, as the loop below packs it.
+      let word = storage.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: addressStart, as: UInt64.self) }.byteSwapped
+      let address = word &>> UInt64(64 - 8 * length)
+      let typeBits = UInt64(8 * (length - talkerLength))
+      talker = UInt16(truncatingIfNeeded: address &>> typeBits)
+      type = address & ((1 &<< typeBits) &- 1)
+    } else {
+      for index in addressStart..<addressEnd {
+        let position = index - addressStart
+        if position < talkerLength {
+          talker = talker << 8 | UInt16(storage[index])
+        } else if position < talkerLength + 8 {
+          type = type << 8 | UInt64(storage[index])
+        }
       }
     }
     return Frame(

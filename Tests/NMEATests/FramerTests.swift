@@ -28,6 +28,23 @@ import Testing
     "$GPGGA", "$GPRMC", "$GPVTG", "$GPHDT", "$GPTXT", "$GPGGA",
   ]
 
+  /// Talker and type are read from addresses of every accepted length, proprietary or not,
+  /// whether the address is followed by more bytes or ends the buffer.
+  @Test func talkerAndTypeOfEveryAddressLength() {
+    for address in ["GP", "GPG", "GPGSV", "GNGSVXYZ", "GPABCDEFG", "GPABCDEFGH", "PU", "PUBX", "PMTK001", "PABCDEFGH", "PABCDEFGHI"] {
+      let talker = String(address.prefix(address.hasPrefix("P") ? 1 : 2))
+      let type = String(address.dropFirst(talker.count).prefix(8))
+      for text in [nmea(address + ",1,2"), nmea(address), "$" + address] {
+        var framer = Framer(options: .init(acceptsMissingChecksum: true))
+        framer.append(Array(text.utf8))
+        framer.finish()
+        let sentence = framer.next()
+        #expect(sentence?.talker.description == talker, "\(text.debugDescription)")
+        #expect(sentence?.type.description == type, "\(text.debugDescription)")
+      }
+    }
+  }
+
   @Test func troubledStreamFramesTheGoodSentencesAndCountsTheRest() {
     let result = frame(Self.troubled, chunks: Chunking.whole(Self.troubled.count))
     #expect(result.sentences.map { String($0.prefix(6)) } == Self.troubledSentences)
