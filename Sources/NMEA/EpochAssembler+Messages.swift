@@ -31,7 +31,7 @@ extension EpochAssembler {
     case .gga: add(try GGA(sentence))
     case .rmc: add(try RMC(sentence))
     case .gsa: add(try GSA(sentence))
-    case .gsv: add(try GSV(sentence))
+    case .gsv: add(keepsSatellites ? try GSV(sentence) : try GSV(sentence) { _ in })
     case .vtg: add(try VTG(sentence))
     case .gll: add(try GLL(sentence))
     case .zda: add(try ZDA(sentence))

@@ -93,6 +93,16 @@ extension GSV {
   public init(_ sentence: Sentence) throws(NMEAError) { self = try sentence.withView(GSV.init) }
 
   package init(_ sentence: SentenceView) throws(NMEAError) {
+    var satellites = Satellites()
+    self = try GSV(sentence) { satellites.append($0) }
+    self.satellites = satellites
+  }
+
+  /// Reads and checks every field, showing `eachSatellite` each satellite instead of keeping
+  /// them. With a closure that does nothing, this is the check alone, for streams whose
+  /// satellites are not wanted.
+  @inline(__always)
+  package init(_ sentence: SentenceView, eachSatellite: (Satellite) -> Void) throws(NMEAError) {
     try sentence.require(.gsv)
     // Three header fields, four per satellite, and one more when a signal ID ends the line.
     let satelliteFields = max(0, sentence.fieldCount - 3)
@@ -105,7 +115,6 @@ extension GSV {
         throw .invalidField(.gsv, field: 2)
       }
       let inView = try fields.integer()
-      var satellites = Satellites()
       for _ in 0..<blocks {
         let number = try fields.integer()
         let elevation = try fields.integer(in: -90...90)
@@ -114,12 +123,12 @@ extension GSV {
         // Receivers pad the last sentence of a group with empty blocks.
         guard let number else { continue }
         guard number > 0, number < SatelliteNumbers.limit else { throw .invalidField(.gsv, field: fields.nextIndex - 4) }
-        satellites.append(Satellite(number: number, elevation: elevation, azimuth: azimuth, snr: snr))
+        eachSatellite(Satellite(number: number, elevation: elevation, azimuth: azimuth, snr: snr))
       }
       fields.skip(max(0, satelliteFields / 4 - blocks) * 4)
       return GSV(
         talker: sentence.talker, messageCount: messageCount, messageNumber: messageNumber,
-        satellitesInView: inView, satellites: satellites,
+        satellitesInView: inView, satellites: Satellites(),
         signalID: hasSignalID ? try fields.hexadecimal() : nil)
     }
   }
