@@ -304,6 +304,20 @@ extension Framer {
             index &+= 1
           }
           state.commas &+= commas
+          // The usual ending, `*hh` and a line end, is judged at once rather than byte by byte.
+          if index &+ 3 < count, bytes[index] == UInt8(ascii: "*"), bytes[index &+ 1] &- 0x2B < 0x54,
+            bytes[index &+ 2] &- 0x2B < 0x54, bytes[index &+ 3] == 0x0D || bytes[index &+ 3] == 0x0A,
+            index &+ 3 &- state.lineStart <= maximumSentenceLength
+          {
+            state.checksum = checksum
+            state.starIndex = index
+            state.mode = .lineStart
+            index &+= 4
+            if let event = judge(&state, &counters, bytes: bytes, end: index &- 1, start: state.lineStart, options: options) {
+              return event
+            }
+            continue
+          }
         } else {
           while index < count, bytes[index] &- 0x2B < 0x54 { index += 1 }
         }
@@ -413,19 +427,20 @@ extension Framer {
     // whatever its checksum. A valid address is 2–10 upper-case letters or digits.
     let star = state.starIndex
     let payloadLimit = star >= 0 ? star : end
-    var addressEnd = start + 1
-    while addressEnd < payloadLimit, bytes[addressEnd] != UInt8(ascii: ","), addressEnd - start <= 11 { addressEnd += 1 }
-    let addressLength = addressEnd - start - 1
-    guard addressLength >= 2, addressLength <= 10 else {
-      counters.malformed += 1
-      return nil
-    }
-    for index in (start + 1)..<addressEnd {
-      let byte = bytes[index]
-      guard (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39) else {
+    var addressEnd = start &+ 1
+    while addressEnd < payloadLimit, addressEnd &- start <= 11 {
+      let byte = bytes[addressEnd]
+      if byte == UInt8(ascii: ",") { break }
+      guard byte &- 0x41 < 26 || byte &- 0x30 < 10 else {
         counters.malformed += 1
         return nil
       }
+      addressEnd &+= 1
+    }
+    let addressLength = addressEnd &- start &- 1
+    guard addressLength >= 2, addressLength <= 10 else {
+      counters.malformed += 1
+      return nil
     }
     let payloadEnd: Int
     if star >= 0 {
