@@ -341,6 +341,9 @@ struct MessageKey: Hashable, Sendable {
 struct CycleKeys: Sendable {
   static let capacity = 48
   var counts: [(MessageKey.Base, Int)] = []
+  /// One bit per base recorded, at a position hashed from it: a base whose bit is clear is
+  /// new to the epoch without a search (most of an epoch's sentences are).
+  var seen: UInt64 = 0
   var startKey: MessageKey.Base?
   var lastKey: MessageKey?
 
@@ -355,7 +358,10 @@ struct CycleKeys: Sendable {
   /// Records one more sentence of `base`; its key, or `nil` when the epoch is too varied to track.
   mutating func record(_ base: MessageKey.Base) -> MessageKey? {
     var key: MessageKey?
-    if let index = index(of: base) {
+    let bit: UInt64 = 1 &<< ((UInt64(base.talker.rawValue) &+ base.type.rawValue &+ UInt64(bitPattern: Int64(base.detail))) % 61)
+    let isNew = seen & bit == 0
+    seen |= bit
+    if !isNew, let index = index(of: base) {
       key = MessageKey(base: base, occurrence: counts[index].1)
       counts[index].1 += 1
     } else if counts.count < Self.capacity {
@@ -368,6 +374,7 @@ struct CycleKeys: Sendable {
 
   mutating func reset() {
     counts.removeAll(keepingCapacity: true)
+    seen = 0
     startKey = nil
     lastKey = nil
   }
