@@ -4,7 +4,7 @@ extension Framer {
   /// A plain value, with no reference to the buffer: the hot path (``FixDecoder``) passes
   /// frames around and reads their bytes in place, so that it counts no references and copies
   /// nothing per sentence. A ``Sentence`` is a frame together with the buffer it points into.
-  package struct Frame: Hashable, Sendable {
+  package struct Frame: Sendable {
     /// Index of the leading `$` or `!`.
     package var start: Int
     /// Index of the `*` before the checksum, or of ``end`` when there is none.
