@@ -12,26 +12,25 @@ public struct Fields {
   var position: Int
   let end: Int
   let type: SentenceType
-  /// Where the cursor began (the comma before field ``firstIndex``), so a field's number can
-  /// be counted when an error needs it rather than kept up on every read.
+  /// Where the cursor began (the comma before field 1), so a field's number can be counted
+  /// when an error needs it rather than kept up on every read.
   let origin: Int
-  let firstIndex: Int
   /// Reads past the last field, which move the numbering on without moving the cursor.
   var readsPastEnd = 0
 
-  init(base: UnsafePointer<UInt8>, position: Int, end: Int, type: SentenceType, nextIndex: Int = 1) {
+  init(base: UnsafePointer<UInt8>, position: Int, end: Int, type: SentenceType) {
     self.base = base
     self.position = position
     self.end = end
     self.type = type
     self.origin = position
-    self.firstIndex = nextIndex
   }
 
   /// 1-based number of the field read next, as on the rulers in each message's doc.
   public var nextIndex: Int { number(at: position) + 1 + readsPastEnd }
 
-  /// The number of the field that holds byte `index` (or of the field a comma ends).
+  /// The number of the field that holds byte `index` (or of the field a comma ends): the
+  /// commas before it.
   func number(at index: Int) -> Int {
     var commas = 0
     var cursor = origin
@@ -39,9 +38,7 @@ public struct Fields {
       if base[cursor] == Self.comma { commas += 1 }
       cursor += 1
     }
-    // A single field's cursor begins at the comma before it, or at a virtual one.
-    if origin < index, base[origin] != Self.comma { commas += 1 }
-    return firstIndex - 1 + commas
+    return commas
   }
 
   static let comma = UInt8(ascii: ",")
@@ -325,11 +322,9 @@ public struct Fields {
   }
 }
 
-/// One field of a sentence: a byte range in place, with decoders for each NMEA field type.
-///
-/// Every decoder returns `nil` for an empty field (unknown, never 0) and throws
-/// ``NMEAError/invalidField(_:field:)`` for text it cannot read. They are ``Fields``' readers,
-/// run over this one field.
+/// One field of a sentence, a byte range in place, as ``Fields/next()`` hands it out: for
+/// fields no typed reader covers (a text, a string of mode letters). Typed values are read
+/// with ``Fields``' readers.
 public struct Field {
   let base: UnsafePointer<UInt8>
   let start: Int
@@ -354,48 +349,9 @@ public struct Field {
 
   var invalid: NMEAError { .invalidField(type, field: index) }
 
-  /// A cursor that reads just this field, numbered as it is in the sentence.
-  var cursor: Fields { Fields(base: base, position: start - 1, end: end, type: type, nextIndex: index) }
-
   /// The field as text. Allocates; for text fields such as TXT's message.
   public var text: String {
     String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self)
-  }
-
-  /// A single character such as `A`, `N` or `M`.
-  public func character() throws(NMEAError) -> UInt8? {
-    var fields = cursor
-    return try fields.character()
-  }
-
-  /// A whole number in decimal, optionally signed.
-  public func integer() throws(NMEAError) -> Int? {
-    var fields = cursor
-    return try fields.integer()
-  }
-
-  /// A whole number in hexadecimal (GSA's NMEA 4.11 system ID).
-  public func hexadecimal() throws(NMEAError) -> Int? {
-    var fields = cursor
-    return try fields.hexadecimal()
-  }
-
-  /// A decimal number such as `-12.50`, kept exact (see ``Fields/decimal()``).
-  public func decimal() throws(NMEAError) -> FixedPoint? {
-    var fields = cursor
-    return try fields.decimal()
-  }
-
-  /// `hhmmss` with an optional fraction of a second.
-  public func time() throws(NMEAError) -> UTCTime? {
-    var fields = cursor
-    return try fields.time()
-  }
-
-  /// `ddmmyy` (see ``Fields/date()``).
-  public func date() throws(NMEAError) -> UTCDate? {
-    var fields = cursor
-    return try fields.date()
   }
 }
 
