@@ -111,13 +111,7 @@ package struct JSONWriter: TextOutputStream {
     let units = UInt64(scaled)
     let whole = units / UInt64(scale)
     if value < 0, units != 0 { bytes.append(UInt8(ascii: "-")) }
-    var digits = 1
-    var rest = whole / 10
-    while rest > 0 {
-      digits += 1
-      rest /= 10
-    }
-    appendDigits(UInt(whole), count: digits)
+    appendDigits(UInt(whole))
     if decimals > 0 {
       bytes.append(UInt8(ascii: "."))
       appendDigits(UInt(units % UInt64(scale)), count: decimals)
@@ -154,14 +148,18 @@ package struct JSONWriter: TextOutputStream {
   /// Appends `value` in decimal.
   package mutating func appendInteger(_ value: Int) {
     if value < 0 { bytes.append(UInt8(ascii: "-")) }
-    let magnitude = value.magnitude
+    appendDigits(value.magnitude)
+  }
+
+  /// Appends `value`'s decimal digits, as many as it has.
+  package mutating func appendDigits(_ value: UInt) {
     var digits = 1
-    var rest = magnitude / 10
+    var rest = value / 10
     while rest > 0 {
       digits += 1
       rest /= 10
     }
-    appendDigits(magnitude, count: digits)
+    appendDigits(value, count: digits)
   }
 
   /// Appends the last `count` decimal digits of `value`, with leading zeros as needed.
@@ -195,17 +193,7 @@ package struct JSONWriter: TextOutputStream {
     var text = text
     // Most strings (identifiers, messages) need no escaping: copy them whole.
     text.withUTF8 { utf8 in
-      var clean = true
-      var index = 0
-      while index < utf8.count {
-        let byte = utf8[index]
-        if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-          clean = false
-          break
-        }
-        index += 1
-      }
-      if clean {
+      if utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
         bytes.append(contentsOf: utf8)
       } else {
         for byte in utf8 { appendEscaped(byte) }
@@ -215,31 +203,14 @@ package struct JSONWriter: TextOutputStream {
   }
 
   private mutating func appendEscaped(_ byte: UInt8) {
+    // Escapes are rare (a message with a quote or a control character): no need for speed.
     switch byte {
-    case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-      bytes.append(0x5C)
-      bytes.append(byte)
-    case 0x0A:
-      bytes.append(0x5C)
-      bytes.append(UInt8(ascii: "n"))
-    case 0x0D:
-      bytes.append(0x5C)
-      bytes.append(UInt8(ascii: "r"))
-    case 0x09:
-      bytes.append(0x5C)
-      bytes.append(UInt8(ascii: "t"))
-    case 0..<0x20:
-      let hex: StaticString = "0123456789abcdef"
-      bytes.append(0x5C)
-      bytes.append(UInt8(ascii: "u"))
-      bytes.append(UInt8(ascii: "0"))
-      bytes.append(UInt8(ascii: "0"))
-      hex.withUTF8Buffer { digits in
-        bytes.append(digits[Int(byte >> 4)])
-        bytes.append(digits[Int(byte & 15)])
-      }
-    default:
-      bytes.append(byte)
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes += [0x5C, byte]
+    case 0x0A: bytes += Array(#"\n"#.utf8)
+    case 0x0D: bytes += Array(#"\r"#.utf8)
+    case 0x09: bytes += Array(#"\t"#.utf8)
+    case 0..<0x20: bytes += Array("\\u00\(byte < 16 ? "0" : "")\(String(byte, radix: 16))".utf8)
+    default: bytes.append(byte)
     }
   }
 }

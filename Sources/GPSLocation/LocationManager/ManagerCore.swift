@@ -44,6 +44,14 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
     if let stopping = reconcile() { await stopping.value }
   }
 
+  /// ``perform(_:)`` for a command that emits nothing of its own.
+  func update(_ command: (inout LocationEngine) -> Void) async {
+    await perform { engine, _ in
+      command(&engine)
+      return []
+    }
+  }
+
   func requestAuthorization() async {
     let status = await source.checkAuthorization()
     authorization = status
@@ -188,58 +196,18 @@ extension LocationManager {
       },
       requestState: { region in await core.perform { engine, _ in engine.requestState(for: region) } },
       requestWhenInUseAuthorization: { await core.requestAuthorization() },
-      set: { properties in
-        await core.perform { engine, _ in
-          engine.set(properties); return []
-        }
-      },
+      set: { properties in await core.update { $0.set(properties) } },
       significantLocationChangeMonitoringAvailable: { true },
       startMonitoringForRegion: { region in await core.perform { engine, _ in engine.startMonitoring(region) } },
-      startMonitoringSignificantLocationChanges: {
-        await core.perform { engine, _ in
-          engine.startMonitoringSignificantLocationChanges(); return []
-        }
-      },
-      startMonitoringVisits: {
-        await core.perform { engine, _ in
-          engine.startMonitoringVisits(); return []
-        }
-      },
-      startUpdatingHeading: {
-        await core.perform { engine, _ in
-          engine.startUpdatingHeading(); return []
-        }
-      },
-      startUpdatingLocation: {
-        await core.perform { engine, _ in
-          engine.startUpdatingLocation(); return []
-        }
-      },
-      stopMonitoringForRegion: { region in
-        await core.perform { engine, _ in
-          engine.stopMonitoring(region); return []
-        }
-      },
-      stopMonitoringSignificantLocationChanges: {
-        await core.perform { engine, _ in
-          engine.stopMonitoringSignificantLocationChanges(); return []
-        }
-      },
-      stopMonitoringVisits: {
-        await core.perform { engine, _ in
-          engine.stopMonitoringVisits(); return []
-        }
-      },
-      stopUpdatingHeading: {
-        await core.perform { engine, _ in
-          engine.stopUpdatingHeading(); return []
-        }
-      },
-      stopUpdatingLocation: {
-        await core.perform { engine, _ in
-          engine.stopUpdatingLocation(); return []
-        }
-      }
+      startMonitoringSignificantLocationChanges: { await core.update { $0.startMonitoringSignificantLocationChanges() } },
+      startMonitoringVisits: { await core.update { $0.startMonitoringVisits() } },
+      startUpdatingHeading: { await core.update { $0.startUpdatingHeading() } },
+      startUpdatingLocation: { await core.update { $0.startUpdatingLocation() } },
+      stopMonitoringForRegion: { region in await core.update { $0.stopMonitoring(region) } },
+      stopMonitoringSignificantLocationChanges: { await core.update { $0.stopMonitoringSignificantLocationChanges() } },
+      stopMonitoringVisits: { await core.update { $0.stopMonitoringVisits() } },
+      stopUpdatingHeading: { await core.update { $0.stopUpdatingHeading() } },
+      stopUpdatingLocation: { await core.update { $0.stopUpdatingLocation() } }
     )
     manager.core = CoreAccess(
       subscribe: { core.broadcaster.subscribeBatches() },
