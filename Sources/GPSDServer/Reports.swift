@@ -12,28 +12,26 @@ enum Reports {
   static let protocolMajor = 3
 
   static func version(release: String, protocolMinor: Int, into writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.field("class", "VERSION")
-    writer.field("release", release)
-    writer.field("rev", release)
-    writer.field("proto_major", protocolMajor)
-    writer.field("proto_minor", protocolMinor)
-    writer.endObject()
-    writer.lineEnd()
+    writer.line { writer in
+      writer.field("class", "VERSION")
+      writer.field("release", release)
+      writer.field("rev", release)
+      writer.field("proto_major", protocolMajor)
+      writer.field("proto_minor", protocolMinor)
+    }
   }
 
   /// `DEVICES`: libgps 3.22 loops forever on more than 4 devices; there is at most one.
   static func devices(_ device: ServedDevice?, into writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.field("class", "DEVICES")
-    writer.beginArray("devices")
-    if let device {
-      writer.element()
-      deviceFields(device, into: &writer)
+    writer.line { writer in
+      writer.field("class", "DEVICES")
+      writer.beginArray("devices")
+      if let device {
+        writer.element()
+        deviceFields(device, into: &writer)
+      }
+      writer.endArray()
     }
-    writer.endArray()
-    writer.endObject()
-    writer.lineEnd()
   }
 
   static func device(_ device: ServedDevice, into writer: inout JSONWriter) {
@@ -43,12 +41,11 @@ enum Reports {
 
   /// The notification gpsd sends when its device goes away.
   static func deviceGone(path: String, into writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.field("class", "DEVICE")
-    writer.field("path", path)
-    writer.field("activated", 0)
-    writer.endObject()
-    writer.lineEnd()
+    writer.line { writer in
+      writer.field("class", "DEVICE")
+      writer.field("path", path)
+      writer.field("activated", 0)
+    }
   }
 
   private static func deviceFields(_ device: ServedDevice, into writer: inout JSONWriter) {
@@ -56,7 +53,7 @@ enum Reports {
     writer.field("class", "DEVICE")
     writer.field("path", device.path)
     writer.field("driver", "NMEA0183")
-    writer.field("activated", timestamp(device.activated))
+    writer.field("activated", device.activated.description)
     writer.field("flags", 1)  // SEEN_GPS
     if let bps = device.bitsPerSecond {
       writer.field("native", 0)
@@ -69,35 +66,30 @@ enum Reports {
   }
 
   static func watch(_ policy: WatchPolicy, into writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.field("class", "WATCH")
-    writer.field("enable", policy.enable)
-    writer.field("json", policy.json)
-    writer.field("nmea", policy.nmea)
-    writer.field("raw", policy.raw)
-    writer.field("scaled", policy.scaled)
-    writer.field("timing", policy.timing)
-    writer.field("split24", policy.split24)
-    writer.field("pps", policy.pps)
-    if let device = policy.device { writer.field("device", device) }
-    writer.endObject()
-    writer.lineEnd()
+    writer.line { writer in
+      writer.field("class", "WATCH")
+      writer.field("enable", policy.enable)
+      writer.field("json", policy.json)
+      writer.field("nmea", policy.nmea)
+      writer.field("raw", policy.raw)
+      writer.field("scaled", policy.scaled)
+      writer.field("timing", policy.timing)
+      writer.field("split24", policy.split24)
+      writer.field("pps", policy.pps)
+      if let device = policy.device { writer.field("device", device) }
+    }
   }
 
   static func error(_ message: String, into writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.field("class", "ERROR")
-    writer.field("message", message)
-    writer.endObject()
-    writer.lineEnd()
+    writer.line { writer in
+      writer.field("class", "ERROR")
+      writer.field("message", message)
+    }
   }
 
   /// TPV: `mode` always (1 without a fix), then what is known.
   static func tpv(_ fix: Fix, device: String, into writer: inout JSONWriter) {
-    writer.beginObject()
-    tpvFields(fix, device: device, into: &writer)
-    writer.endObject()
-    writer.lineEnd()
+    writer.line { tpvFields(fix, device: device, into: &$0) }
   }
 
   private static func tpvFields(_ fix: Fix, device: String, into writer: inout JSONWriter) {
@@ -152,10 +144,7 @@ enum Reports {
 
   /// SKY: the DOPs and the satellites in view, numbered as gpsd numbers them.
   static func sky(_ fix: Fix, device: String, into writer: inout JSONWriter) {
-    writer.beginObject()
-    skyFields(fix, device: device, into: &writer)
-    writer.endObject()
-    writer.lineEnd()
+    writer.line { skyFields(fix, device: device, into: &$0) }
   }
 
   private static func skyFields(_ fix: Fix, device: String, into writer: inout JSONWriter) {
@@ -190,10 +179,7 @@ enum Reports {
 
   /// GST: the receiver's 1σ error estimates.
   static func gst(_ fix: Fix, device: String, into writer: inout JSONWriter) {
-    writer.beginObject()
-    gstFields(fix, device: device, into: &writer)
-    writer.endObject()
-    writer.lineEnd()
+    writer.line { gstFields(fix, device: device, into: &$0) }
   }
 
   private static func gstFields(_ fix: Fix, device: String, into writer: inout JSONWriter) {
@@ -213,42 +199,35 @@ enum Reports {
   /// ATT: the heading of a heading sensor or dual-antenna receiver.
   static func att(_ fix: Fix, device: String, into writer: inout JSONWriter) {
     guard let heading = fix.trueHeading else { return }
-    writer.beginObject()
-    writer.field("class", "ATT")
-    writer.field("device", device)
-    if let timestamp = fix.timestamp { writer.field("time", timestamp.description) }
-    writer.field("heading", heading, decimals: 2)
-    writer.endObject()
-    writer.lineEnd()
+    writer.line { writer in
+      writer.field("class", "ATT")
+      writer.field("device", device)
+      if let timestamp = fix.timestamp { writer.field("time", timestamp.description) }
+      writer.field("heading", heading, decimals: 2)
+    }
   }
 
   /// POLL: the latest fix's TPV, GST and SKY, as arrays, with the time of asking.
   static func poll(_ fix: Fix?, device: ServedDevice?, now: UTCTimestamp, into writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.field("class", "POLL")
-    writer.field("time", now.description)
-    let active = fix != nil && device != nil
-    writer.field("active", active ? 1 : 0)
-    for (key, fields) in [("tpv", tpvFields), ("gst", gstFields), ("sky", skyFields)] as [(StaticString, FieldsWriter)] {
-      writer.beginArray(key)
-      if let fix, let device, active {
-        writer.element()
-        writer.beginObject()
-        fields(fix, device.path, &writer)
-        writer.endObject()
+    writer.line { writer in
+      writer.field("class", "POLL")
+      writer.field("time", now.description)
+      let active = fix != nil && device != nil
+      writer.field("active", active ? 1 : 0)
+      for (key, fields) in [("tpv", tpvFields), ("gst", gstFields), ("sky", skyFields)] as [(StaticString, FieldsWriter)] {
+        writer.beginArray(key)
+        if let fix, let device, active {
+          writer.element()
+          writer.beginObject()
+          fields(fix, device.path, &writer)
+          writer.endObject()
+        }
+        writer.endArray()
       }
-      writer.endArray()
     }
-    writer.endObject()
-    writer.lineEnd()
   }
 
   private typealias FieldsWriter = (Fix, String, inout JSONWriter) -> Void
-
-  /// ISO 8601 with milliseconds and `Z`.
-  static func timestamp(_ stamp: UTCTimestamp) -> String {
-    stamp.description
-  }
 }
 
 /// A satellite's number the way gpsd gives it: its PRN in gpsd's extended numbering, and
@@ -293,6 +272,14 @@ struct GPSDNumbering {
 }
 
 extension JSONWriter {
+  /// One report: an object and gpsd's `\r\n`.
+  mutating func line(_ body: (inout JSONWriter) -> Void) {
+    beginObject()
+    body(&self)
+    endObject()
+    lineEnd()
+  }
+
   /// Ends a gpsd line: `\r\n`.
   mutating func lineEnd() {
     append(ascii: 0x0D)
