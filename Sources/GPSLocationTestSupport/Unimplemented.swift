@@ -22,6 +22,14 @@ struct SourcePlace: Sendable {
       XCTFail(message, file: filePath, line: line)
     }
   }
+
+  /// An endpoint that reports itself unimplemented and answers `placeholder`.
+  func endpoint<Value: Sendable>(_ name: String, returning placeholder: Value) -> @Sendable () async -> Value {
+    {
+      reportUnimplemented(name)
+      return placeholder
+    }
+  }
 }
 
 extension LocationManager {
@@ -39,41 +47,23 @@ extension LocationManager {
   ) -> LocationManager {
     let place = SourcePlace(fileID: fileID, filePath: filePath, line: line, column: column)
     return LocationManager(
-      accuracyAuthorization: {
-        place.reportUnimplemented("accuracyAuthorization"); return nil
-      },
-      authorizationStatus: {
-        place.reportUnimplemented("authorizationStatus"); return .notDetermined
-      },
+      accuracyAuthorization: place.endpoint("accuracyAuthorization", returning: nil),
+      authorizationStatus: place.endpoint("authorizationStatus", returning: .notDetermined),
       delegate: {
         place.reportUnimplemented("delegate"); return AsyncStream { $0.finish() }
       },
-      heading: {
-        place.reportUnimplemented("heading"); return nil
-      },
-      headingAvailable: {
-        place.reportUnimplemented("headingAvailable"); return false
-      },
-      location: {
-        place.reportUnimplemented("location"); return nil
-      },
-      locationServicesEnabled: {
-        place.reportUnimplemented("locationServicesEnabled"); return false
-      },
-      maximumRegionMonitoringDistance: {
-        place.reportUnimplemented("maximumRegionMonitoringDistance"); return 0
-      },
-      monitoredRegions: {
-        place.reportUnimplemented("monitoredRegions"); return []
-      },
+      heading: place.endpoint("heading", returning: nil),
+      headingAvailable: place.endpoint("headingAvailable", returning: false),
+      location: place.endpoint("location", returning: nil),
+      locationServicesEnabled: place.endpoint("locationServicesEnabled", returning: false),
+      maximumRegionMonitoringDistance: place.endpoint("maximumRegionMonitoringDistance", returning: 0),
+      monitoredRegions: place.endpoint("monitoredRegions", returning: []),
       requestAlwaysAuthorization: { place.reportUnimplemented("requestAlwaysAuthorization") },
       requestLocation: { place.reportUnimplemented("requestLocation") },
       requestState: { _ in place.reportUnimplemented("requestState") },
       requestWhenInUseAuthorization: { place.reportUnimplemented("requestWhenInUseAuthorization") },
       set: { _ in place.reportUnimplemented("set") },
-      significantLocationChangeMonitoringAvailable: {
-        place.reportUnimplemented("significantLocationChangeMonitoringAvailable"); return false
-      },
+      significantLocationChangeMonitoringAvailable: place.endpoint("significantLocationChangeMonitoringAvailable", returning: false),
       startMonitoringForRegion: { _ in place.reportUnimplemented("startMonitoringForRegion") },
       startMonitoringSignificantLocationChanges: { place.reportUnimplemented("startMonitoringSignificantLocationChanges") },
       startMonitoringVisits: { place.reportUnimplemented("startMonitoringVisits") },
