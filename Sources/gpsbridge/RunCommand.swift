@@ -51,13 +51,10 @@ extension RunOptions {
         default: throw UsageError(message: "--via takes 'json' or 'libgps'; got '\(value ?? "")'.")
         }
       },
-      CommandOption(
-        names: ["--json"], value: nil,
-        help: "One JSON object per line, for other programs (the format is in the README under \"Output format\")."
-      ) { draft, _ in draft.options.json = true },
-      CommandOption(names: ["--heading"], value: nil, help: "Also report headings (course over ground, or HDT/THS).") { draft, _ in
-        draft.options.heading = true
-      },
+      .flag(
+        "--json", \.options.json,
+        help: "One JSON object per line, for other programs (the format is in the README under \"Output format\")."),
+      .flag("--heading", \.options.heading, help: "Also report headings (course over ground, or HDT/THS)."),
       CommandOption(names: ["--region"], value: "<id,lat,lon,radius>", help: "Monitor a circular region (radius in metres). Repeatable.") {
         draft, value throws(UsageError) in
         draft.options.regions.append(try region(value ?? ""))
@@ -68,9 +65,7 @@ extension RunOptions {
       ) { draft, value in
         if let value { draft.options.regionFiles.append(value) }
       },
-      CommandOption(names: ["--visits"], value: nil, help: "Report visits: stays of 5 minutes within 100 m.") { draft, _ in
-        draft.options.visits = true
-      },
+      .flag("--visits", \.options.visits, help: "Report visits: stays of 5 minutes within 100 m."),
       CommandOption(
         names: ["--visit-dwell"], value: "<seconds>", help: "How long a stay must last to be a visit.", defaultValue: "300"
       ) { draft, value throws(UsageError) in
@@ -79,9 +74,7 @@ extension RunOptions {
         }
         draft.options.visitDwell = seconds
       },
-      CommandOption(names: ["--significant-changes"], value: nil, help: "Report a location each time the position moves 500 m.") {
-        draft, _ in draft.options.significantChanges = true
-      },
+      .flag("--significant-changes", \.options.significantChanges, help: "Report a location each time the position moves 500 m."),
       CommandOption(
         names: ["--distance-filter"], value: "<m>", help: "Report locations only this many metres apart.", defaultValue: "every fix"
       ) { draft, value throws(UsageError) in
@@ -91,9 +84,7 @@ extension RunOptions {
       { draft, value throws(UsageError) in
         draft.options.desiredAccuracy = try metres("--desired-accuracy", value ?? "")
       },
-      CommandOption(names: ["--once"], value: nil, help: "Print one location and exit; exit 1 if none comes in 10 s.") { draft, _ in
-        draft.options.once = true
-      },
+      .flag("--once", \.options.once, help: "Print one location and exit; exit 1 if none comes in 10 s."),
     ],
     examples: [
       "gpsbridge",
