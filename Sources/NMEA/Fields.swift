@@ -30,7 +30,9 @@ public struct Fields {
   public var nextIndex: Int { number(at: position) + 1 + readsPastEnd }
 
   /// The number of the field that holds byte `index` (or of the field a comma ends): the
-  /// commas before it.
+  /// commas before it. Out of line: it is needed only for an error, and the readers that
+  /// throw one stay small.
+  @inline(never)
   func number(at index: Int) -> Int {
     var commas = 0
     var cursor = origin
