@@ -4,7 +4,8 @@ import Plumbing
 /// A hand-made gpsd client over a plain socket, for sending what real clients never would.
 final class RawClient {
   let socket: FileDescriptor
-  private var received: [UInt8] = []
+  private var complete: [String] = []
+  private var partial: [UInt8] = []
 
   init(port: Int, receiveBuffer: Int? = nil) throws {
     socket = try FileDescriptor.connectTCP(host: "127.0.0.1", port: port)
@@ -19,19 +20,38 @@ final class RawClient {
     try socket.writeAll(Array(text.utf8))
   }
 
-  /// Reads for `seconds` (or until `until` says enough), giving all lines received so far.
+  /// Reads for `seconds` (or until `until` says enough of the complete lines), giving all
+  /// lines received so far. Lines are split as they come and `until` is asked at most every
+  /// 20 ms: a client that went over everything it had on every read would fall behind a fast
+  /// server on a busy machine, and be dropped as one that stopped reading.
   @discardableResult
   func read(for seconds: Double = 1, until done: ([String]) -> Bool = { _ in false }) -> [String] {
     let deadline = Date().addingTimeInterval(seconds)
+    var nextCheck = Date()
     var buffer = [UInt8](repeating: 0, count: 65_536)
-    while Date() < deadline, !done(lines) {
+    while Date() < deadline {
+      if Date() >= nextCheck {
+        if done(complete) { break }
+        nextCheck = Date().addingTimeInterval(0.02)
+      }
       var descriptor = pollfd(fd: socket.rawValue, events: Int16(POLLIN), revents: 0)
-      guard poll(&descriptor, 1, 50) > 0 else { continue }
+      guard poll(&descriptor, 1, 20) > 0 else { continue }
       let count = buffer.withUnsafeMutableBytes { raw in (try? socket.read(into: raw)) ?? -1 }
       if count <= 0 { break }
-      received += buffer[0..<count]
+      take(buffer[0..<count])
     }
     return lines
+  }
+
+  private func take(_ bytes: ArraySlice<UInt8>) {
+    var start = bytes.startIndex
+    while let newline = bytes[start...].firstIndex(of: 0x0A) {
+      partial += bytes[start..<newline]
+      if !partial.isEmpty { complete.append(String(decoding: partial, as: UTF8.self)) }
+      partial.removeAll(keepingCapacity: true)
+      start = newline + 1
+    }
+    partial += bytes[start...]
   }
 
   /// Whether the server has closed the connection (a read gives end of file).
@@ -42,8 +62,9 @@ final class RawClient {
     return recv(socket.rawValue, &byte, 1, CInt(MSG_PEEK)) == 0
   }
 
+  /// The lines received so far, the last one perhaps still incomplete.
   var lines: [String] {
-    received.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+    partial.isEmpty ? complete : complete + [String(decoding: partial, as: UTF8.self)]
   }
 
   /// Drops the connection at once, with a reset rather than a goodbye.
