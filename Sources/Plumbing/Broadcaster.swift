@@ -39,23 +39,9 @@ package final class Broadcaster<Element: Sendable>: Sendable {
     var nextWaiter = 0
     var waiters: [(id: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
-    func index(of id: Int) -> Int? {
-      var index = 0
-      while index < queues.count {
-        if queues[index].id == id { return index }
-        index += 1
-      }
-      return nil
-    }
+    func index(of id: Int) -> Int? { queues.firstIndex { $0.id == id } }
 
-    func isCrowded(beyond count: Int) -> Bool {
-      var index = 0
-      while index < queues.count {
-        if queues[index].elements.count > count { return true }
-        index += 1
-      }
-      return false
-    }
+    func isCrowded(beyond count: Int) -> Bool { queues.contains { $0.elements.count > count } }
 
     /// The waiting producers, when no queue is crowded any more; they are resumed by the caller.
     mutating func producersToWake(half: Int) -> [CheckedContinuation<Void, Never>] {
@@ -102,8 +88,7 @@ package final class Broadcaster<Element: Sendable>: Sendable {
   private func publish(_ append: (inout [Element]) -> Void) {
     let limit = bufferLimit
     state.withLock { state in
-      var index = 0
-      while index < state.queues.count {
+      for index in state.queues.indices {
         append(&state.queues[index].elements)
         let excess = state.queues[index].elements.count - limit
         if excess > 0 { state.queues[index].elements.removeFirst(excess) }
@@ -115,7 +100,6 @@ package final class Broadcaster<Element: Sendable>: Sendable {
           state.queues[index].spare = []
           reader.resume(returning: batch)
         }
-        index += 1
       }
     }
   }
@@ -151,13 +135,9 @@ package final class Broadcaster<Element: Sendable>: Sendable {
   package func finish() {
     let producers = state.withLock { state in
       state.finished = true
-      var index = 0
-      while index < state.queues.count {
-        if let reader = state.queues[index].reader {
-          state.queues[index].reader = nil
-          reader.resume(returning: nil)
-        }
-        index += 1
+      for index in state.queues.indices {
+        state.queues[index].reader?.resume(returning: nil)
+        state.queues[index].reader = nil
       }
       defer { state.waiters.removeAll() }
       return state.waiters.map(\.continuation)
