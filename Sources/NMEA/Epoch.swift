@@ -182,34 +182,24 @@ extension Coordinate {
 /// The satellites GSA lists as used, one fixed bit set per constellation and one for
 /// satellites of no known constellation, stored inline so an epoch allocates nothing.
 struct UsedSatellites: Sendable, Hashable {
-  private var gps = SatelliteNumbers(), sbas = SatelliteNumbers(), glonass = SatelliteNumbers()
-  private var galileo = SatelliteNumbers(), beidou = SatelliteNumbers(), qzss = SatelliteNumbers()
-  private var navic = SatelliteNumbers(), unknown = SatelliteNumbers()
+  /// By ``slot(_:)``.
+  private var sets = InlineArray<8, SatelliteNumbers>(repeating: SatelliteNumbers())
 
-  private func set(_ constellation: Constellation?) -> SatelliteNumbers {
+  private static func slot(_ constellation: Constellation?) -> Int {
     switch constellation {
-    case nil: unknown
-    case .gps: gps
-    case .sbas: sbas
-    case .glonass: glonass
-    case .galileo: galileo
-    case .beidou: beidou
-    case .qzss: qzss
-    case .navic: navic
+    case .gps: 0
+    case .sbas: 1
+    case .glonass: 2
+    case .galileo: 3
+    case .beidou: 4
+    case .qzss: 5
+    case .navic: 6
+    case nil: 7
     }
   }
 
   private mutating func insert(_ numbers: SatelliteNumbers, into constellation: Constellation?) {
-    switch constellation {
-    case nil: unknown.formUnion(numbers)
-    case .gps: gps.formUnion(numbers)
-    case .sbas: sbas.formUnion(numbers)
-    case .glonass: glonass.formUnion(numbers)
-    case .galileo: galileo.formUnion(numbers)
-    case .beidou: beidou.formUnion(numbers)
-    case .qzss: qzss.formUnion(numbers)
-    case .navic: navic.formUnion(numbers)
-    }
+    sets[Self.slot(constellation)].formUnion(numbers)
   }
 
   /// Sorts a sentence's numbers into constellations a whole set at a time.
@@ -234,10 +224,21 @@ struct UsedSatellites: Sendable, Hashable {
   }
 
   var count: Int {
-    gps.count + sbas.count + glonass.count + galileo.count + beidou.count + qzss.count + navic.count + unknown.count
+    var total = 0
+    for index in sets.indices { total += sets[index].count }
+    return total
   }
 
   func contains(_ number: Int, constellation: Constellation?) -> Bool {
-    set(constellation).contains(number) || unknown.contains(number)
+    sets[Self.slot(constellation)].contains(number) || sets[Self.slot(nil)].contains(number)
+  }
+
+  static func == (left: UsedSatellites, right: UsedSatellites) -> Bool {
+    for index in left.sets.indices where left.sets[index] != right.sets[index] { return false }
+    return true
+  }
+
+  func hash(into hasher: inout Hasher) {
+    for index in sets.indices { hasher.combine(sets[index]) }
   }
 }

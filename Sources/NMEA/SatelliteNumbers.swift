@@ -1,12 +1,9 @@
 /// A set of satellite numbers (1 through 511) held in a fixed bit set, so a GSA allocates
 /// nothing. Iterates in increasing order.
-///
-/// Eight named words rather than a tuple read through `withUnsafeBytes`: that would copy the
-/// set for every question asked of it.
 public struct SatelliteNumbers: Hashable, Sendable, Sequence {
   public static let limit = 512
-  var w0: UInt64 = 0, w1: UInt64 = 0, w2: UInt64 = 0, w3: UInt64 = 0
-  var w4: UInt64 = 0, w5: UInt64 = 0, w6: UInt64 = 0, w7: UInt64 = 0
+  /// Bit `n % 64` of word `n / 64` for number `n`, stored inline.
+  var words = InlineArray<8, UInt64>(repeating: 0)
 
   public init() {}
 
@@ -14,85 +11,52 @@ public struct SatelliteNumbers: Hashable, Sendable, Sequence {
     for number in numbers { insert(number) }
   }
 
-  @inline(__always)
-  func word(_ index: Int) -> UInt64 {
-    switch index {
-    case 0: w0
-    case 1: w1
-    case 2: w2
-    case 3: w3
-    case 4: w4
-    case 5: w5
-    case 6: w6
-    default: w7
-    }
-  }
-
   public mutating func insert(_ number: Int) {
     guard number > 0, number < Self.limit else { return }
-    let bit: UInt64 = 1 << UInt64(number & 63)
-    switch number >> 6 {
-    case 0: w0 |= bit
-    case 1: w1 |= bit
-    case 2: w2 |= bit
-    case 3: w3 |= bit
-    case 4: w4 |= bit
-    case 5: w5 |= bit
-    case 6: w6 |= bit
-    default: w7 |= bit
-    }
+    words[number >> 6] |= 1 << UInt64(number & 63)
   }
 
   public func contains(_ number: Int) -> Bool {
     guard number > 0, number < Self.limit else { return false }
-    return word(number >> 6) & (1 << UInt64(number & 63)) != 0
+    return words[number >> 6] & (1 << UInt64(number & 63)) != 0
   }
 
+  // Loops rather than `reduce` or `allSatisfy`: in a debug build their closures, capturing
+  // the set, allocate on every call.
   public var count: Int {
-    w0.nonzeroBitCount + w1.nonzeroBitCount + w2.nonzeroBitCount + w3.nonzeroBitCount + w4.nonzeroBitCount
-      + w5.nonzeroBitCount + w6.nonzeroBitCount + w7.nonzeroBitCount
+    var total = 0
+    for index in words.indices { total += words[index].nonzeroBitCount }
+    return total
   }
 
-  public var isEmpty: Bool { (w0 | w1 | w2 | w3 | w4 | w5 | w6 | w7) == 0 }
+  public var isEmpty: Bool {
+    for index in words.indices where words[index] != 0 { return false }
+    return true
+  }
 
   /// The numbers in both sets, word by word.
-  func intersection(_ other: SatelliteNumbers) -> SatelliteNumbers {
-    var result = SatelliteNumbers()
-    result.w0 = w0 & other.w0
-    result.w1 = w1 & other.w1
-    result.w2 = w2 & other.w2
-    result.w3 = w3 & other.w3
-    result.w4 = w4 & other.w4
-    result.w5 = w5 & other.w5
-    result.w6 = w6 & other.w6
-    result.w7 = w7 & other.w7
-    return result
-  }
+  func intersection(_ other: SatelliteNumbers) -> SatelliteNumbers { combined(with: other) { $0 & $1 } }
 
   /// The numbers of this set that `other` does not hold, word by word.
-  func subtracting(_ other: SatelliteNumbers) -> SatelliteNumbers {
+  func subtracting(_ other: SatelliteNumbers) -> SatelliteNumbers { combined(with: other) { $0 & ~$1 } }
+
+  /// Adds all of `other`'s numbers, word by word.
+  mutating func formUnion(_ other: SatelliteNumbers) { self = combined(with: other) { $0 | $1 } }
+
+  @inline(__always)
+  private func combined(with other: SatelliteNumbers, _ operation: (UInt64, UInt64) -> UInt64) -> SatelliteNumbers {
     var result = SatelliteNumbers()
-    result.w0 = w0 & ~other.w0
-    result.w1 = w1 & ~other.w1
-    result.w2 = w2 & ~other.w2
-    result.w3 = w3 & ~other.w3
-    result.w4 = w4 & ~other.w4
-    result.w5 = w5 & ~other.w5
-    result.w6 = w6 & ~other.w6
-    result.w7 = w7 & ~other.w7
+    for index in words.indices { result.words[index] = operation(words[index], other.words[index]) }
     return result
   }
 
-  /// Adds all of `other`'s numbers, word by word.
-  mutating func formUnion(_ other: SatelliteNumbers) {
-    w0 |= other.w0
-    w1 |= other.w1
-    w2 |= other.w2
-    w3 |= other.w3
-    w4 |= other.w4
-    w5 |= other.w5
-    w6 |= other.w6
-    w7 |= other.w7
+  public static func == (left: SatelliteNumbers, right: SatelliteNumbers) -> Bool {
+    for index in left.words.indices where left.words[index] != right.words[index] { return false }
+    return true
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    for index in words.indices { hasher.combine(words[index]) }
   }
 
   public func makeIterator() -> Iterator { Iterator(numbers: self) }
@@ -105,14 +69,14 @@ public struct SatelliteNumbers: Hashable, Sendable, Sequence {
 
     init(numbers: SatelliteNumbers) {
       self.numbers = numbers
-      self.bits = numbers.w0
+      self.bits = numbers.words[0]
     }
 
     public mutating func next() -> Int? {
       while bits == 0 {
         index += 1
         guard index < 8 else { return nil }
-        bits = numbers.word(index)
+        bits = numbers.words[index]
       }
       let bit = bits.trailingZeroBitCount
       bits &= bits - 1
