@@ -46,34 +46,34 @@ extension LocationManager {
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) -> LocationManager {
     let place = SourcePlace(fileID: fileID, filePath: filePath, line: line, column: column)
-    return LocationManager(
-      accuracyAuthorization: place.endpoint("accuracyAuthorization", returning: nil),
-      authorizationStatus: place.endpoint("authorizationStatus", returning: .notDetermined),
-      delegate: {
-        place.reportUnimplemented("delegate"); return AsyncStream { $0.finish() }
-      },
-      heading: place.endpoint("heading", returning: nil),
-      headingAvailable: place.endpoint("headingAvailable", returning: false),
-      location: place.endpoint("location", returning: nil),
-      locationServicesEnabled: place.endpoint("locationServicesEnabled", returning: false),
-      maximumRegionMonitoringDistance: place.endpoint("maximumRegionMonitoringDistance", returning: 0),
-      monitoredRegions: place.endpoint("monitoredRegions", returning: []),
-      requestAlwaysAuthorization: { place.reportUnimplemented("requestAlwaysAuthorization") },
-      requestLocation: { place.reportUnimplemented("requestLocation") },
-      requestState: { _ in place.reportUnimplemented("requestState") },
-      requestWhenInUseAuthorization: { place.reportUnimplemented("requestWhenInUseAuthorization") },
-      set: { _ in place.reportUnimplemented("set") },
-      significantLocationChangeMonitoringAvailable: place.endpoint("significantLocationChangeMonitoringAvailable", returning: false),
-      startMonitoringForRegion: { _ in place.reportUnimplemented("startMonitoringForRegion") },
-      startMonitoringSignificantLocationChanges: { place.reportUnimplemented("startMonitoringSignificantLocationChanges") },
-      startMonitoringVisits: { place.reportUnimplemented("startMonitoringVisits") },
-      startUpdatingHeading: { place.reportUnimplemented("startUpdatingHeading") },
-      startUpdatingLocation: { place.reportUnimplemented("startUpdatingLocation") },
-      stopMonitoringForRegion: { _ in place.reportUnimplemented("stopMonitoringForRegion") },
-      stopMonitoringSignificantLocationChanges: { place.reportUnimplemented("stopMonitoringSignificantLocationChanges") },
-      stopMonitoringVisits: { place.reportUnimplemented("stopMonitoringVisits") },
-      stopUpdatingHeading: { place.reportUnimplemented("stopUpdatingHeading") },
-      stopUpdatingLocation: { place.reportUnimplemented("stopUpdatingLocation") }
-    )
+    var manager = LocationManager()
+    manager.accuracyAuthorization = place.endpoint("accuracyAuthorization", returning: nil)
+    manager.authorizationStatus = place.endpoint("authorizationStatus", returning: .notDetermined)
+    manager.delegate = {
+      place.reportUnimplemented("delegate"); return AsyncStream { $0.finish() }
+    }
+    manager.heading = place.endpoint("heading", returning: nil)
+    manager.headingAvailable = place.endpoint("headingAvailable", returning: false)
+    manager.location = place.endpoint("location", returning: nil)
+    manager.locationServicesEnabled = place.endpoint("locationServicesEnabled", returning: false)
+    manager.maximumRegionMonitoringDistance = place.endpoint("maximumRegionMonitoringDistance", returning: 0)
+    manager.monitoredRegions = place.endpoint("monitoredRegions", returning: [])
+    manager.requestAlwaysAuthorization = { place.reportUnimplemented("requestAlwaysAuthorization") }
+    manager.requestLocation = { place.reportUnimplemented("requestLocation") }
+    manager.requestState = { _ in place.reportUnimplemented("requestState") }
+    manager.requestWhenInUseAuthorization = { place.reportUnimplemented("requestWhenInUseAuthorization") }
+    manager.set = { _ in place.reportUnimplemented("set") }
+    manager.significantLocationChangeMonitoringAvailable = place.endpoint("significantLocationChangeMonitoringAvailable", returning: false)
+    manager.startMonitoringForRegion = { _ in place.reportUnimplemented("startMonitoringForRegion") }
+    manager.startMonitoringSignificantLocationChanges = { place.reportUnimplemented("startMonitoringSignificantLocationChanges") }
+    manager.startMonitoringVisits = { place.reportUnimplemented("startMonitoringVisits") }
+    manager.startUpdatingHeading = { place.reportUnimplemented("startUpdatingHeading") }
+    manager.startUpdatingLocation = { place.reportUnimplemented("startUpdatingLocation") }
+    manager.stopMonitoringForRegion = { _ in place.reportUnimplemented("stopMonitoringForRegion") }
+    manager.stopMonitoringSignificantLocationChanges = { place.reportUnimplemented("stopMonitoringSignificantLocationChanges") }
+    manager.stopMonitoringVisits = { place.reportUnimplemented("stopMonitoringVisits") }
+    manager.stopUpdatingHeading = { place.reportUnimplemented("stopUpdatingHeading") }
+    manager.stopUpdatingLocation = { place.reportUnimplemented("stopUpdatingLocation") }
+    return manager
   }
 }

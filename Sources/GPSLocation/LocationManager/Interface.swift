@@ -6,104 +6,55 @@ import FoundationEssentials
 /// Make one with ``serial(path:baudRate:configuration:)``, ``gpsd(host:port:device:configuration:)`` or
 /// ``replay(capture:speed:configuration:)`` (all share one engine, so a capture replays to the
 /// actions the device produced), ``noop``, or, in tests, `.unimplemented()` and
-/// `.controlled()` from `GPSLocationTestSupport`. Or build your own with the memberwise init.
+/// `.controlled()` from `GPSLocationTestSupport`. Or build your own: ``init()`` and the endpoints
+/// you need.
 ///
 /// Subscribe with ``delegate``: every call returns a new stream that receives every action
 /// emitted after it subscribed. Endpoints that act are `async`: they return once the command
 /// has reached the manager, so actions they cause arrive on the delegate streams after that.
 public struct LocationManager: Sendable {
-  public var accuracyAuthorization: @Sendable () async -> AccuracyAuthorization?
-  public var authorizationStatus: @Sendable () async -> AuthorizationStatus
+  public var accuracyAuthorization: @Sendable () async -> AccuracyAuthorization? = { nil }
+  public var authorizationStatus: @Sendable () async -> AuthorizationStatus = { .notDetermined }
   /// A new stream of every action emitted from now on. Ending the stream's iteration
   /// unsubscribes it; other subscribers are not affected.
-  public var delegate: @Sendable () -> AsyncStream<Action>
+  public var delegate: @Sendable () -> AsyncStream<Action> = { AsyncStream { _ in } }
   /// The latest heading, if any.
-  public var heading: @Sendable () async -> Heading?
-  public var headingAvailable: @Sendable () async -> Bool
+  public var heading: @Sendable () async -> Heading? = { nil }
+  public var headingAvailable: @Sendable () async -> Bool = { false }
   /// The latest location, if any.
-  public var location: @Sendable () async -> Location?
+  public var location: @Sendable () async -> Location? = { nil }
   /// Whether a source is configured and present (a device node that exists, a gpsd that
   /// answers, a capture that can be read).
-  public var locationServicesEnabled: @Sendable () async -> Bool
-  public var maximumRegionMonitoringDistance: @Sendable () async -> Double
-  public var monitoredRegions: @Sendable () async -> Set<Region>
-  public var requestAlwaysAuthorization: @Sendable () async -> Void
+  public var locationServicesEnabled: @Sendable () async -> Bool = { false }
+  public var maximumRegionMonitoringDistance: @Sendable () async -> Double = { LocationEngine.Configuration().maximumRegionRadius }
+  public var monitoredRegions: @Sendable () async -> Set<Region> = { [] }
+  public var requestAlwaysAuthorization: @Sendable () async -> Void = {}
   /// Delivers one location: the first fix that meets `desiredAccuracy`, or the best one seen
   /// when the request times out, or `didFailWithError(locationUnknown)`.
-  public var requestLocation: @Sendable () async -> Void
+  public var requestLocation: @Sendable () async -> Void = {}
   /// Answers `didDetermineState` for a monitored region. (Not in upstream.)
-  public var requestState: @Sendable (Region) async -> Void
+  public var requestState: @Sendable (Region) async -> Void = { _ in }
   /// Tries the source again and reports `didChangeAuthorization`.
-  public var requestWhenInUseAuthorization: @Sendable () async -> Void
-  public var set: @Sendable (Properties) async -> Void
-  public var significantLocationChangeMonitoringAvailable: @Sendable () async -> Bool
-  public var startMonitoringForRegion: @Sendable (Region) async -> Void
-  public var startMonitoringSignificantLocationChanges: @Sendable () async -> Void
-  public var startMonitoringVisits: @Sendable () async -> Void
-  public var startUpdatingHeading: @Sendable () async -> Void
-  public var startUpdatingLocation: @Sendable () async -> Void
-  public var stopMonitoringForRegion: @Sendable (Region) async -> Void
-  public var stopMonitoringSignificantLocationChanges: @Sendable () async -> Void
-  public var stopMonitoringVisits: @Sendable () async -> Void
-  public var stopUpdatingHeading: @Sendable () async -> Void
-  public var stopUpdatingLocation: @Sendable () async -> Void
+  public var requestWhenInUseAuthorization: @Sendable () async -> Void = {}
+  public var set: @Sendable (Properties) async -> Void = { _ in }
+  public var significantLocationChangeMonitoringAvailable: @Sendable () async -> Bool = { false }
+  public var startMonitoringForRegion: @Sendable (Region) async -> Void = { _ in }
+  public var startMonitoringSignificantLocationChanges: @Sendable () async -> Void = {}
+  public var startMonitoringVisits: @Sendable () async -> Void = {}
+  public var startUpdatingHeading: @Sendable () async -> Void = {}
+  public var startUpdatingLocation: @Sendable () async -> Void = {}
+  public var stopMonitoringForRegion: @Sendable (Region) async -> Void = { _ in }
+  public var stopMonitoringSignificantLocationChanges: @Sendable () async -> Void = {}
+  public var stopMonitoringVisits: @Sendable () async -> Void = {}
+  public var stopUpdatingHeading: @Sendable () async -> Void = {}
+  public var stopUpdatingLocation: @Sendable () async -> Void = {}
   /// The command line's way past the closures: actions a batch at a time, and several
   /// commands as one. `nil` unless made by ``source(_:configuration:clock:)``.
   package var core: CoreAccess?
 
-  public init(
-    accuracyAuthorization: @escaping @Sendable () async -> AccuracyAuthorization?,
-    authorizationStatus: @escaping @Sendable () async -> AuthorizationStatus,
-    delegate: @escaping @Sendable () -> AsyncStream<Action>,
-    heading: @escaping @Sendable () async -> Heading?,
-    headingAvailable: @escaping @Sendable () async -> Bool,
-    location: @escaping @Sendable () async -> Location?,
-    locationServicesEnabled: @escaping @Sendable () async -> Bool,
-    maximumRegionMonitoringDistance: @escaping @Sendable () async -> Double,
-    monitoredRegions: @escaping @Sendable () async -> Set<Region>,
-    requestAlwaysAuthorization: @escaping @Sendable () async -> Void,
-    requestLocation: @escaping @Sendable () async -> Void,
-    requestState: @escaping @Sendable (Region) async -> Void,
-    requestWhenInUseAuthorization: @escaping @Sendable () async -> Void,
-    set: @escaping @Sendable (Properties) async -> Void,
-    significantLocationChangeMonitoringAvailable: @escaping @Sendable () async -> Bool,
-    startMonitoringForRegion: @escaping @Sendable (Region) async -> Void,
-    startMonitoringSignificantLocationChanges: @escaping @Sendable () async -> Void,
-    startMonitoringVisits: @escaping @Sendable () async -> Void,
-    startUpdatingHeading: @escaping @Sendable () async -> Void,
-    startUpdatingLocation: @escaping @Sendable () async -> Void,
-    stopMonitoringForRegion: @escaping @Sendable (Region) async -> Void,
-    stopMonitoringSignificantLocationChanges: @escaping @Sendable () async -> Void,
-    stopMonitoringVisits: @escaping @Sendable () async -> Void,
-    stopUpdatingHeading: @escaping @Sendable () async -> Void,
-    stopUpdatingLocation: @escaping @Sendable () async -> Void
-  ) {
-    self.accuracyAuthorization = accuracyAuthorization
-    self.authorizationStatus = authorizationStatus
-    self.delegate = delegate
-    self.heading = heading
-    self.headingAvailable = headingAvailable
-    self.location = location
-    self.locationServicesEnabled = locationServicesEnabled
-    self.maximumRegionMonitoringDistance = maximumRegionMonitoringDistance
-    self.monitoredRegions = monitoredRegions
-    self.requestAlwaysAuthorization = requestAlwaysAuthorization
-    self.requestLocation = requestLocation
-    self.requestState = requestState
-    self.requestWhenInUseAuthorization = requestWhenInUseAuthorization
-    self.set = set
-    self.significantLocationChangeMonitoringAvailable = significantLocationChangeMonitoringAvailable
-    self.startMonitoringForRegion = startMonitoringForRegion
-    self.startMonitoringSignificantLocationChanges = startMonitoringSignificantLocationChanges
-    self.startMonitoringVisits = startMonitoringVisits
-    self.startUpdatingHeading = startUpdatingHeading
-    self.startUpdatingLocation = startUpdatingLocation
-    self.stopMonitoringForRegion = stopMonitoringForRegion
-    self.stopMonitoringSignificantLocationChanges = stopMonitoringSignificantLocationChanges
-    self.stopMonitoringVisits = stopMonitoringVisits
-    self.stopUpdatingHeading = stopUpdatingHeading
-    self.stopUpdatingLocation = stopUpdatingLocation
-  }
+  /// A manager that does nothing: streams that never yield, no location, not authorized.
+  /// Set the endpoints you need on it, or start from one of the factories above.
+  public init() {}
 
   /// What the manager tells its delegate streams, with upstream's case names.
   public enum Action: Equatable, Sendable {
@@ -207,31 +158,5 @@ extension LocationManager {
 
   /// A manager that does nothing: streams that never yield, no location, not authorized.
   /// Handy in previews and as a placeholder.
-  public static let noop = LocationManager(
-    accuracyAuthorization: { nil },
-    authorizationStatus: { .notDetermined },
-    delegate: { AsyncStream { _ in } },
-    heading: { nil },
-    headingAvailable: { false },
-    location: { nil },
-    locationServicesEnabled: { false },
-    maximumRegionMonitoringDistance: { LocationEngine.Configuration().maximumRegionRadius },
-    monitoredRegions: { [] },
-    requestAlwaysAuthorization: {},
-    requestLocation: {},
-    requestState: { _ in },
-    requestWhenInUseAuthorization: {},
-    set: { _ in },
-    significantLocationChangeMonitoringAvailable: { false },
-    startMonitoringForRegion: { _ in },
-    startMonitoringSignificantLocationChanges: {},
-    startMonitoringVisits: {},
-    startUpdatingHeading: {},
-    startUpdatingLocation: {},
-    stopMonitoringForRegion: { _ in },
-    stopMonitoringSignificantLocationChanges: {},
-    stopMonitoringVisits: {},
-    stopUpdatingHeading: {},
-    stopUpdatingLocation: {}
-  )
+  public static let noop = LocationManager()
 }

@@ -178,37 +178,36 @@ extension LocationManager {
     clock: some Clock<Duration> = ContinuousClock()
   ) -> LocationManager {
     let core = ManagerCore(source: source, configuration: configuration, clock: clock)
-    var manager = LocationManager(
-      accuracyAuthorization: { .fullAccuracy },
-      authorizationStatus: { await core.authorization },
-      delegate: { core.broadcaster.subscribe() },
-      heading: { await core.engine.heading },
-      headingAvailable: { true },
-      location: { await core.engine.location },
-      locationServicesEnabled: { await source.isPresent() },
-      maximumRegionMonitoringDistance: { configuration.maximumRegionRadius },
-      monitoredRegions: { await core.engine.monitoredRegions },
-      requestAlwaysAuthorization: { await core.requestAuthorization() },
-      requestLocation: {
-        await core.perform { engine, now in
-          engine.requestLocation(now: now); return []
-        }
-      },
-      requestState: { region in await core.perform { engine, _ in engine.requestState(for: region) } },
-      requestWhenInUseAuthorization: { await core.requestAuthorization() },
-      set: { properties in await core.update { $0.set(properties) } },
-      significantLocationChangeMonitoringAvailable: { true },
-      startMonitoringForRegion: { region in await core.perform { engine, _ in engine.startMonitoring(region) } },
-      startMonitoringSignificantLocationChanges: { await core.update { $0.startMonitoringSignificantLocationChanges() } },
-      startMonitoringVisits: { await core.update { $0.startMonitoringVisits() } },
-      startUpdatingHeading: { await core.update { $0.startUpdatingHeading() } },
-      startUpdatingLocation: { await core.update { $0.startUpdatingLocation() } },
-      stopMonitoringForRegion: { region in await core.update { $0.stopMonitoring(region) } },
-      stopMonitoringSignificantLocationChanges: { await core.update { $0.stopMonitoringSignificantLocationChanges() } },
-      stopMonitoringVisits: { await core.update { $0.stopMonitoringVisits() } },
-      stopUpdatingHeading: { await core.update { $0.stopUpdatingHeading() } },
-      stopUpdatingLocation: { await core.update { $0.stopUpdatingLocation() } }
-    )
+    var manager = LocationManager()
+    manager.accuracyAuthorization = { .fullAccuracy }
+    manager.authorizationStatus = { await core.authorization }
+    manager.delegate = { core.broadcaster.subscribe() }
+    manager.heading = { await core.engine.heading }
+    manager.headingAvailable = { true }
+    manager.location = { await core.engine.location }
+    manager.locationServicesEnabled = { await source.isPresent() }
+    manager.maximumRegionMonitoringDistance = { configuration.maximumRegionRadius }
+    manager.monitoredRegions = { await core.engine.monitoredRegions }
+    manager.requestAlwaysAuthorization = { await core.requestAuthorization() }
+    manager.requestLocation = {
+      await core.perform { engine, now in
+        engine.requestLocation(now: now); return []
+      }
+    }
+    manager.requestState = { region in await core.perform { engine, _ in engine.requestState(for: region) } }
+    manager.requestWhenInUseAuthorization = { await core.requestAuthorization() }
+    manager.set = { properties in await core.update { $0.set(properties) } }
+    manager.significantLocationChangeMonitoringAvailable = { true }
+    manager.startMonitoringForRegion = { region in await core.perform { engine, _ in engine.startMonitoring(region) } }
+    manager.startMonitoringSignificantLocationChanges = { await core.update { $0.startMonitoringSignificantLocationChanges() } }
+    manager.startMonitoringVisits = { await core.update { $0.startMonitoringVisits() } }
+    manager.startUpdatingHeading = { await core.update { $0.startUpdatingHeading() } }
+    manager.startUpdatingLocation = { await core.update { $0.startUpdatingLocation() } }
+    manager.stopMonitoringForRegion = { region in await core.update { $0.stopMonitoring(region) } }
+    manager.stopMonitoringSignificantLocationChanges = { await core.update { $0.stopMonitoringSignificantLocationChanges() } }
+    manager.stopMonitoringVisits = { await core.update { $0.stopMonitoringVisits() } }
+    manager.stopUpdatingHeading = { await core.update { $0.stopUpdatingHeading() } }
+    manager.stopUpdatingLocation = { await core.update { $0.stopUpdatingLocation() } }
     manager.core = CoreAccess(
       subscribe: { core.broadcaster.subscribeBatches() },
       perform: { command in await core.perform(command) },
