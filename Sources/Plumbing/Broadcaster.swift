@@ -39,9 +39,17 @@ package final class Broadcaster<Element: Sendable>: Sendable {
     var nextWaiter = 0
     var waiters: [(id: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
-    func index(of id: Int) -> Int? { queues.firstIndex { $0.id == id } }
+    // Loops rather than `firstIndex(where:)` and `contains(where:)`: in this generic type those
+    // take their closures unspecialized, which allocated (0.02 more allocations per epoch).
+    func index(of id: Int) -> Int? {
+      for index in queues.indices where queues[index].id == id { return index }
+      return nil
+    }
 
-    func isCrowded(beyond count: Int) -> Bool { queues.contains { $0.elements.count > count } }
+    func isCrowded(beyond count: Int) -> Bool {
+      for index in queues.indices where queues[index].elements.count > count { return true }
+      return false
+    }
 
     /// The waiting producers, when no queue is crowded any more; they are resumed by the caller.
     mutating func producersToWake(half: Int) -> [CheckedContinuation<Void, Never>] {
