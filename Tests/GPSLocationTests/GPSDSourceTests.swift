@@ -95,8 +95,9 @@ struct GPSDSourceTests {
     let restarts = try await Self.restartGPSD(5, port: port) { .gpsd(port: port, timing: Self.fast) }
     for (index, restart) in restarts.enumerated() {
       #expect(
-        restart.paused && restart.lostMessage?.hasPrefix("Lost the connection to gpsd on 127.0.0.1:\(port)") == true, "restart \(index)")
-      #expect(restart.resumed, "restart \(index)")
+        restart.paused && restart.lostMessage?.hasPrefix("Lost the connection to gpsd on 127.0.0.1:\(port)") == true,
+        "restart \(index): \(restart.seen)")
+      #expect(restart.resumed, "restart \(index): \(restart.seen)")
     }
   }
 
@@ -105,6 +106,14 @@ struct GPSDSourceTests {
     var paused = false
     var lostMessage: String?
     var resumed = false
+    /// What else happened, for a failure's message: other actions, and a gpsd that outlived
+    /// its stop.
+    var seen: [String] = []
+
+    mutating func note(_ action: LocationManager.Action) {
+      if case .didUpdateLocations = action { return }
+      seen = Array((seen + ["\(action)"]).suffix(8))
+    }
   }
 
   /// Runs the manager `makeManager` gives against gpsd on `port`, and once it has a location
@@ -122,7 +131,9 @@ struct GPSDSourceTests {
     for _ in 0..<count {
       gpsd?.stop()
       var restart = Restart()
+      if FakeGPSD.accepts(port: port) { restart.seen.append("gpsd still accepts after stop()") }
       while let action = await iterator.next() {
+        restart.note(action)
         if case .didPauseLocationUpdates = action { restart.paused = true }
         if case .didFailWithError(let error) = action, restart.paused {
           restart.lostMessage = error.message
@@ -131,6 +142,7 @@ struct GPSDSourceTests {
       }
       gpsd = try FakeGPSD(capture: capturePath, port: port, cycle: 0.05)
       while let action = await iterator.next() {
+        restart.note(action)
         if case .didResumeLocationUpdates = action { restart.resumed = true }
         if case .didUpdateLocations = action, restart.resumed { break }
       }

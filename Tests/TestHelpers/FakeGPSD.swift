@@ -37,7 +37,7 @@ public final class FakeGPSD: @unchecked Sendable {
       Self.pkill(signal, "gpsfake .*-P \(port) ")
       Self.pkill(signal, "gpsd .*-S \(port) ")
       let deadline = Date().addingTimeInterval(2)
-      while (process.isRunning || Self.accepts(port: port)), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+      while (process.isRunning || Self.accepts(port: port)), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
       if !process.isRunning && !Self.accepts(port: port) { return }
     }
   }
@@ -50,9 +50,14 @@ public final class FakeGPSD: @unchecked Sendable {
     pkill.waitUntilExit()
   }
 
+  /// Whether a gpsd on `port` accepts a connection within 200 ms. Bounded: a plain connect to
+  /// a gpsd that is shutting down (its backlog full, accepting nothing) blocks for as long as
+  /// the kernel retries, two minutes, and ``stop()`` would never get to its SIGKILL.
   public static func accepts(port: Int) -> Bool {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
+    var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)
