@@ -23,34 +23,22 @@ final class DescriptorReader: @unchecked Sendable {
   private var liveSources = 0
   private var waiters: [CheckedContinuation<Void, Never>] = []
 
-  /// What a reader that reads for itself (``init(descriptor:label:onReadable:onTick:onClosed:)``)
-  /// found: nothing more for now, or the end.
+  /// What `onReadable` found: nothing more for now, or the end.
   enum Drained {
     case wouldBlock
     case closed(Errno?)
   }
 
+  /// A reader that reads the descriptor itself and hands each chunk to `onBytes`; or, given
+  /// `onReadable`, one for a descriptor a library reads itself (libgps): `onReadable` runs
+  /// when bytes are waiting and reads what it can without blocking.
   init(
-    descriptor: FileDescriptor, label: String, onBytes: @escaping (UnsafeRawBufferPointer) -> Void,
-    onTick: @escaping () -> Void, onClosed: @escaping (Errno?) -> Void
+    descriptor: FileDescriptor, label: String, onBytes: @escaping (UnsafeRawBufferPointer) -> Void = { _ in },
+    onReadable: (() -> Drained)? = nil, onTick: @escaping () -> Void, onClosed: @escaping (Errno?) -> Void
   ) {
     self.descriptor = descriptor
     self.queue = DispatchQueue(label: label)
     self.onBytes = onBytes
-    self.onReadable = nil
-    self.onTick = onTick
-    self.onClosed = onClosed
-  }
-
-  /// A reader for a descriptor a library reads itself (libgps): `onReadable` runs when
-  /// bytes are waiting and reads what it can without blocking.
-  init(
-    descriptor: FileDescriptor, label: String, onReadable: @escaping () -> Drained, onTick: @escaping () -> Void,
-    onClosed: @escaping (Errno?) -> Void
-  ) {
-    self.descriptor = descriptor
-    self.queue = DispatchQueue(label: label)
-    self.onBytes = { _ in }
     self.onReadable = onReadable
     self.onTick = onTick
     self.onClosed = onClosed

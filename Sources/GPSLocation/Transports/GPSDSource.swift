@@ -132,8 +132,7 @@ package struct GPSDSource: FixSource {
     _ socket: FileDescriptor, _ shape: Locked<GPSDFixAssembler.Shape>, _ deliver: @escaping @Sendable (SourceEvent) async -> Void
   ) async -> Outcome {
     let (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(256))
-    let decoder = ReportDecoder(
-      continuation: continuation, rawNMEA: rawNMEA, rejects: rejects, shape: shape)
+    let decoder = ReportDecoder(continuation: continuation, source: self, shape: shape)
     let reader = DescriptorReader(
       descriptor: socket, label: "gpsbridge.gpsd",
       onBytes: { bytes in decoder.received(bytes) }, onTick: decoder.tick, onClosed: decoder.closed)
@@ -154,7 +153,7 @@ package struct GPSDSource: FixSource {
       _ connection: LibGPSConnection, _ shape: Locked<GPSDFixAssembler.Shape>, _ deliver: @escaping @Sendable (SourceEvent) async -> Void
     ) async -> Outcome {
       let (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(256))
-      let decoder = ReportDecoder(continuation: continuation, rawNMEA: nil, rejects: rejects, shape: shape)
+      let decoder = ReportDecoder(continuation: continuation, source: self, shape: shape)
       let reader = DescriptorReader(
         descriptor: connection.descriptor, label: "gpsbridge.libgps",
         onReadable: { connection.readReports { decoder.take($0) } }, onTick: decoder.tick, onClosed: decoder.closed)
@@ -225,21 +224,17 @@ package struct GPSDSource: FixSource {
 /// gpsd's bytes to reports and fixes, on the reader's queue.
 private final class ReportDecoder: @unchecked Sendable {
   let continuation: AsyncStream<GPSDSource.Event>.Continuation
-  let rawNMEA: (@Sendable ([UInt8]) -> Void)?
-  let rejects: RejectedInput?
+  /// Where the taps (``GPSDSource/rawNMEA``, its rejects) come from.
+  let source: GPSDSource
   /// What this gpsd's fixes carry, learned across connections.
   let shape: Locked<GPSDFixAssembler.Shape>
   var decoder: GPSDStreamDecoder
 
-  init(
-    continuation: AsyncStream<GPSDSource.Event>.Continuation, rawNMEA: (@Sendable ([UInt8]) -> Void)?, rejects: RejectedInput?,
-    shape: Locked<GPSDFixAssembler.Shape>
-  ) {
+  init(continuation: AsyncStream<GPSDSource.Event>.Continuation, source: GPSDSource, shape: Locked<GPSDFixAssembler.Shape>) {
     self.continuation = continuation
-    self.rawNMEA = rawNMEA
-    self.rejects = rejects
+    self.source = source
     self.shape = shape
-    self.decoder = GPSDStreamDecoder(passesNMEA: rawNMEA != nil, shape: shape.withLock { $0 })
+    self.decoder = GPSDStreamDecoder(passesNMEA: source.rawNMEA != nil, shape: shape.withLock { $0 })
   }
 
   func received(_ bytes: UnsafeRawBufferPointer) {
@@ -268,7 +263,7 @@ private final class ReportDecoder: @unchecked Sendable {
 
   private func drain() {
     while let output = decoder.next() { yield(output) }
-    rejects?.update(decoder.counters.rejectionSummary)
+    source.rejects?.update(decoder.counters.rejectionSummary)
   }
 
   private func yield(_ output: GPSDStreamDecoder.Output) {
@@ -279,7 +274,7 @@ private final class ReportDecoder: @unchecked Sendable {
     case .report(let report): continuation.yield(.report(report))
     case .nmea(let line):
       // NMEA mode: sentences pass through and count as reports for silence detection.
-      rawNMEA?(Array(line) + [0x0D, 0x0A])
+      source.rawNMEA?(Array(line) + [0x0D, 0x0A])
       continuation.yield(.report(.unknown("NMEA")))
     }
   }

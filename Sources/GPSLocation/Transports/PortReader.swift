@@ -18,31 +18,21 @@ final class PortReader: @unchecked Sendable {
     var lastSentence: ContinuousClock.Instant?
   }
 
+  /// Where the taps (``SerialSource/rawBytes``, ``SerialSource/onSentence``, its rejects)
+  /// and the decoder's settings come from.
+  private let source: SerialSource
   private let defaultDate: UTCDate?
   private let continuation: AsyncStream<Event>.Continuation
-  /// Receives every byte read while forwarding is on (for recording captures).
-  private let rawBytes: (@Sendable ([UInt8]) -> Void)?
-  private let rejects: RejectedInput?
-  private let keepsSatellites: Bool
-  /// Receives every sentence framed while forwarding is on.
-  private let onSentence: (@Sendable ([UInt8]) -> Void)?
   private var decoder: FixDecoder
   private var counters = Counters()
   private var forwarding = false
   private var reader: DescriptorReader!
 
-  init(
-    port: SerialPort, defaultDate: UTCDate?, continuation: AsyncStream<Event>.Continuation,
-    rawBytes: (@Sendable ([UInt8]) -> Void)? = nil, rejects: RejectedInput? = nil, keepsSatellites: Bool = false,
-    onSentence: (@Sendable ([UInt8]) -> Void)? = nil
-  ) {
-    self.keepsSatellites = keepsSatellites
-    self.onSentence = onSentence
+  init(port: SerialPort, source: SerialSource, defaultDate: UTCDate?, continuation: AsyncStream<Event>.Continuation) {
+    self.source = source
     self.defaultDate = defaultDate
     self.continuation = continuation
-    self.rawBytes = rawBytes
-    self.rejects = rejects
-    self.decoder = FixDecoder(defaultDate: defaultDate, keepsSatellites: keepsSatellites)
+    self.decoder = FixDecoder(defaultDate: defaultDate, keepsSatellites: source.keepsSatellites)
     self.reader = DescriptorReader(
       descriptor: port.descriptor, label: "gpsbridge.serial",
       onBytes: { [weak self] bytes in self?.received(bytes) },
@@ -69,7 +59,7 @@ final class PortReader: @unchecked Sendable {
   /// Starts decoding afresh (after a baud change), forgetting what was counted.
   func reset() {
     reader.perform { [self] in
-      decoder = FixDecoder(defaultDate: defaultDate, keepsSatellites: keepsSatellites)
+      decoder = FixDecoder(defaultDate: defaultDate, keepsSatellites: source.keepsSatellites)
       counters = Counters()
     }
   }
@@ -81,7 +71,7 @@ final class PortReader: @unchecked Sendable {
 
   /// Every fix the bytes so far complete, passing the sentences on when asked to.
   private func decodeAvailable() {
-    if forwarding, let onSentence {
+    if forwarding, let onSentence = source.onSentence {
       while let fix = decoder.next(onSentence: { onSentence(Array($0.bytes)) }) { continuation.yield(.fix(fix)) }
       return
     }
@@ -92,7 +82,7 @@ final class PortReader: @unchecked Sendable {
     let now = ContinuousClock.now
     counters.bytes += bytes.count
     counters.lastByte = now
-    if forwarding, let rawBytes { rawBytes(Array(bytes)) }
+    if forwarding, let rawBytes = source.rawBytes { rawBytes(Array(bytes)) }
     decoder.append(bytes)
     let before = decoder.framer.counters.sentences
     decodeAvailable()
@@ -100,7 +90,7 @@ final class PortReader: @unchecked Sendable {
     if framed.sentences > before { counters.lastSentence = now }
     counters.sentences = framed.sentences
     let rejected = framed.badChecksum + framed.malformed + framed.overlong + framed.missingChecksum + decoder.decodeErrors
-    if rejected != counters.rejected, forwarding { rejects?.update(Self.summary(framed, undecodable: decoder.decodeErrors)) }
+    if rejected != counters.rejected, forwarding { source.rejects?.update(Self.summary(framed, undecodable: decoder.decodeErrors)) }
     counters.rejected = rejected
   }
 

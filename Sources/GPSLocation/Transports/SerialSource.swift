@@ -132,9 +132,7 @@ package struct SerialSource: FixSource {
   private func read(_ port: SerialPort, knownRate: inout Int?, _ deliver: @escaping @Sendable (SourceEvent) async -> Void) async -> Outcome
   {
     let (events, continuation) = AsyncStream.makeStream(of: PortReader.Event.self, bufferingPolicy: .bufferingNewest(256))
-    let reader = PortReader(
-      port: port, defaultDate: .today, continuation: continuation, rawBytes: rawBytes, rejects: rejects, keepsSatellites: keepsSatellites,
-      onSentence: onSentence)
+    let reader = PortReader(port: port, source: self, defaultDate: .today, continuation: continuation)
     reader.start()
 
     let automatic = baudRate == .automatic
@@ -149,18 +147,24 @@ package struct SerialSource: FixSource {
     var garbageReported = false
     if automatic, candidates[0] != (knownRate ?? BaudRate.candidates[0]) { try? port.setBaudRate(candidates[0]) }
     if !probing { reader.forwardBytes(true) }
+    func settle() {
+      probing = false
+      reader.forwardBytes(true)
+      knownRate = candidates[index]
+      onNotice("\(path): NMEA at \(candidates[index]) baud")
+    }
+    func probe(_ next: Int, from now: ContinuousClock.Instant) {
+      index = next
+      try? port.setBaudRate(candidates[index])
+      reader.reset()
+      probeStart = now
+    }
 
     let outcome: Outcome = await withTaskCancellationHandler {
       for await event in events {
         switch event {
         case .fix(let fix):
-          if probing {
-            // A fix proves the rate.
-            probing = false
-            reader.forwardBytes(true)
-            knownRate = candidates[index]
-            onNotice("\(path): NMEA at \(candidates[index]) baud")
-          }
+          if probing { settle() }  // A fix proves the rate.
           await deliver(.fix(fix))
         case .closed(let error):
           return .gone(error)
@@ -168,19 +172,12 @@ package struct SerialSource: FixSource {
           let now = ContinuousClock.now
           if probing {
             if counters.sentences >= 2 {
-              probing = false
-              reader.forwardBytes(true)
-              knownRate = candidates[index]
-              onNotice("\(path): NMEA at \(candidates[index]) baud")
+              settle()
             } else if probeStart.duration(to: now) >= timing.probeWindow {
-              index += 1
-              if index == candidates.count {
-                index = 0
+              if index + 1 == candidates.count {
                 await deliver(.failed(.init(.noNMEAAtAnyRate(path: path, seconds: Int(started.duration(to: now).components.seconds)))))
               }
-              try? port.setBaudRate(candidates[index])
-              reader.reset()
-              probeStart = now
+              probe((index + 1) % candidates.count, from: now)
             }
             continue
           }
@@ -199,11 +196,8 @@ package struct SerialSource: FixSource {
               // Bytes but no sentences: the receiver changed rate, or we settled wrongly.
               probing = true
               reader.forwardBytes(false)
-              index = 0
               knownRate = nil
-              try? port.setBaudRate(candidates[index])
-              reader.reset()
-              probeStart = now
+              probe(0, from: now)
             } else if !garbageReported {
               garbageReported = true
               await deliver(.failed(.init(.noNMEAAtRate(path: path, seconds: Int(timing.silenceTimeout.components.seconds)))))
