@@ -159,36 +159,32 @@ public final class GPSDServer: @unchecked Sendable {
   }
 
   private func handle(_ event: Event) {
+    reports.removeAll()
     switch event {
     case .deviceAppeared(let path, let bitsPerSecond, let cycle):
       let served = ServedDevice(path: path, activated: UTCTimestamp.now, bitsPerSecond: bitsPerSecond, cycle: cycle)
       device = served
-      reports.removeAll()
       Reports.device(served, into: &reports)
       broadcast(to: { $0.enable })
     case .deviceWentAway:
       guard let path = device?.path else { return }
       device = nil
-      reports.removeAll()
       Reports.deviceGone(path: path, into: &reports)
       broadcast(to: { $0.enable })
     case .fix(let fix):
       latestFix = fix
       counters.fixes += 1
       let path = device?.path ?? "gpsbridge"
-      reports.removeAll()
       Reports.tpv(fix, device: path, into: &reports)
       if !fix.satellites.isEmpty || fix.hdop != nil { Reports.sky(fix, device: path, into: &reports) }
       if fix.errorEstimate != nil { Reports.gst(fix, device: path, into: &reports) }
       Reports.att(fix, device: path, into: &reports)
       broadcast(to: \.wantsReports)
     case .sentence(let sentence):
-      reports.removeAll()
       for byte in sentence { reports.append(ascii: byte) }
       reports.lineEnd()
       broadcast(to: \.wantsSentences)
     case .bytes(let bytes):
-      guard clients.values.contains(where: { $0.policy.wantsBytes }) else { return }
       for client in clients.values where client.policy.wantsBytes { send(bytes, to: client) }
     }
   }
@@ -294,8 +290,7 @@ public final class GPSDServer: @unchecked Sendable {
     guard client.queue(bytes, limit: configuration.queueLimit) else {
       // It stopped reading: it goes, rather than holding anyone up or growing without bound.
       counters.dropped += 1
-      client.close()
-      remove(client.id)
+      close(client)
       return
     }
     flush(client.id)
@@ -303,10 +298,12 @@ public final class GPSDServer: @unchecked Sendable {
 
   private func flush(_ id: Int) {
     guard let client = clients[id] else { return }
-    if !client.flush() {
-      client.close()
-      remove(id)
-    }
+    if !client.flush() { close(client) }
+  }
+
+  private func close(_ client: Client) {
+    client.close()
+    remove(client.id)
   }
 
   private func remove(_ id: Int) {
@@ -317,8 +314,7 @@ public final class GPSDServer: @unchecked Sendable {
   private func closeIdleClients() {
     let now = ContinuousClock.now
     for client in clients.values where !client.policy.enable && client.lastHeard.duration(to: now) > configuration.idleTimeout {
-      client.close()
-      remove(client.id)
+      close(client)
     }
   }
 }
