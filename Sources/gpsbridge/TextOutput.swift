@@ -149,18 +149,10 @@ struct TextOutput: ActionOutput {
   }
 }
 
-/// `value` with exactly `decimals` decimals.
+/// `value` with exactly `decimals` decimals, as the JSON output writes it.
 func format(_ value: Double, _ decimals: Int) -> String {
   guard value.isFinite else { return String(value) }
-  var scale = 1.0
-  for _ in 0..<decimals { scale *= 10 }
-  let scaled = (abs(value) * scale).rounded()
-  let whole = (scaled / scale).rounded(.down)
-  var text = (value < 0 && scaled != 0 ? "-" : "") + String(Int64(whole))
-  if decimals > 0 {
-    let fraction = Int64(scaled - whole * scale)
-    let digits = String(fraction)
-    text += "." + String(repeating: "0", count: max(0, decimals - digits.count)) + digits
-  }
-  return text
+  var writer = JSONWriter(capacity: 24)
+  writer.appendFixed(value, decimals: decimals)
+  return writer.string
 }
