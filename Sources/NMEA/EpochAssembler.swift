@@ -321,13 +321,7 @@ struct MessageKey: Hashable, Sendable {
     var type: SentenceType
     /// For GSV and TXT groups: the signal and whether this is the group's last sentence. For
     /// GSA: the system ID.
-    var detail: Int
-
-    init(talker: Talker, type: SentenceType, detail: Int = 0) {
-      self.talker = talker
-      self.type = type
-      self.detail = detail
-    }
+    var detail = 0
   }
 
   var base: Base

@@ -337,15 +337,6 @@ public struct Field {
   /// False when the sentence ended before this field (an older layout).
   public let isPresent: Bool
 
-  init(base: UnsafePointer<UInt8>, start: Int, end: Int, index: Int, type: SentenceType, isPresent: Bool) {
-    self.base = base
-    self.start = start
-    self.end = end
-    self.index = index
-    self.type = type
-    self.isPresent = isPresent
-  }
-
   public var isEmpty: Bool { start == end }
   public var count: Int { end - start }
 

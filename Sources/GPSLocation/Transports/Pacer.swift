@@ -9,11 +9,6 @@ struct Pacer<C: Clock> where C.Duration == Duration {
   var lastDay: Int64 = 0
   var lastTime: Int64 = -1
 
-  init(speed: ReplaySpeed, clock: C) {
-    self.speed = speed
-    self.clock = clock
-  }
-
   /// Sleeps until `fix` is due; `false` when the task was cancelled.
   mutating func wait(for fix: Fix) async -> Bool {
     let factor: Double
