@@ -30,9 +30,7 @@ func serve(_ options: ServeOptions) async -> Int32 {
   let drawing = Task { await status.run() }
   await server.feed(from: source) { event in
     switch event {
-    case .failed(let error), .paused(let error):
-      status.say("gpsbridge: \(error.message)")
-    case .ended(let error):
+    case .failed(let error), .paused(let error), .ended(let error):
       status.say("gpsbridge: \(error.message)")
     case .stopped(let error):
       status.say("Error: \(error.message)")
@@ -45,7 +43,7 @@ func serve(_ options: ServeOptions) async -> Int32 {
   }
   drawing.cancel()
   await drawing.value
-  status.clear()
+  status.say()
   return outcome.withLock { $0 }
 }
 
@@ -99,19 +97,12 @@ final class ServeStatus: Sendable {
     }
   }
 
-  /// A message on its own line, above the status.
-  func say(_ message: String) {
+  /// Clears the status line, then writes `message` (if any) on its own line where it was.
+  func say(_ message: String? = nil) {
     shown.withLock { shown in
       if shown { Terminal.writeError("\r\u{1B}[K") }
       shown = false
-      Terminal.diagnostic(message)
-    }
-  }
-
-  func clear() {
-    shown.withLock { shown in
-      if shown { Terminal.writeError("\r\u{1B}[K") }
-      shown = false
+      if let message { Terminal.diagnostic(message) }
     }
   }
 }
