@@ -147,12 +147,15 @@ package struct SerialSource: FixSource {
     var garbageReported = false
     if automatic, candidates[0] != (knownRate ?? BaudRate.candidates[0]) { try? port.setBaudRate(candidates[0]) }
     if !probing { reader.forwardBytes(true) }
+
+    /// Keeps the rate being tried: a fix, or two sentences, prove it.
     func settle() {
       probing = false
       reader.forwardBytes(true)
       knownRate = candidates[index]
       onNotice("\(path): NMEA at \(candidates[index]) baud")
     }
+    /// Tries `candidates[next]` from `now` on, with the decoder and its counters afresh.
     func probe(_ next: Int, from now: ContinuousClock.Instant) {
       index = next
       try? port.setBaudRate(candidates[index])
