@@ -33,20 +33,37 @@ let package = Package(
     // Shared plumbing users never call (package access only): the C library imported once,
     // POSIX wrappers over per-syscall shims, a lock, the broadcaster, a JSON byte writer.
     .target(name: "Plumbing"),
-    // The public API: LocationManager, its pure engine and the transports.
+    // The few C maths functions the engine needs, so that the engine imports no C library.
+    .target(name: "Trigonometry"),
+    // What a source says about itself: may it be read (authorization), and what went wrong
+    // (SourceError). Pure values, shared by the transports that report them and the engine
+    // that passes them on.
+    .target(name: "SourceStatus"),
+    // The LocationManager interface (a struct of closures, its actions, errors and commands),
+    // its models, and the pure engine behind it: fixes, commands and time in, actions out. No
+    // I/O, no C library, no Dispatch, no Foundation.
+    .target(name: "GPSLocationEngine", dependencies: ["NMEA", "SourceStatus", "Trigonometry"]),
+    // Byte sources (serial with autobaud and hotplug, gpsd, captures, the simulator) and the
+    // pipeline that makes one receiver's bytes into events for any number of listeners.
     .target(
-      name: "GPSLocation",
-      dependencies: ["NMEA", "NMEASimulation", "GPSD", "Plumbing", .target(name: "CLibGPS", condition: .when(traits: ["libgps"]))]
+      name: "Transports",
+      dependencies: [
+        "NMEA", "NMEASimulation", "GPSD", "Plumbing", "SourceStatus", .target(name: "CLibGPS", condition: .when(traits: ["libgps"])),
+      ]
     ),
+    // The public API: LocationManager's live, replay and simulated values over the transports
+    // and the engine.
+    .target(name: "GPSLocation", dependencies: ["GPSLocationEngine", "Transports", "SourceStatus", "NMEA", "NMEASimulation", "Plumbing"]),
     // gpsd's client library, for the `libgps` trait only: a module map and a shim header that
     // is the one place libgps's version-dependent structs are read.
     .systemLibrary(name: "CLibGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
-    // gpsd's protocol served to gpsd's clients: reports, requests, watchers, and feeds that
-    // turn a receiver, a capture or another gpsd into what they are served.
-    .target(name: "GPSDServer", dependencies: ["GPSD", "NMEA", "NMEASimulation", "GPSLocation", "Plumbing"]),
+    // gpsd's protocol served to gpsd's clients: sockets, clients, watch state, and feeds from
+    // the transports' pipelines.
+    .target(name: "GPSDServer", dependencies: ["GPSD", "NMEA", "Transports", "SourceStatus", "Plumbing"]),
     // Test values that fail the running test; kept apart so the library never links Testing.
     .target(name: "GPSLocationTestSupport", dependencies: ["GPSLocation", "Plumbing"]),
-    .executableTarget(name: "gpsbridge", dependencies: ["GPSLocation", "NMEA", "NMEASimulation", "GPSD", "GPSDServer", "Plumbing"]),
+    .executableTarget(
+      name: "gpsbridge", dependencies: ["GPSLocation", "NMEA", "NMEASimulation", "GPSD", "GPSDServer", "Transports", "Plumbing"]),
 
     // Benchmarks are executables of their own, never part of a library product.
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
@@ -87,6 +104,8 @@ let package = Package(
     .testTarget(
       name: "GPSDServerTests", dependencies: ["GPSDServer", "GPSD", "GPSLocation", "NMEA", "NMEASimulation", "TestHelpers", "Plumbing"],
       exclude: ["Clients"]),
+    .testTarget(name: "GPSLocationEngineTests", dependencies: ["GPSLocationEngine", "NMEA", "NMEASimulation"]),
+    .testTarget(name: "TransportsTests", dependencies: ["Transports", "TestHelpers", "Plumbing"]),
     .testTarget(
       name: "GPSLocationTests", dependencies: ["GPSLocation", "GPSLocationTestSupport", "NMEASimulation", "TestHelpers", "Plumbing"]),
     .testTarget(

@@ -1,56 +1,67 @@
 import GPSD
-import GPSLocation
 import NMEA
 import Plumbing
+import Transports
 
 extension GPSDServer {
   /// Where a served receiver's data comes from.
   public enum Source: Sendable {
     /// A receiver on a serial device (a by-id link keeps working across replugs).
     case serial(path: String, baudRate: BaudRate = .automatic)
-    /// A capture, replayed at `speed`, its sentences in step with its fixes.
+    /// A capture, replayed at `speed`, its sentences and bytes in step with its fixes.
     case replay(Capture, speed: ReplaySpeed = .realTime)
     /// Another gpsd: its reports, made into fixes and served again (no sentences or bytes).
     case gpsd(host: String, port: Int)
+
+    /// The receiver for this source.
+    public var receiver: Receiver {
+      switch self {
+      case .serial(let path, let baudRate): Receiver(SerialSource(path: path, baudRate: baudRate))
+      case .replay(let capture, let speed): Receiver(ReplaySource(capture: capture, speed: speed, clock: ContinuousClock()))
+      case .gpsd(let host, let port): Receiver(GPSDSource(host: host, port: port))
+      }
+    }
+
+    /// The device name clients see in DEVICE and TPV.
+    public var device: String {
+      switch self {
+      case .serial(let path, _): path
+      case .replay(let capture, _): capture.description
+      case .gpsd(let host, let port): "gpsd://\(GPSDAddress(host: host, port: port))"
+      }
+    }
+
+    /// The serial speed when it was given (autobaud's is not known in advance).
+    public var bitsPerSecond: Int? {
+      if case .serial(_, .fixed(let rate)) = self { rate } else { nil }
+    }
   }
 
   /// Serves `source` until the task is cancelled or the source ends (a capture's end, a
-  /// cause that cannot go away): fixes as TPV, SKY, GST and ATT, the receiver's sentences and
-  /// bytes to the clients that watch them, and `DEVICE` notices when it comes and goes.
-  /// `report` hears what the source says (errors, pauses, the end), for a status line.
-  public func feed(from source: Source, report: @escaping @Sendable (SourceEvent) -> Void = { _ in }) async {
-    switch source {
-    case .serial(let path, let baudRate):
-      let serial = SerialSource(
-        path: path, baudRate: baudRate, rawBytes: { [self] bytes in publish(.bytes(bytes)) },
-        keepsSatellites: true, onSentence: { [self] sentence in publish(.sentence(sentence)) })
-      let bitsPerSecond: Int? = if case .fixed(let rate) = baudRate { rate } else { nil }
-      await serial.run { [self] event in relay(event, device: path, bitsPerSecond: bitsPerSecond, report: report) }
-    case .replay(let capture, let speed):
-      let replay = ReplaySource(
-        capture: capture, speed: speed, clock: ContinuousClock(), leadIn: .zero, keepsSatellites: true,
-        onSentence: { [self] sentence in
-          publish(.sentence(sentence))
-          publish(.bytes(sentence + [0x0D, 0x0A]))
-        })
-      publish(.deviceAppeared(path: capture.description, bitsPerSecond: nil, cycle: 1))
-      await replay.run { [self] event in relay(event, device: capture.description, bitsPerSecond: nil, report: report) }
-    case .gpsd(let host, let port):
-      let address = GPSDAddress(host: host, port: port)
-      await GPSDSource(host: host, port: port).run { [self] event in
-        relay(event, device: "gpsd://\(address)", bitsPerSecond: nil, report: report)
-      }
-    }
+  /// cause that cannot go away): see ``serve(_:device:bitsPerSecond:)``.
+  public func feed(from source: Source) async {
+    await serve(source.receiver, device: source.device, bitsPerSecond: source.bitsPerSecond)
   }
 
-  private func relay(_ event: SourceEvent, device: String, bitsPerSecond: Int?, report: (SourceEvent) -> Void) {
-    switch event {
-    case .fix(let fix): publish(.fix(fix))
-    case .fixes(let fixes): for fix in fixes { publish(.fix(fix)) }
-    case .authorization(.authorizedAlways): publish(.deviceAppeared(path: device, bitsPerSecond: bitsPerSecond, cycle: 1))
-    case .paused, .ended, .stopped: publish(.deviceWentAway)
-    default: break
+  /// Serves `receiver` as `device` until the task is cancelled or its source ends: fixes as
+  /// TPV, SKY, GST and ATT, the receiver's sentences and bytes to the clients that watch them,
+  /// and `DEVICE` notices when it comes and goes. Other listeners of the receiver (a status
+  /// line) hear the same events.
+  public func serve(_ receiver: Receiver, device: String, bitsPerSecond: Int? = nil) async {
+    let listener = receiver.listen(wanting: [.bytes, .sentences, .satellites]) { [self] event in
+      switch event {
+      case .fix(let fix): publish(.fix(fix))
+      case .sentence(let sentence): publish(.sentence(sentence))
+      case .bytes(let bytes): publish(.bytes(bytes))
+      case .status(.authorization(.authorizedAlways)): publish(.deviceAppeared(path: device, bitsPerSecond: bitsPerSecond, cycle: 1))
+      case .status(.paused), .status(.ended), .status(.stopped): publish(.deviceWentAway)
+      default: break
+      }
     }
-    report(event)
+    if receiver.source.initialAuthorization == .authorizedAlways {
+      publish(.deviceAppeared(path: device, bitsPerSecond: bitsPerSecond, cycle: 1))
+    }
+    await receiver.run()
+    receiver.stopListening(listener)
   }
 }

@@ -81,6 +81,15 @@ package final class Broadcaster<Element: Sendable>: Sendable {
     return AsyncStream(unfolding: { await reader.next() })
   }
 
+  /// A new stream of batches: each element is everything yielded since the reader last asked.
+  package func subscribeArrays() -> AsyncStream<[Element]> {
+    let subscription = subscribeBatches()
+    return AsyncStream(unfolding: {
+      var batch: [Element] = []
+      return await subscription.next(into: &batch) ? batch : nil
+    })
+  }
+
   /// Sends `element` to every current subscriber.
   package func yield(_ element: Element) {
     publish { $0.append(element) }

@@ -17,33 +17,42 @@ func record(_ options: RecordOptions) async -> Int32 {
   defer { if output != "-" { try? file.close() } }
   let recorded = Locked(0)
   let writeFailure = Locked<Errno?>(nil)
-  let sink: @Sendable ([UInt8]) -> Void = { bytes in
-    guard writeFailure.withLock({ $0 }) == nil else { return }
-    do throws(Errno) {
-      try file.writeAll(bytes)
-      recorded.withLock { $0 += bytes.count }
-    } catch {
-      writeFailure.withLock { $0 = error }
-    }
-  }
 
-  let source: any FixSource
+  let source: any ByteSource
   let description: String
   switch options.source {
   case .device(let path, let baud):
     let device = DeviceDiscovery().describe(path: path)
     description = path + (device.usbID.map { " (USB \($0)\(device.knownAs.map { ", " + $0 } ?? ""))" } ?? "")
-    source = SerialSource(path: path, baudRate: baud, onNotice: { Terminal.diagnostic("gpsbridge: \($0)") }, rawBytes: sink)
+    source = SerialSource(path: path, baudRate: baud)
   case .gpsd(let address):
     description = "gpsd \(address) (its devices' NMEA)"
-    source = GPSDSource(host: address.host, port: address.port, rawNMEA: sink)
+    source = GPSDSource(host: address.host, port: address.port, watchesNMEA: true)
   case .automatic:
     guard let path = DeviceDiscovery().preferredReceiver()?.path else {
       Terminal.diagnostic("Error: no GPS receiver found to record. Name one with --device PATH (see 'gpsbridge devices').")
       return 1
     }
     description = path
-    source = SerialSource(path: path, onNotice: { Terminal.diagnostic("gpsbridge: \($0)") }, rawBytes: sink)
+    source = SerialSource(path: path)
+  }
+  let receiver = Receiver(source)
+  let (events, continuation) = AsyncStream.makeStream(of: SourceEvent.self)
+  receiver.listen(wanting: .bytes) { event in
+    switch event {
+    case .bytes(let bytes):
+      guard writeFailure.withLock({ $0 }) == nil else { return }
+      do throws(Errno) {
+        try file.writeAll(bytes)
+        recorded.withLock { $0 += bytes.count }
+      } catch {
+        writeFailure.withLock { $0 = error }
+        continuation.finish()
+      }
+    case .notice(let notice): Terminal.diagnostic("gpsbridge: \(notice)")
+    case .status(let status): continuation.yield(status)
+    default: break
+    }
   }
   do {
     try file.writeAll(Array("# Date: \(UTCDate.today)\n# Device: \(description)\n# Recorded by gpsbridge \(version)\n".utf8))
@@ -55,10 +64,9 @@ func record(_ options: RecordOptions) async -> Int32 {
     "gpsbridge: recording \(description) to \(output == "-" ? "standard output" : output)"
       + (options.duration.map { " for \(format($0, 0)) s" } ?? "; stop with Ctrl-C") + ".")
 
-  let (events, continuation) = AsyncStream.makeStream(of: SourceEvent.self)
   let status: Int32 = await withTaskGroup(of: Void.self) { group in
     group.addTask {
-      await source.run { event in continuation.yield(event) }
+      await receiver.run()
       continuation.finish()
     }
     if let duration = options.duration {

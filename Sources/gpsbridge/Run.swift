@@ -26,31 +26,15 @@ func run(_ options: RunOptions) async -> Int32 {
     options.visits = true
   }
   let manager = source.manager
-  guard let core = manager.core else { preconditionFailure("The command line's managers are made by LocationManager.source") }
   var output: any ActionOutput = options.json ? JSONLinesOutput() : TextOutput(sourceName: source.name, rejects: source.rejects)
   defer { output.finish() }
-  let actions = core.subscribe()
+  let actions = manager.delegateBatches()
   // Every command in one step: the source starts after the last, so a replay gives the same
-  // actions every time and needs no lead-in.
-  let properties = LocationManager.Properties(desiredAccuracy: options.desiredAccuracy, distanceFilter: options.distanceFilter)
-  await core.perform { [options, regions] engine, now in
-    engine.set(properties)
-    if options.once {
-      engine.requestLocation(now: now)
-      return []
-    }
-    var started: [LocationManager.Action] = []
-    for region in regions { started += engine.startMonitoring(region) }
-    if options.visits { engine.startMonitoringVisits() }
-    if options.significantChanges { engine.startMonitoringSignificantLocationChanges() }
-    if options.heading { engine.startUpdatingHeading() }
-    // Significant changes replace standard updates, as in CoreLocation: a location every 500 m.
-    if !options.significantChanges { engine.startUpdatingLocation() }
-    return started
-  }
+  // actions every time.
+  await manager.perform(commands(for: options, regions: regions))
 
   // When --desired-accuracy holds fixes back, say so once: after a while live, or at the end.
-  let withheldNotice = WithheldNotice(desiredAccuracy: options.desiredAccuracy, core: core)
+  let withheldNotice = WithheldNotice(desiredAccuracy: options.desiredAccuracy, manager: manager)
   let noticeLater = Task {
     guard await sleepUnlessCancelled(.seconds(10)) else { return }
     await withheldNotice.sayOnce()
@@ -58,8 +42,7 @@ func run(_ options: RunOptions) async -> Int32 {
   defer { noticeLater.cancel() }
 
   var status: Int32 = 0
-  var batch: [LocationManager.Action] = []
-  reading: while await actions.next(into: &batch) {
+  reading: for await batch in actions {
     for action in batch {
       output.write(action)
       if case .didUpdateLocations = action, options.once { break reading }
@@ -89,39 +72,52 @@ func run(_ options: RunOptions) async -> Int32 {
   return status
 }
 
+/// What the options ask the manager to do, in the order it is to do it.
+func commands(for options: RunOptions, regions: [Region]) -> [LocationManager.Command] {
+  var commands: [LocationManager.Command] = [
+    .set(LocationManager.Properties(desiredAccuracy: options.desiredAccuracy, distanceFilter: options.distanceFilter))
+  ]
+  if options.once { return commands + [.requestLocation] }
+  commands += regions.map { .startMonitoringForRegion($0) }
+  if options.visits { commands.append(.startMonitoringVisits) }
+  if options.significantChanges { commands.append(.startMonitoringSignificantLocationChanges) }
+  if options.heading { commands.append(.startUpdatingHeading) }
+  // Significant changes replace standard updates, as in CoreLocation: a location every 500 m.
+  if !options.significantChanges { commands.append(.startUpdatingLocation) }
+  return commands
+}
+
 /// Stops every activity; returns once the source has stopped (the device closed, its
 /// settings restored).
 func stopEverything(_ manager: LocationManager, regions: [Region]) async {
-  await manager.stopUpdatingLocation()
-  await manager.stopUpdatingHeading()
-  await manager.stopMonitoringVisits()
-  await manager.stopMonitoringSignificantLocationChanges()
-  for region in regions { await manager.stopMonitoringForRegion(region) }
+  await manager.perform(
+    [.stopUpdatingLocation, .stopUpdatingHeading, .stopMonitoringVisits, .stopMonitoringSignificantLocationChanges]
+      + regions.map { .stopMonitoringForRegion($0) })
 }
 
 /// Says once, on stderr, how many fixes `--desired-accuracy` kept back and why, so a run
 /// that prints nothing explains itself.
 final class WithheldNotice: Sendable {
   let desiredAccuracy: Double?
-  let core: LocationManager.CoreAccess
+  let manager: LocationManager
   private let said = Locked(false)
 
-  init(desiredAccuracy: Double?, core: LocationManager.CoreAccess) {
+  init(desiredAccuracy: Double?, manager: LocationManager) {
     self.desiredAccuracy = desiredAccuracy
-    self.core = core
+    self.manager = manager
   }
 
   func sayOnce() async {
     guard let desiredAccuracy, !said.withLock({ $0 }) else { return }
-    let withheld = await core.withheld()
-    guard withheld.count > 0,
+    let statistics = await manager.statistics()
+    guard statistics.withheld > 0,
       said.withLock({ (said: inout Bool) in
         defer { said = true }; return !said
       })
     else { return }
-    let best = withheld.bestAccuracy.map { " (the best was ±\(format($0, 1)) m)" } ?? " (they gave no accuracy)"
+    let best = statistics.bestWithheldAccuracy.map { " (the best was ±\(format($0, 1)) m)" } ?? " (they gave no accuracy)"
     Terminal.diagnostic(
-      "gpsbridge: \(withheld.count) fix\(withheld.count == 1 ? " was" : "es were") not shown: less accurate than --desired-accuracy \(format(desiredAccuracy, 1)) m\(best)."
+      "gpsbridge: \(statistics.withheld) fix\(statistics.withheld == 1 ? " was" : "es were") not shown: less accurate than --desired-accuracy \(format(desiredAccuracy, 1)) m\(best)."
     )
   }
 }

@@ -28,19 +28,23 @@ func serve(_ options: ServeOptions) async -> Int32 {
   let outcome = Locked<Int32>(0)
   let status = ServeStatus(server: server, name: name)
   let drawing = Task { await status.run() }
-  await server.feed(from: source) { event in
+  let receiver = source.receiver
+  receiver.listen { event in
     switch event {
-    case .failed(let error), .paused(let error), .ended(let error):
+    case .status(.failed(let error)), .status(.paused(let error)), .status(.ended(let error)):
       status.say("gpsbridge: \(error.message)")
-    case .stopped(let error):
+    case .status(.stopped(let error)):
       status.say("Error: \(error.message)")
       outcome.withLock { $0 = 1 }
-    case .resumed:
+    case .status(.resumed):
       status.say("gpsbridge: \(name) is back.")
+    case .notice(let notice):
+      status.say("gpsbridge: \(notice)")
     default:
       break
     }
   }
+  await server.serve(receiver, device: source.device, bitsPerSecond: source.bitsPerSecond)
   drawing.cancel()
   await drawing.value
   status.say()

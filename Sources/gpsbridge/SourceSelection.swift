@@ -20,8 +20,8 @@ func openSource(
 ) async -> OpenedSource {
   switch choice {
   case .replay(let path, let speed):
-    return OpenedSource(
-      manager: .replayWithoutLeadIn(capture: .file(path), speed: speed, configuration: configuration),
+    return opened(
+      ReplaySource(capture: .file(path), speed: speed, clock: ContinuousClock()), configuration: configuration,
       name: path == "-" ? "replay of standard input" : "replay \(path)")
   case .device(let path, let baud):
     return serialSource(path: path, baud: baud, configuration: configuration)
@@ -42,9 +42,11 @@ func openSource(
     Terminal.diagnostic(
       "gpsbridge: no receiver and no gpsd on \(address), so this is a simulated drive in real time, shown with "
         + demoOptions(visitDwell: demo.visitMinimumDwell) + "; add --device PATH to see your own receiver the same way.")
-    return OpenedSource(
-      manager: .replayWithoutLeadIn(capture: .simulated(.demoDrive), speed: .realTime, configuration: demo), name: "demo drive (simulated)",
-      isDemo: true)
+    var source = opened(
+      ReplaySource(capture: .simulated(.demoDrive), speed: .realTime, clock: ContinuousClock()), configuration: demo,
+      name: "demo drive (simulated)")
+    source.isDemo = true
+    return source
   }
 }
 
@@ -57,25 +59,29 @@ func demoOptions(visitDwell: Double) -> String {
   "--heading --visits --visit-dwell \(Int(visitDwell)) --regions Fixtures/demo.regions.json"
 }
 
-/// A serial receiver, telling the terminal what autobaud found.
+/// A serial receiver.
 func serialSource(path: String, baud: BaudRate, configuration: LocationEngine.Configuration) -> OpenedSource {
-  let rejects = RejectedInput()
-  let manager = LocationManager.serial(path: path, baudRate: baud, timing: .init(), configuration: configuration, rejects: rejects) {
-    notice in Terminal.diagnostic("gpsbridge: \(notice)")
-  }
-  return OpenedSource(manager: manager, name: path, rejects: rejects)
+  opened(SerialSource(path: path, baudRate: baud), configuration: configuration, name: path)
 }
 
 func gpsdSource(_ address: GPSDAddress, configuration: LocationEngine.Configuration, viaLibGPS: Bool = false) -> OpenedSource {
-  let rejects = RejectedInput()
   #if libgps
     if viaLibGPS {
-      return OpenedSource(
-        manager: .libgps(host: address.host, port: address.port, timing: .init(), configuration: configuration, rejects: rejects),
-        name: "gpsd \(address) via libgps", rejects: rejects)
+      return opened(
+        GPSDSource(host: address.host, port: address.port, throughLibGPS: true), configuration: configuration,
+        name: "gpsd \(address) via libgps")
     }
   #endif
-  return OpenedSource(
-    manager: .gpsd(host: address.host, port: address.port, timing: .init(), configuration: configuration, rejects: rejects),
-    name: "gpsd \(address)", rejects: rejects)
+  return opened(GPSDSource(host: address.host, port: address.port), configuration: configuration, name: "gpsd \(address)")
+}
+
+/// The manager for `source`, its receiver telling the terminal its progress ("NMEA at 9600
+/// baud") and keeping what it rejects for the status line.
+func opened(_ source: some ByteSource, configuration: LocationEngine.Configuration, name: String) -> OpenedSource {
+  let receiver = Receiver(source)
+  receiver.listen { event in
+    if case .notice(let notice) = event { Terminal.diagnostic("gpsbridge: \(notice)") }
+  }
+  let rejects = RejectedInput(listeningTo: receiver)
+  return OpenedSource(manager: .receiver(receiver, configuration: configuration), name: name, rejects: rejects)
 }

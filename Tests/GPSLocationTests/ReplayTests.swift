@@ -2,6 +2,7 @@ import Foundation
 import GPSLocation
 import NMEA
 import NMEASimulation
+import TestHelpers
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct ReplayTests {

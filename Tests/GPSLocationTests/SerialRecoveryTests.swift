@@ -48,7 +48,9 @@ import Testing
   static func manager(path: String, attempts: Attempts) -> LocationManager {
     var timing = SerialSource.Timing()
     timing.silenceTimeout = .seconds(30)
-    return .source(SerialSource(path: path, baudRate: .fixed(9600), timing: timing, onAttempt: { attempts.add() }))
+    let receiver = Transports.Receiver(SerialSource(path: path, baudRate: .fixed(9600), timing: timing))
+    receiver.listen { event in if event == .attempt { attempts.add() } }
+    return .receiver(receiver)
   }
 
   /// The next action that `matches`, skipping the rest.

@@ -132,7 +132,9 @@ import Testing
     cfsetospeed(&settings, speed_t(B1200))
     tcsetattr(pty.slave, TCSANOW, &settings)
     let notices = NoticeLog()
-    let manager = LocationManager.serial(path: link, baudRate: .automatic, timing: Self.fast) { notices.append($0) }
+    let serial = Receiver(SerialSource(path: link, baudRate: .automatic, timing: Self.fast))
+    serial.listen { event in if case .notice(let notice) = event { notices.append(notice) } }
+    let manager = LocationManager.receiver(serial)
     let stream = manager.delegate()
     await manager.startUpdatingLocation()
     // A receiver at 38400: at any other speed the port would see only line noise.

@@ -18,15 +18,11 @@ extension LocationManager {
     serial(path: path, baudRate: baudRate, timing: .init(), configuration: configuration)
   }
 
-  /// ``serial(path:baudRate:configuration:)`` with its timing and progress notices exposed, for
-  /// tests and the command line.
+  /// ``serial(path:baudRate:configuration:)`` with its timing exposed, for tests.
   package static func serial(
-    path: String, baudRate: BaudRate = .automatic, timing: SerialSource.Timing,
-    configuration: LocationEngine.Configuration = .init(), rejects: RejectedInput? = nil,
-    onNotice: @escaping @Sendable (String) -> Void = { _ in }
+    path: String, baudRate: BaudRate = .automatic, timing: SerialSource.Timing, configuration: LocationEngine.Configuration = .init()
   ) -> LocationManager {
-    .source(
-      SerialSource(path: path, baudRate: baudRate, timing: timing, onNotice: onNotice, rejects: rejects), configuration: configuration)
+    .source(SerialSource(path: path, baudRate: baudRate, timing: timing), configuration: configuration)
   }
 
   /// A running gpsd (default 127.0.0.1:2947), optionally one of its devices.
@@ -43,9 +39,9 @@ extension LocationManager {
   /// ``gpsd(host:port:device:configuration:)`` with its timing exposed, for tests.
   package static func gpsd(
     host: String = GPSDAddress.standard.host, port: Int = GPSDAddress.standard.port, device: String? = nil, timing: GPSDSource.Timing,
-    configuration: LocationEngine.Configuration = .init(), rejects: RejectedInput? = nil
+    configuration: LocationEngine.Configuration = .init()
   ) -> LocationManager {
-    .source(GPSDSource(host: host, port: port, device: device, timing: timing, rejects: rejects), configuration: configuration)
+    .source(GPSDSource(host: host, port: port, device: device, timing: timing), configuration: configuration)
   }
 
   #if libgps
@@ -66,11 +62,9 @@ extension LocationManager {
     /// ``libgps(host:port:device:configuration:)`` with its timing exposed, for tests.
     package static func libgps(
       host: String = GPSDAddress.standard.host, port: Int = GPSDAddress.standard.port, device: String? = nil, timing: GPSDSource.Timing,
-      configuration: LocationEngine.Configuration = .init(), rejects: RejectedInput? = nil
+      configuration: LocationEngine.Configuration = .init()
     ) -> LocationManager {
-      .source(
-        GPSDSource(host: host, port: port, device: device, timing: timing, rejects: rejects, throughLibGPS: true),
-        configuration: configuration)
+      .source(GPSDSource(host: host, port: port, device: device, timing: timing, throughLibGPS: true), configuration: configuration)
     }
   #endif
 }

@@ -1,162 +1,239 @@
 import NMEA
 import Plumbing
 
-/// The one actor behind a live or replay `LocationManager`: owns the engine, starts the
-/// source while the engine needs it and stops it after, and turns the injected clock into
-/// `requestLocation` timeouts. The manager's closures only forward here.
+/// The one object behind a live or replay `LocationManager`: it owns the engine, listens to
+/// the receiver, runs the receiver's source while the engine needs it and stops it after, and
+/// turns the injected clock into `requestLocation` timeouts. The manager's closures only
+/// forward here.
+///
+/// The receiver's events reach the engine on the source's own queue, under the engine's lock,
+/// with no hop: a fix becomes actions on the delegate streams as soon as it is assembled.
+/// Starting and stopping the source and the timer are the actor's.
 actor ManagerCore<C: Clock> where C.Duration == Duration {
-  let source: any FixSource
+  let receiver: Receiver
   let clock: C
   let origin: C.Instant
   let broadcaster = Broadcaster<LocationManager.Action>()
-  private(set) var engine: LocationEngine
-  private(set) var authorization: AuthorizationStatus
+  /// What both the listener and the actor touch.
+  private let state: Locked<State>
   private var sourceTask: Task<Void, Never>?
-  private var sourceGeneration = 0
   private var timerTask: Task<Void, Never>?
-  private var timerDeadline: Duration?
-  private var sourceEnded = false
-  /// The error that stopped the source for good, if one did (not a capture's end): trying
-  /// authorization again may start it afresh.
-  private var stoppedBy: LocationManager.Error?
-  /// The source's latest problem since its last fix or resume: the reason given when a
-  /// location request times out.
-  private var lastProblem: LocationManager.Error?
-  /// The actions of the fixes being handled, reused from one batch to the next.
-  private var fixActions: [LocationManager.Action] = []
 
-  init(source: any FixSource, configuration: LocationEngine.Configuration, clock: C) {
-    self.source = source
+  struct State {
+    var engine: LocationEngine
+    var authorization: AuthorizationStatus
+    /// Which run of the source the listener takes events from: a stopped one's stragglers
+    /// are ignored.
+    var generation = 0
+    var sourceEnded = false
+    /// The error that stopped the source for good, if one did (not a capture's end): trying
+    /// authorization again may start it afresh.
+    var stoppedBy: LocationManager.Error?
+    /// The source's latest problem since its last fix or resume: the reason given when a
+    /// location request times out.
+    var lastProblem: LocationManager.Error?
+    /// What the actor last arranged: whether the source runs, and the timer's deadline. When
+    /// the engine wants otherwise after an event, the actor is asked to catch up.
+    var running = false
+    var timerDeadline: Duration?
+    /// The actions of the fix being handled, reused from one fix to the next.
+    var actions: [LocationManager.Action] = []
+
+    var needsReconcile: Bool {
+      (engine.needsSource && !sourceEnded) != running || engine.nextDeadline != timerDeadline
+    }
+  }
+
+  init(receiver: Receiver, configuration: LocationEngine.Configuration, clock: C) {
+    self.receiver = receiver
     self.clock = clock
     self.origin = clock.now
-    self.engine = LocationEngine(configuration: configuration)
-    self.authorization = source.initialAuthorization
+    self.state = Locked(State(engine: LocationEngine(configuration: configuration), authorization: receiver.source.initialAuthorization))
+    let broadcaster = self.broadcaster
+    let waitForRoom: (@Sendable () async -> Void)? =
+      receiver.source.prefersLosslessDelivery ? { @Sendable in await broadcaster.waitForRoom() } : nil
+    let listener = Listener()
+    receiver.listen(waitForRoom: waitForRoom) { event in listener.core?.receive(event) }
+    listener.core = self
+  }
+
+  /// The core as its receiver's listener knows it: weakly, so the last manager value going
+  /// away still stops everything.
+  private final class Listener: @unchecked Sendable {
+    weak var core: ManagerCore?
   }
 
   var now: Duration { origin.duration(to: clock.now) }
 
-  /// Runs a command against the engine, broadcasts what it says, and adjusts the source
-  /// and the timer to what the engine needs now. A command that stops the source returns
+  /// Reads the engine.
+  nonisolated func engine<Value>(_ read: (LocationEngine) -> Value) -> Value {
+    state.withLock { read($0.engine) }
+  }
+
+  nonisolated var authorization: AuthorizationStatus { state.withLock { $0.authorization } }
+
+  /// Runs commands against the engine as one step, broadcasts what they say, and adjusts the
+  /// source and the timer to what the engine needs now. Commands that stop the source return
   /// once the source has stopped (a device closed, its settings restored).
-  func perform(_ command: (inout LocationEngine, Duration) -> [LocationManager.Action]) async {
-    let actions = command(&engine, now)
-    emit(actions)
+  func perform(_ commands: [LocationManager.Command]) async {
+    let now = self.now
+    state.withLock { state in
+      var actions: [LocationManager.Action] = []
+      for command in commands { state.engine.perform(command, now: now, into: &actions) }
+      broadcaster.yield(contentsOf: actions)
+    }
     if let stopping = reconcile() { await stopping.value }
   }
 
-  /// ``perform(_:)`` for a command that emits nothing of its own.
-  func update(_ command: (inout LocationEngine) -> Void) async {
-    await perform { engine, _ in
-      command(&engine)
-      return []
-    }
+  /// Answers `requestState(for:)`: it changes nothing.
+  nonisolated func requestState(for region: Region) {
+    state.withLock { state in broadcaster.yield(contentsOf: state.engine.requestState(for: region)) }
   }
 
   func requestAuthorization() async {
-    let status = await source.checkAuthorization()
-    authorization = status
-    emit([.didChangeAuthorization(status)])
-    if stoppedBy != nil, status == .authorizedAlways || status == .authorizedWhenInUse {
-      stoppedBy = nil
-      sourceEnded = false
+    let status = await receiver.source.checkAuthorization()
+    state.withLock { state in
+      state.authorization = status
+      broadcaster.yield(.didChangeAuthorization(status))
+      if state.stoppedBy != nil, status == .authorizedAlways || status == .authorizedWhenInUse {
+        state.stoppedBy = nil
+        state.sourceEnded = false
+      }
     }
     reconcile()
   }
 
-  private func emit(_ actions: [LocationManager.Action]) {
-    broadcaster.yield(contentsOf: actions)
+  /// One event from the receiver, on its source's queue.
+  private nonisolated func receive(_ event: ReceiverEvent) {
+    let behind = state.withLock { state -> Bool in
+      guard state.running else { return false }
+      switch event {
+      case .fix(let fix):
+        state.lastProblem = nil
+        state.engine.handle(fix, into: &state.actions)
+        broadcaster.yield(contentsOf: state.actions)
+        state.actions.removeAll(keepingCapacity: true)
+      case .status(let status):
+        receive(status, &state)
+      case .bytes, .sentence, .notice, .rejected, .attempt:
+        return false
+      }
+      return state.needsReconcile
+    }
+    if behind { Task { await self.reconcile() } }
   }
 
-  /// Hands fixes to the engine and broadcasts all they cause at once.
-  private func handle(_ fixes: some Sequence<Fix>) async {
-    lastProblem = nil
-    for fix in fixes { engine.handle(fix, into: &fixActions) }
-    broadcaster.yield(contentsOf: fixActions)
-    fixActions.removeAll(keepingCapacity: true)
-    if source.prefersLosslessDelivery { await broadcaster.waitForRoom() }
-  }
-
-  private func receive(_ event: SourceEvent, generation: Int) async {
-    guard generation == sourceGeneration else { return }
-    switch event {
-    case .fix(let fix):
-      await handle(CollectionOfOne(fix))
-    case .fixes(let fixes):
-      await handle(fixes)
+  private nonisolated func receive(_ status: SourceEvent, _ state: inout State) {
+    switch status {
     case .authorization(let status):
-      guard status != authorization else { break }
-      authorization = status
-      emit([.didChangeAuthorization(status)])
-    case .paused(let error):
-      lastProblem = error
-      emit([.didPauseLocationUpdates, .didFailWithError(error)])
+      guard status != state.authorization else { return }
+      state.authorization = status
+      broadcaster.yield(.didChangeAuthorization(status))
+    case .paused(let reason):
+      let error = LocationManager.Error(reason)
+      state.lastProblem = error
+      broadcaster.yield(contentsOf: [.didPauseLocationUpdates, .didFailWithError(error)])
     case .resumed:
-      lastProblem = nil
-      emit([.didResumeLocationUpdates])
-    case .failed(let error):
-      lastProblem = error
-      emit([.didFailWithError(error)])
-    case .ended(let error):
+      state.lastProblem = nil
+      broadcaster.yield(.didResumeLocationUpdates)
+    case .failed(let reason):
+      let error = LocationManager.Error(reason)
+      state.lastProblem = error
+      broadcaster.yield(.didFailWithError(error))
+    case .ended(let reason):
       // Nothing went away, so no pause: one error says the capture is over.
-      sourceEnded = true
-      emit(engine.sourceEnded() + [.didFailWithError(error)])
-    case .stopped(let error):
+      state.sourceEnded = true
+      broadcaster.yield(contentsOf: state.engine.sourceEnded() + [.didFailWithError(LocationManager.Error(reason))])
+    case .stopped(let reason):
       // One error says why; requests still waiting are answered with it (once).
-      sourceEnded = true
-      stoppedBy = error
-      emit([.didFailWithError(error)] + engine.sourceEnded(cause: error).filter { $0 != .didFailWithError(error) })
+      let error = LocationManager.Error(reason)
+      state.sourceEnded = true
+      state.stoppedBy = error
+      broadcaster.yield(
+        contentsOf: [.didFailWithError(error)] + state.engine.sourceEnded(cause: error).filter { $0 != .didFailWithError(error) })
     }
-    reconcile()
   }
 
   private func sourceFinished(generation: Int) {
-    guard generation == sourceGeneration else { return }
+    let current = state.withLock { state in
+      guard generation == state.generation else { return false }
+      state.running = false
+      return true
+    }
+    guard current else { return }
     sourceTask = nil
+    reconcile()
   }
 
   /// Starts the source when the engine needs it and stops it when not; sets the timer for
   /// the engine's next deadline. Returns the source's task when it was just cancelled.
+  private enum Change { case start(Int), stop, none }
+
   @discardableResult
   private func reconcile() -> Task<Void, Never>? {
+    let (change, deadline): (Change, Duration?) = state.withLock { state in
+      var change = Change.none
+      if state.engine.needsSource, !state.running, !state.sourceEnded {
+        state.generation += 1
+        state.running = true
+        change = .start(state.generation)
+      } else if !state.engine.needsSource, state.running {
+        state.generation += 1
+        state.running = false
+        change = .stop
+      }
+      let deadline = state.engine.nextDeadline
+      guard deadline != state.timerDeadline else { return (change, state.timerDeadline) }
+      state.timerDeadline = deadline
+      return (change, deadline)
+    }
     var stopping: Task<Void, Never>?
-    if engine.needsSource, sourceTask == nil, !sourceEnded {
-      sourceGeneration += 1
-      let generation = sourceGeneration
-      let source = self.source
+    switch change {
+    case .start(let generation):
+      let receiver = self.receiver
       sourceTask = Task { [weak self] in
-        await source.run { [weak self] event in await self?.receive(event, generation: generation) }
+        await receiver.run()
         await self?.sourceFinished(generation: generation)
       }
-    } else if !engine.needsSource, let task = sourceTask {
-      task.cancel()
-      stopping = task
+    case .stop:
+      sourceTask?.cancel()
+      stopping = sourceTask
       sourceTask = nil
-      sourceGeneration += 1
+    case .none:
+      break
     }
-    let deadline = engine.nextDeadline
-    if deadline != timerDeadline {
-      timerTask?.cancel()
-      timerDeadline = deadline
-      if let deadline {
-        let wake = origin.advanced(by: deadline)
-        let clock = self.clock
-        timerTask = Task { [weak self] in
-          do {
-            try await clock.sleep(until: wake, tolerance: nil)
-          } catch {
-            return
-          }
-          await self?.timerFired()
-        }
-      }
-    }
+    setTimer(deadline)
     return stopping
   }
 
-  private func timerFired() {
-    timerDeadline = nil
+  private var armedDeadline: Duration?
+
+  private func setTimer(_ deadline: Duration?) {
+    guard deadline != armedDeadline else { return }
+    armedDeadline = deadline
+    timerTask?.cancel()
     timerTask = nil
-    emit(engine.advance(to: now, cause: lastProblem))
+    guard let deadline else { return }
+    let wake = origin.advanced(by: deadline)
+    let clock = self.clock
+    timerTask = Task { [weak self] in
+      do {
+        try await clock.sleep(until: wake, tolerance: nil)
+      } catch {
+        return
+      }
+      await self?.timerFired()
+    }
+  }
+
+  private func timerFired() {
+    let now = self.now
+    armedDeadline = nil
+    timerTask = nil
+    state.withLock { state in
+      state.timerDeadline = nil
+      broadcaster.yield(contentsOf: state.engine.advance(to: now, cause: state.lastProblem))
+    }
     reconcile()
   }
 
@@ -170,63 +247,54 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
 }
 
 extension LocationManager {
-  /// A manager over any ``FixSource``: how `.serial`, `.gpsd` and `.replay` are built, and
-  /// how to plug in a source of your own.
-  public static func source(
-    _ source: any FixSource,
+  /// A manager over a ``Receiver``: how `.serial`, `.gpsd` and `.replay` are built, and how to
+  /// plug in a source of your own (any ``ByteSource``). The manager runs the receiver's source
+  /// while it needs locations; the receiver's other listeners hear it meanwhile.
+  public static func receiver(
+    _ receiver: Receiver,
     configuration: LocationEngine.Configuration = .init(),
     clock: some Clock<Duration> = ContinuousClock()
   ) -> LocationManager {
-    let core = ManagerCore(source: source, configuration: configuration, clock: clock)
+    let core = ManagerCore(receiver: receiver, configuration: configuration, clock: clock)
     var manager = LocationManager()
     manager.accuracyAuthorization = { .fullAccuracy }
-    manager.authorizationStatus = { await core.authorization }
+    manager.authorizationStatus = { core.authorization }
     manager.delegate = { core.broadcaster.subscribe() }
-    manager.heading = { await core.engine.heading }
+    manager.delegateBatches = { core.broadcaster.subscribeArrays() }
+    manager.heading = { core.engine(\.heading) }
     manager.headingAvailable = { true }
-    manager.location = { await core.engine.location }
-    manager.locationServicesEnabled = { await source.isPresent() }
+    manager.location = { core.engine(\.location) }
+    manager.locationServicesEnabled = { await receiver.source.isPresent() }
     manager.maximumRegionMonitoringDistance = { configuration.maximumRegionRadius }
-    manager.monitoredRegions = { await core.engine.monitoredRegions }
+    manager.monitoredRegions = { core.engine(\.monitoredRegions) }
+    manager.perform = { commands in await core.perform(commands) }
     manager.requestAlwaysAuthorization = { await core.requestAuthorization() }
-    manager.requestLocation = {
-      await core.perform { engine, now in
-        engine.requestLocation(now: now); return []
-      }
-    }
-    manager.requestState = { region in await core.perform { engine, _ in engine.requestState(for: region) } }
+    manager.requestLocation = { await core.perform([.requestLocation]) }
+    manager.requestState = { region in core.requestState(for: region) }
     manager.requestWhenInUseAuthorization = { await core.requestAuthorization() }
-    manager.set = { properties in await core.update { $0.set(properties) } }
+    manager.set = { properties in await core.perform([.set(properties)]) }
     manager.significantLocationChangeMonitoringAvailable = { true }
-    manager.startMonitoringForRegion = { region in await core.perform { engine, _ in engine.startMonitoring(region) } }
-    manager.startMonitoringSignificantLocationChanges = { await core.update { $0.startMonitoringSignificantLocationChanges() } }
-    manager.startMonitoringVisits = { await core.update { $0.startMonitoringVisits() } }
-    manager.startUpdatingHeading = { await core.update { $0.startUpdatingHeading() } }
-    manager.startUpdatingLocation = { await core.update { $0.startUpdatingLocation() } }
-    manager.stopMonitoringForRegion = { region in await core.update { $0.stopMonitoring(region) } }
-    manager.stopMonitoringSignificantLocationChanges = { await core.update { $0.stopMonitoringSignificantLocationChanges() } }
-    manager.stopMonitoringVisits = { await core.update { $0.stopMonitoringVisits() } }
-    manager.stopUpdatingHeading = { await core.update { $0.stopUpdatingHeading() } }
-    manager.stopUpdatingLocation = { await core.update { $0.stopUpdatingLocation() } }
-    manager.core = CoreAccess(
-      subscribe: { core.broadcaster.subscribeBatches() },
-      perform: { command in await core.perform(command) },
-      withheld: { await core.engine.withheld })
+    manager.statistics = { core.engine(\.statistics) }
+    manager.startMonitoringForRegion = { region in await core.perform([.startMonitoringForRegion(region)]) }
+    manager.startMonitoringSignificantLocationChanges = { await core.perform([.startMonitoringSignificantLocationChanges]) }
+    manager.startMonitoringVisits = { await core.perform([.startMonitoringVisits]) }
+    manager.startUpdatingHeading = { await core.perform([.startUpdatingHeading]) }
+    manager.startUpdatingLocation = { await core.perform([.startUpdatingLocation]) }
+    manager.stopMonitoringForRegion = { region in await core.perform([.stopMonitoringForRegion(region)]) }
+    manager.stopMonitoringSignificantLocationChanges = { await core.perform([.stopMonitoringSignificantLocationChanges]) }
+    manager.stopMonitoringVisits = { await core.perform([.stopMonitoringVisits]) }
+    manager.stopUpdatingHeading = { await core.perform([.stopUpdatingHeading]) }
+    manager.stopUpdatingLocation = { await core.perform([.stopUpdatingLocation]) }
     return manager
   }
 
-  /// What the command line uses besides the public closures.
-  package struct CoreAccess: Sendable {
-    /// Subscribes to the actions a batch at a time: everything that is ready when the
-    /// reader asks, so a fast replay is read in large batches and a live source's actions
-    /// one by one as they happen.
-    package var subscribe: @Sendable () -> Broadcaster<Action>.Subscription
-    /// Runs several commands as one step of the manager, so nothing the source reports
-    /// lands between them (the source starts after the last), and a replay gives the same
-    /// actions every time without waiting for stragglers.
-    package var perform: @Sendable (@Sendable (inout LocationEngine, Duration) -> [Action]) async -> Void
-    /// How many fixes `desiredAccuracy` kept back from location updates, and the best
-    /// accuracy among them.
-    package var withheld: @Sendable () async -> (count: Int, bestAccuracy: Double?)
+  /// A manager over any ``ByteSource``: ``receiver(_:configuration:clock:)`` with a receiver
+  /// of its own.
+  public static func source(
+    _ source: any ByteSource,
+    configuration: LocationEngine.Configuration = .init(),
+    clock: some Clock<Duration> = ContinuousClock()
+  ) -> LocationManager {
+    receiver(Receiver(source), configuration: configuration, clock: clock)
   }
 }

@@ -6,10 +6,10 @@ extension LocationManager {
   /// A manager that replays a capture through the same pipeline and engine as a live
   /// receiver, so a recorded drive yields the actions the device did. Authorization is
   /// `authorizedAlways`; the end of the capture is reported as one `didFailWithError` with
-  /// code ``Error/Code/endOfCapture`` (not as a pause: nothing went away). Playing starts 100 ms
-  /// after the first command that needs a source, so the commands you give one after
-  /// another (regions, heading, updates) all land before the first fix and a replay gives
-  /// the same actions every time.
+  /// code ``Error/Code/endOfCapture`` (not as a pause: nothing went away). Playing starts with
+  /// the first command that needs a source: give your commands as one step with ``perform``
+  /// (regions, heading, updates) and they all land before the first fix, so a replay gives the
+  /// same actions every time.
   public static func replay(
     capture: Capture, speed: ReplaySpeed = .realTime, configuration: LocationEngine.Configuration = .init()
   ) -> LocationManager {
@@ -21,16 +21,6 @@ extension LocationManager {
     capture: Capture, speed: ReplaySpeed = .realTime, configuration: LocationEngine.Configuration = .init(), clock: C
   ) -> LocationManager where C.Duration == Duration {
     .source(ReplaySource(capture: capture, speed: speed, clock: clock), configuration: configuration, clock: clock)
-  }
-
-  /// A replay that starts at once, for callers that give their commands in one step
-  /// (``CoreAccess/perform``) and so need no lead-in (see ``ReplaySource/leadIn``).
-  package static func replayWithoutLeadIn(
-    capture: Capture, speed: ReplaySpeed, configuration: LocationEngine.Configuration = .init()
-  ) -> LocationManager {
-    let clock = ContinuousClock()
-    return .source(
-      ReplaySource(capture: capture, speed: speed, clock: clock, leadIn: .zero), configuration: configuration, clock: clock)
   }
 }
 

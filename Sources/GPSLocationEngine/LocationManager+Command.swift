@@ -1,0 +1,58 @@
+extension LocationManager {
+  /// One of the manager's commands as a value, so that several can be given as one step with
+  /// ``perform``. Each case does what the endpoint of the same name does.
+  public enum Command: Hashable, Sendable {
+    case requestLocation
+    case set(Properties)
+    case startMonitoringForRegion(Region)
+    case startMonitoringSignificantLocationChanges
+    case startMonitoringVisits
+    case startUpdatingHeading
+    case startUpdatingLocation
+    case stopMonitoringForRegion(Region)
+    case stopMonitoringSignificantLocationChanges
+    case stopMonitoringVisits
+    case stopUpdatingHeading
+    case stopUpdatingLocation
+  }
+
+  /// What a manager has counted since it was made.
+  public struct Statistics: Hashable, Sendable {
+    /// Receiver epochs handed to the engine, with or without a position.
+    public var fixes = 0
+    /// Epochs with a position: each is a ``Location``, delivered or not.
+    public var locations = 0
+    /// Locations that `desiredAccuracy` kept from location updates.
+    public var withheld = 0
+    /// The best horizontal accuracy (metres) among the withheld locations, if any had one.
+    public var bestWithheldAccuracy: Double?
+
+    public init(fixes: Int = 0, locations: Int = 0, withheld: Int = 0, bestWithheldAccuracy: Double? = nil) {
+      self.fixes = fixes
+      self.locations = locations
+      self.withheld = withheld
+      self.bestWithheldAccuracy = bestWithheldAccuracy
+    }
+  }
+}
+
+extension LocationEngine {
+  /// Runs one command; the actions it causes at once (a region's `didStartMonitoring` and
+  /// state) are appended to `actions`. `now` is the driver's clock, for `requestLocation`'s timeout.
+  public mutating func perform(_ command: LocationManager.Command, now: Duration, into actions: inout [LocationManager.Action]) {
+    switch command {
+    case .requestLocation: requestLocation(now: now)
+    case .set(let properties): set(properties)
+    case .startMonitoringForRegion(let region): actions += startMonitoring(region)
+    case .startMonitoringSignificantLocationChanges: startMonitoringSignificantLocationChanges()
+    case .startMonitoringVisits: startMonitoringVisits()
+    case .startUpdatingHeading: startUpdatingHeading()
+    case .startUpdatingLocation: startUpdatingLocation()
+    case .stopMonitoringForRegion(let region): stopMonitoring(region)
+    case .stopMonitoringSignificantLocationChanges: stopMonitoringSignificantLocationChanges()
+    case .stopMonitoringVisits: stopMonitoringVisits()
+    case .stopUpdatingHeading: stopUpdatingHeading()
+    case .stopUpdatingLocation: stopUpdatingLocation()
+    }
+  }
+}

@@ -1,0 +1,105 @@
+import FoundationEssentials
+import NMEA
+
+/// A latitude and longitude in degrees (WGS-84), as `CLLocationCoordinate2D`.
+public struct LocationCoordinate2D: Hashable, Sendable, Codable {
+  public var latitude: Double
+  public var longitude: Double
+
+  public init(latitude: Double, longitude: Double) {
+    self.latitude = latitude
+    self.longitude = longitude
+  }
+
+  /// Whether the latitude is within ±90 and the longitude within ±180.
+  public var isValid: Bool {
+    latitude.isFinite && longitude.isFinite && abs(latitude) <= 90 && abs(longitude) <= 180
+  }
+}
+
+/// A reported position, shaped like `CLLocation` so code ports over.
+///
+/// CoreLocation's conventions hold: a negative accuracy, speed or course means "invalid or
+/// unknown". Two additions report what the receiver said about the fix: ``fixQuality`` and
+/// ``satellitesUsed``.
+public struct Location: Hashable, Sendable, Codable {
+  public var coordinate: LocationCoordinate2D
+  /// Metres above mean sea level.
+  public var altitude: Double
+  /// Metres above the WGS-84 ellipsoid, or `nil` when the receiver gave no geoid separation.
+  public var ellipsoidalAltitude: Double?
+  /// Radius of uncertainty in metres; negative when unknown.
+  public var horizontalAccuracy: Double
+  /// Metres; negative when unknown (and for 2D fixes, whose altitude means nothing).
+  public var verticalAccuracy: Double
+  /// Metres per second over ground; negative when unknown.
+  public var speed: Double
+  /// Metres per second; negative when unknown (NMEA carries no speed accuracy).
+  public var speedAccuracy: Double
+  /// Degrees clockwise from true north; negative when unknown.
+  public var course: Double
+  /// Degrees; negative when unknown.
+  public var courseAccuracy: Double
+  /// When the receiver computed the fix.
+  public var timestamp: Date
+  /// How the receiver computed it (GPS, DGPS, RTK …), when it said.
+  public var fixQuality: FixQuality?
+  /// Satellites used in the solution, when the receiver said.
+  public var satellitesUsed: Int?
+
+  public init(
+    coordinate: LocationCoordinate2D, altitude: Double = 0, ellipsoidalAltitude: Double? = nil,
+    horizontalAccuracy: Double = -1, verticalAccuracy: Double = -1, speed: Double = -1,
+    speedAccuracy: Double = -1, course: Double = -1, courseAccuracy: Double = -1, timestamp: Date = Date(),
+    fixQuality: FixQuality? = nil, satellitesUsed: Int? = nil
+  ) {
+    self.coordinate = coordinate
+    self.altitude = altitude
+    self.ellipsoidalAltitude = ellipsoidalAltitude
+    self.horizontalAccuracy = horizontalAccuracy
+    self.verticalAccuracy = verticalAccuracy
+    self.speed = speed
+    self.speedAccuracy = speedAccuracy
+    self.course = course
+    self.courseAccuracy = courseAccuracy
+    self.timestamp = timestamp
+    self.fixQuality = fixQuality
+    self.satellitesUsed = satellitesUsed
+  }
+
+  /// Great-circle distance in metres (haversine on the mean Earth radius).
+  public func distance(from other: Location) -> Double {
+    coordinate.distance(to: other.coordinate)
+  }
+}
+
+extension Location {
+  /// The location a fix describes, or `nil` for a fix without a position.
+  ///
+  /// When the fix has no date (a GGA-only stream with no `# Date:`), `fallbackDate` supplies
+  /// the day, or else 1970-01-01: the fix's time of day is placed on it. The system clock is
+  /// never asked: a wrong day is worse than an obviously unknown one.
+  public init?(_ fix: Fix, fallbackDate: Date? = nil) {
+    guard fix.hasPosition, let latitude = fix.latitude, let longitude = fix.longitude else { return nil }
+    let timestamp: Date
+    if let stamp = fix.timestamp {
+      timestamp = Date(timeIntervalSince1970: stamp.secondsSince1970)
+    } else {
+      let day = ((fallbackDate?.timeIntervalSince1970 ?? 0) / 86_400).rounded(.down) * 86_400
+      timestamp = Date(timeIntervalSince1970: day + Double(fix.time.nanosecondsSinceMidnight) / 1e9)
+    }
+    // A 2D fix's altitude is a guess the receiver held over (or made up): it is not reported.
+    let isThreeD = fix.mode == .threeD
+    self.init(
+      coordinate: LocationCoordinate2D(latitude: latitude, longitude: longitude),
+      altitude: isThreeD ? fix.altitude ?? 0 : 0,
+      ellipsoidalAltitude: isThreeD ? fix.ellipsoidalAltitude : nil,
+      horizontalAccuracy: fix.horizontalAccuracy ?? -1,
+      verticalAccuracy: isThreeD && fix.altitude != nil ? (fix.verticalAccuracy ?? -1) : -1,
+      speed: fix.speed ?? -1,
+      course: fix.course ?? -1,
+      timestamp: timestamp,
+      fixQuality: fix.quality,
+      satellitesUsed: fix.satellitesUsed)
+  }
+}

@@ -1,0 +1,311 @@
+import GPSD
+import NMEA
+import Plumbing
+import SourceStatus
+
+/// A running gpsd, read over its TCP JSON protocol: the gpsd that owns the receiver on
+/// many Linux boxes.
+///
+/// - Connects, asks `?WATCH={"enable":true,"json":true}` (for one device if given), and turns
+///   TPV, SKY, GST and ATT reports into the same ``Fix`` values the NMEA path makes, so the
+///   engine behaves identically whichever source feeds it.
+/// - **Not running**: an error saying so, and retries after ``Timing/reconnectMinimum``,
+///   doubling to ``Timing/reconnectMaximum`` (a few attempts a second, so a restarted gpsd
+///   is back within a fraction of a second).
+/// - **Connection lost or gpsd restarted**: `paused`, reconnect at once and then as above,
+///   WATCH again, `resumed`. Subscribers see only the pause and the resume.
+/// - **A host name that does not resolve** stops the source with one error (`stopped`); a
+///   name server that does not answer is retried.
+/// - **Silence**: with a device active, no report for ``Timing/silenceTimeout`` means the
+///   connection is stale (TCP keepalive covers a peer that vanished while idle): reconnect.
+/// - **No device or no fix**: after ``Timing/noFixTimeout`` without a position, one error
+///   that says which; no locations are made up.
+public struct GPSDSource: ByteSource {
+  package struct Timing: Hashable, Sendable {
+    package var connectTimeout = 3
+    package var silenceTimeout: Duration = .seconds(5)
+    package var noFixTimeout: Duration = .seconds(10)
+    package var reconnectMinimum: Duration = .milliseconds(100)
+    package var reconnectMaximum: Duration = .milliseconds(250)
+    package init() {}
+  }
+
+  package let host: String
+  package let port: Int
+  package let device: String?
+  package let timing: Timing
+  /// Whether gpsd is asked for its devices' NMEA rather than JSON: each line is published as
+  /// the receiver's bytes and sentence (for `gpsbridge record`), and no fixes are made.
+  package let watchesNMEA: Bool
+  /// Whether gpsd's own client library reads the reports (the `libgps` trait).
+  package let throughLibGPS: Bool
+
+  package init(
+    host: String = GPSDAddress.standard.host, port: Int = GPSDAddress.standard.port, device: String? = nil, timing: Timing,
+    watchesNMEA: Bool = false, throughLibGPS: Bool = false
+  ) {
+    self.throughLibGPS = throughLibGPS
+    self.host = host
+    self.port = port
+    self.device = device
+    self.timing = timing
+    self.watchesNMEA = watchesNMEA
+  }
+
+  /// gpsd at `host:port` (default 127.0.0.1:2947), optionally one of its devices. With
+  /// `watchesNMEA`, gpsd is asked for its devices' NMEA rather than JSON: each line is
+  /// published as the receiver's bytes and sentence (for recording a capture), and no fixes
+  /// are made.
+  public init(
+    host: String = GPSDAddress.standard.host, port: Int = GPSDAddress.standard.port, device: String? = nil, watchesNMEA: Bool = false
+  ) {
+    self.init(host: host, port: port, device: device, timing: .init(), watchesNMEA: watchesNMEA)
+  }
+
+  #if libgps
+    /// gpsd read through the system libgps instead of its JSON when `throughLibGPS` (the
+    /// `libgps` trait).
+    public init(
+      host: String = GPSDAddress.standard.host, port: Int = GPSDAddress.standard.port, device: String? = nil, throughLibGPS: Bool
+    ) {
+      self.init(host: host, port: port, device: device, timing: .init(), throughLibGPS: throughLibGPS)
+    }
+  #endif
+
+  var address: GPSDAddress { GPSDAddress(host: host, port: port) }
+
+  public var initialAuthorization: AuthorizationStatus { .notDetermined }
+
+  public func isPresent() async -> Bool {
+    guard let socket = try? FileDescriptor.connectTCP(host: host, port: port, timeout: 1) else { return false }
+    try? socket.close()
+    return true
+  }
+
+  public func checkAuthorization() async -> AuthorizationStatus {
+    await isPresent() ? .authorizedAlways : .notDetermined
+  }
+
+  public func run(for receiver: Receiver) async {
+    let shape = Locked(GPSDFixAssembler.Shape())
+    #if libgps
+      if throughLibGPS {
+        await reconnecting(
+          receiver, open: { () throws(SourceError) in try LibGPSConnection.open(host: host, port: port) },
+          read: { connection in await read(connection, shape, receiver) }, close: { $0.close() })
+        return
+      }
+    #endif
+    await reconnecting(
+      receiver,
+      open: { () throws(SourceError) -> FileDescriptor in
+        do throws(ConnectFailure) {
+          return try FileDescriptor.connectTCP(host: host, port: port, timeout: timing.connectTimeout)
+        } catch {
+          switch error {
+          case .unknownHost(let name): throw .hostNotFound(host: name)
+          case .lookupUnanswered(let name): throw .hostLookupFailed(host: name)
+          case .system(.connectionRefused): throw .gpsdNotRunning(address: address.description)
+          case .system(let errno): throw .gpsdUnreachable(address: address.description, description: errno.description)
+          }
+        }
+      },
+      read: { socket in await read(socket, shape, receiver) }, close: { try? $0.close() })
+  }
+
+  /// gpsd's reconnection, whichever client reads the connection: a lost one is said as such,
+  /// permanent causes stop, the rest are retried with the backoff of ``Timing``.
+  private func reconnecting<Connection>(
+    _ receiver: Receiver, open: () throws(SourceError) -> Connection,
+    read: (Connection) async -> Outcome, close: (Connection) -> Void
+  ) async {
+    await runReconnecting(
+      for: receiver, open: open,
+      session: { connection in
+        switch await read(connection) {
+        case .cancelled: return .cancelled
+        case .lost(let reason, let hadFix):
+          return .lost(.gpsdConnectionLost(address: address.description, description: reason), hadFix: hadFix)
+        }
+      },
+      close: close,
+      isPermanent: { error in error.isPermanent },
+      wait: { _, failures in
+        await sleepUnlessCancelled(backoff(after: failures, minimum: timing.reconnectMinimum, maximum: timing.reconnectMaximum))
+      })
+  }
+
+  enum Outcome {
+    case cancelled
+    case lost(String, hadFix: Bool)
+  }
+
+  /// What the connection's loop hears from the reader's queue; fixes themselves go straight
+  /// to the receiver's listeners.
+  enum Event: Sendable {
+    case fix(hasPosition: Bool)
+    case report(GPSDReport)
+    case tick
+    case closed(Errno?)
+  }
+
+  private func read(
+    _ socket: FileDescriptor, _ shape: Locked<GPSDFixAssembler.Shape>, _ receiver: Receiver
+  ) async -> Outcome {
+    let (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(256))
+    let decoder = ReportDecoder(continuation: continuation, receiver: receiver, watchesNMEA: watchesNMEA, shape: shape)
+    let reader = DescriptorReader(
+      descriptor: socket, label: "gpsbridge.gpsd",
+      onBytes: { bytes in decoder.received(bytes) }, onTick: decoder.tick, onClosed: decoder.closed)
+    reader.start()
+    let request = watchesNMEA ? GPSDRequest.watchNMEA(device: device) : .watch(device: device)
+    do {
+      try socket.writeAll(Array(request.line.utf8))
+    } catch {
+      await reader.stop()
+      return .lost("\(error)", hadFix: false)
+    }
+    return await follow(events, reader, receiver)
+  }
+
+  #if libgps
+    /// One connection through libgps: its reports into the same events as the JSON path's.
+    private func read(
+      _ connection: LibGPSConnection, _ shape: Locked<GPSDFixAssembler.Shape>, _ receiver: Receiver
+    ) async -> Outcome {
+      let (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(256))
+      let decoder = ReportDecoder(continuation: continuation, receiver: receiver, watchesNMEA: false, shape: shape)
+      let reader = DescriptorReader(
+        descriptor: connection.descriptor, label: "gpsbridge.libgps",
+        onReadable: { connection.readReports { decoder.take($0) } }, onTick: decoder.tick, onClosed: decoder.closed)
+      guard connection.watch(device: device) else { return .lost("libgps could not send its WATCH", hadFix: false) }
+      reader.start()
+      return await follow(events, reader, receiver)
+    }
+  #endif
+
+  /// Follows one connection's events until it is lost or the task is cancelled: fixes out,
+  /// gpsd's errors said, silence and a missing device or fix noticed.
+  private func follow(
+    _ events: AsyncStream<Event>, _ reader: DescriptorReader, _ receiver: Receiver
+  ) async -> Outcome {
+    let connected = ContinuousClock.now
+    var lastReport = ContinuousClock.now
+    var hasDevice = false
+    var hadPosition = false
+    var noFixReported = false
+    var hadFix = false
+    let outcome: Outcome = await withTaskCancellationHandler {
+      for await event in events {
+        switch event {
+        case .fix(let hasPosition):
+          lastReport = .now
+          hadFix = true
+          if hasPosition { hadPosition = true }
+        case .report(let report):
+          lastReport = .now
+          switch report {
+          case .devices(let list):
+            hasDevice = !(list.devices ?? []).isEmpty
+          case .device(let device):
+            if device.activated != nil { hasDevice = true }
+          case .tpv, .sky, .gst, .att:
+            hasDevice = true
+          case .error(let error):
+            receiver.publish(.status(.failed(.gpsdError(address: address.description, message: error.message ?? "error"))))
+          default:
+            break
+          }
+        case .tick:
+          let now = ContinuousClock.now
+          if hasDevice, lastReport.duration(to: now) >= timing.silenceTimeout {
+            return .lost("no report for \(timing.silenceTimeout)", hadFix: hadFix)
+          }
+          if !hadPosition, !noFixReported, connected.duration(to: now) >= timing.noFixTimeout, !watchesNMEA {
+            noFixReported = true
+            let seconds = Int(timing.noFixTimeout.components.seconds)
+            let address = address.description
+            receiver.publish(
+              .status(.failed(hasDevice ? .gpsdHasNoFix(address: address, seconds: seconds) : .gpsdHasNoDevice(address: address))))
+          }
+        case .closed(let error):
+          return .lost(error.map { "\($0)" } ?? "gpsd closed the connection", hadFix: hadFix)
+        }
+      }
+      return .cancelled
+    } onCancel: {
+      Task { await reader.stop() }
+    }
+    await reader.stop()
+    return Task.isCancelled ? .cancelled : outcome
+  }
+}
+
+/// gpsd's bytes to reports and fixes, on the reader's queue: fixes (or, watching NMEA, the
+/// lines) go straight to the receiver's listeners; the connection's loop hears the rest.
+private final class ReportDecoder: @unchecked Sendable {
+  let continuation: AsyncStream<GPSDSource.Event>.Continuation
+  let receiver: Receiver
+  /// What this gpsd's fixes carry, learned across connections.
+  let shape: Locked<GPSDFixAssembler.Shape>
+  var decoder: GPSDStreamDecoder
+  var lastRejection: String?
+
+  init(
+    continuation: AsyncStream<GPSDSource.Event>.Continuation, receiver: Receiver, watchesNMEA: Bool, shape: Locked<GPSDFixAssembler.Shape>
+  ) {
+    self.continuation = continuation
+    self.receiver = receiver
+    self.shape = shape
+    self.decoder = GPSDStreamDecoder(passesNMEA: watchesNMEA, shape: shape.withLock { $0 })
+  }
+
+  func received(_ bytes: UnsafeRawBufferPointer) {
+    decoder.append(bytes)
+    drain()
+  }
+
+  /// A report read by libgps.
+  func take(_ report: GPSDReport) {
+    if let output = decoder.take(report) { yield(output) }
+    drain()
+  }
+
+  /// The reader's clock, for silence detection.
+  func tick() {
+    continuation.yield(.tick)
+  }
+
+  /// The connection ended: what gpsd said last still counts, then the end.
+  func closed(_ error: Errno?) {
+    decoder.finish()
+    drain()
+    continuation.yield(.closed(error))
+    continuation.finish()
+  }
+
+  private func drain() {
+    while let output = decoder.next() { yield(output) }
+    let rejection = decoder.counters.rejectionSummary
+    if rejection != lastRejection, let rejection {
+      lastRejection = rejection
+      receiver.publish(.rejected(rejection))
+    }
+  }
+
+  private func yield(_ output: GPSDStreamDecoder.Output) {
+    switch output {
+    case .fix(let fix):
+      receiver.publish(.fix(fix))
+      continuation.yield(.fix(hasPosition: fix.hasPosition))
+      shape.withLock { $0 = decoder.shape }
+    case .report(let report): continuation.yield(.report(report))
+    case .nmea(let line):
+      // NMEA mode: each line is the receiver's, and counts as a report for silence detection.
+      let sentence = Array(line)
+      receiver.publish(.bytes(sentence + [0x0D, 0x0A]))
+      receiver.publish(.sentence(sentence))
+      continuation.yield(.report(.unknown("NMEA")))
+    }
+  }
+}

@@ -1,0 +1,133 @@
+import NMEA
+
+/// One receiver's bytes made into sentences and fixes, once, and published to its
+/// ``Receiver``'s listeners: the one place a source's NMEA is decoded, whether it came from a
+/// serial port, a capture or a simulator (`check` reads captures through it too).
+///
+/// Live sources ``take(_:for:)`` bytes as they arrive: everything they complete goes out at
+/// once. A replay paces its fixes, so it asks for them one at a time (``nextFix(for:)``)
+/// and releases each, with the sentences and bytes that made it, when its time has come
+/// (``release(_:for:)``).
+package struct Pipeline: Sendable {
+  package private(set) var decoder: FixDecoder
+  private let defaultDate: UTCDate?
+  private let keepsSatellites: Bool
+  /// Whether the bytes taken are the receiver's (not a wrong baud rate's noise), so are
+  /// published, and its rejects counted aloud.
+  package var isSettled = true
+  private var lastRejected = 0
+  /// For a paced replay: the sentences of the fix not yet released, and the bytes read and
+  /// not yet released (only while someone wants them).
+  private var heldSentences: [[UInt8]] = []
+  private var heldBytes: [UInt8] = []
+  private var appended = 0
+  private var released = 0
+
+  /// - Parameters:
+  ///   - defaultDate: the date for streams that never send one (a capture's `# Date:`
+  ///     comment overrides it).
+  ///   - keepsSatellites: whether fixes carry the satellites in view.
+  ///   - countsSentences: keep a tally of the sentences by talker and type (for `check`).
+  package init(defaultDate: UTCDate? = nil, keepsSatellites: Bool = false, countsSentences: Bool = false) {
+    self.defaultDate = defaultDate
+    self.keepsSatellites = keepsSatellites
+    decoder = FixDecoder(defaultDate: defaultDate, countsSentences: countsSentences, keepsSatellites: keepsSatellites)
+  }
+
+  /// The pipeline for `receiver`'s listeners as they are now.
+  package init(for receiver: Receiver, defaultDate: UTCDate?) {
+    self.init(defaultDate: defaultDate, keepsSatellites: receiver.interests.contains(.satellites))
+  }
+
+  /// Starts afresh (after a baud change), forgetting what was read and counted.
+  package mutating func reset() {
+    decoder = FixDecoder(defaultDate: defaultDate, keepsSatellites: keepsSatellites)
+    lastRejected = 0
+  }
+
+  // MARK: Live
+
+  /// Decodes `bytes` and publishes them, each sentence and each fix they complete.
+  package mutating func take(_ bytes: UnsafeRawBufferPointer, for receiver: Receiver) {
+    let interests = receiver.interests
+    if isSettled, interests.contains(.bytes) { receiver.publish(.bytes(Array(bytes))) }
+    decoder.append(bytes)
+    publishAvailable(for: receiver, interests)
+  }
+
+  /// The input ended (the device went away): its last epoch is complete, as at the end of a capture.
+  package mutating func finish(for receiver: Receiver) {
+    decoder.finish()
+    publishAvailable(for: receiver, receiver.interests)
+  }
+
+  private mutating func publishAvailable(for receiver: Receiver, _ interests: Receiver.Interests) {
+    if isSettled, interests.contains(.sentences) {
+      while let fix = decoder.next(onSentence: { receiver.publish(.sentence(Array($0.bytes))) }) { receiver.publish(.fix(fix)) }
+    } else {
+      while let fix = decoder.next() { receiver.publish(.fix(fix)) }
+    }
+    publishRejects(for: receiver)
+  }
+
+  // MARK: Paced
+
+  /// Adds bytes read from a capture, to be released with the fixes they make.
+  package mutating func append(_ bytes: some Collection<UInt8>, for receiver: Receiver) {
+    if receiver.interests.contains(.bytes) { heldBytes.append(contentsOf: bytes) }
+    appended += bytes.count
+    decoder.append(bytes)
+  }
+
+  /// The end of a capture: its last epoch is complete.
+  package mutating func finishAppending() {
+    decoder.finish()
+  }
+
+  /// The next fix the bytes so far complete, its sentences held until ``release(_:for:)``.
+  package mutating func nextFix(for receiver: Receiver) -> Fix? {
+    guard receiver.interests.contains(.sentences) else { return decoder.next() }
+    return decoder.next { heldSentences.append(Array($0.bytes)) }
+  }
+
+  /// Publishes the bytes read up to `fix`, its sentences, and `fix` (or, with no fix, what is
+  /// left at the end of a capture).
+  package mutating func release(_ fix: Fix?, for receiver: Receiver) {
+    let consumed = fix == nil ? appended : appended - decoder.framer.bufferedByteCount
+    if !heldBytes.isEmpty, consumed > released {
+      let count = min(heldBytes.count, consumed - released)
+      receiver.publish(.bytes(Array(heldBytes.prefix(count))))
+      heldBytes.removeFirst(count)
+    }
+    released = max(released, consumed)
+    for sentence in heldSentences { receiver.publish(.sentence(sentence)) }
+    heldSentences.removeAll(keepingCapacity: true)
+    if let fix { receiver.publish(.fix(fix)) }
+    publishRejects(for: receiver)
+  }
+
+  // MARK: Counts
+
+  /// Sentences thrown away so far.
+  package var rejected: Int {
+    let counters = decoder.framer.counters
+    return counters.badChecksum + counters.malformed + counters.overlong + counters.missingChecksum + decoder.decodeErrors
+  }
+
+  /// The sentences thrown away so far, by reason: `3 bad checksum, 1 undecodable`.
+  package var rejectionSummary: String? {
+    let counters = decoder.framer.counters
+    let parts = [
+      (counters.badChecksum, "bad checksum"), (counters.missingChecksum, "no checksum"), (counters.malformed, "malformed"),
+      (counters.overlong, "overlong"), (decoder.decodeErrors, "undecodable"),
+    ].filter { $0.0 > 0 }
+    return parts.isEmpty ? nil : parts.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+  }
+
+  private mutating func publishRejects(for receiver: Receiver) {
+    let rejected = self.rejected
+    guard isSettled, rejected != lastRejected else { return }
+    lastRejected = rejected
+    if let summary = rejectionSummary { receiver.publish(.rejected(summary)) }
+  }
+}

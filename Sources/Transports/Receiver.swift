@@ -1,0 +1,115 @@
+import NMEA
+import Plumbing
+import SourceStatus
+
+/// One GPS receiver: a source of bytes, and the listeners that take what its pipeline makes
+/// of them, each once: the location engine, a gpsd server's clients, a recording, a program's
+/// own stream (``events()``).
+///
+/// Events reach listeners on the source's own queue or task, as soon as they are made, with
+/// no actor or task hop between: asynchrony lives only at a listener's own queue or stream. A
+/// listener says what it needs beyond fixes and status (``Interests``), so that nobody pays for
+/// copies of bytes and sentences that nobody reads.
+///
+/// ```swift
+/// let receiver = Receiver(SerialSource(path: "/dev/ttyACM0"))
+/// let events = receiver.events()
+/// Task { await receiver.run() }
+/// for await event in events { print(event) }
+/// ```
+public final class Receiver: Sendable {
+  /// What a listener wants besides fixes and status.
+  public struct Interests: OptionSet, Hashable, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// The receiver's bytes as read.
+    public static let bytes = Interests(rawValue: 1)
+    /// Each sentence, before the fix it joins.
+    public static let sentences = Interests(rawValue: 2)
+    /// The satellites in view, on each fix (a gpsd's SKY reports need them).
+    public static let satellites = Interests(rawValue: 4)
+  }
+
+  /// A registered listener; ``stopListening(_:)`` takes it back.
+  public struct Listener: Hashable, Sendable {
+    let id: Int
+  }
+
+  private struct Entry {
+    var id: Int
+    var interests: Interests
+    var handler: @Sendable (ReceiverEvent) -> Void
+    var waitForRoom: (@Sendable () async -> Void)?
+  }
+
+  private struct State {
+    var entries: [Entry] = []
+    var nextID = 0
+    var interests: Interests = []
+  }
+
+  /// Where the bytes come from.
+  public let source: any ByteSource
+  private let state = Locked(State())
+
+  public init(_ source: any ByteSource) {
+    self.source = source
+  }
+
+  /// Reads the source until the task is cancelled or the source ends, publishing as it goes.
+  public func run() async {
+    await source.run(for: self)
+  }
+
+  /// Adds a listener: `handler` is called with every event from now on, on the source's queue
+  /// or task, and must not block. `waitForRoom`, if given, is awaited by a source that
+  /// prefers lossless delivery (a replay) before it goes on, so a listener with a queue of
+  /// its own can slow a replay instead of dropping events.
+  @discardableResult
+  public func listen(
+    wanting interests: Interests = [], waitForRoom: (@Sendable () async -> Void)? = nil,
+    _ handler: @escaping @Sendable (ReceiverEvent) -> Void
+  ) -> Listener {
+    state.withLock { state in
+      defer { state.nextID += 1 }
+      state.entries.append(Entry(id: state.nextID, interests: interests, handler: handler, waitForRoom: waitForRoom))
+      state.interests.formUnion(interests)
+      return Listener(id: state.nextID)
+    }
+  }
+
+  /// Removes a listener; it is called no more once this returns (unless an event is being
+  /// delivered to it on another thread at this moment).
+  public func stopListening(_ listener: Listener) {
+    state.withLock { state in
+      state.entries.removeAll { $0.id == listener.id }
+      state.interests = state.entries.reduce(into: []) { $0.formUnion($1.interests) }
+    }
+  }
+
+  /// A stream of every event from now on, for a program that reads them at its own pace: a
+  /// reader that falls behind by `bufferingNewest` events loses the oldest. Ending the
+  /// stream's iteration removes its listener.
+  public func events(wanting interests: Interests = [], bufferingNewest limit: Int = 1024) -> AsyncStream<ReceiverEvent> {
+    let (stream, continuation) = AsyncStream.makeStream(of: ReceiverEvent.self, bufferingPolicy: .bufferingNewest(limit))
+    let listener = listen(wanting: interests) { event in continuation.yield(event) }
+    continuation.onTermination = { [weak self] _ in self?.stopListening(listener) }
+    return stream
+  }
+
+  /// What the listeners want together: sources make bytes and sentences only when wanted.
+  package var interests: Interests { state.withLock { $0.interests } }
+
+  /// Hands `event` to every listener, in the order they were added.
+  package func publish(_ event: ReceiverEvent) {
+    let entries = state.withLock { $0.entries }
+    for entry in entries { entry.handler(event) }
+  }
+
+  /// Returns once every listener that has a queue of its own has room in it again (see
+  /// ``listen(wanting:waitForRoom:_:)``).
+  package func waitForListeners() async {
+    let entries = state.withLock { $0.entries }
+    for entry in entries { if let wait = entry.waitForRoom { await wait() } }
+  }
+}

@@ -1,0 +1,20 @@
+import NMEA
+
+/// What one receiver's pipeline tells its listeners, in the order it happened.
+public enum ReceiverEvent: Sendable, Equatable {
+  /// The receiver's own bytes as read (once autobaud has settled on a rate), or the lines a
+  /// gpsd passes on: what a capture records and a raw watcher is served.
+  case bytes([UInt8])
+  /// One checksummed sentence, without its line end, before the fix it joins.
+  case sentence([UInt8])
+  /// One receiver epoch.
+  case fix(Fix)
+  /// What the source says about itself: authorization, pauses, problems, its end.
+  case status(SourceEvent)
+  /// Progress worth a line on a terminal ("/dev/ttyACM0: NMEA at 9600 baud").
+  case notice(String)
+  /// What the source has thrown away so far, by reason ("3 bad checksum, 1 undecodable").
+  case rejected(String)
+  /// The source is about to open its device or connection.
+  case attempt
+}

@@ -1,0 +1,199 @@
+import FoundationEssentials
+import NMEA
+import Plumbing
+import SourceStatus
+
+/// A GPS receiver on a serial device, read through termios.
+///
+/// - Opens the path the user gave, each time: a `/dev/serial/by-id/…` or udev link keeps
+///   working when the kernel renumbers ttyUSB0 to ttyUSB1 on replug.
+/// - **Autobaud** tries ``BaudRate/candidates`` in turn, listening
+///   ``Timing/probeWindow`` at each (a 1 Hz receiver sends one burst a second), and settles
+///   on the first where two checksummed sentences arrive. Without success after the whole
+///   list it reports an error, and keeps trying. On reconnect the rate found is tried first.
+/// - **Missing or unplugged** (nothing at the path, or read gives EIO or end of file):
+///   `paused` with an error saying so, then it waits for the path to appear (a
+///   ``DeviceWatcher``: no timer runs meanwhile) and, once it reopens, `resumed`.
+/// - **Busy** (another program holds it), or not yet permitted right after it appeared (udev
+///   sets permissions a moment later): tried again after ``Timing/retryMinimum``, doubling
+///   to ``Timing/retryMaximum``.
+/// - **Silence**: no byte for ``Timing/silenceTimeout`` on an open port is reported once
+///   (a receiver that stopped talking); bytes without one valid sentence for as long mean
+///   the wrong rate: autobaud starts over, a fixed rate says so.
+/// - **Causes that cannot go away** stop the source with one error (`stopped`): the path is
+///   not a serial device, or permission is denied (beyond ``Timing/settleTime`` after the
+///   device appeared), which also reports `authorization(.denied)`.
+public struct SerialSource: ByteSource {
+  package struct Timing: Hashable, Sendable {
+    package var probeWindow: Duration = .milliseconds(1500)
+    package var silenceTimeout: Duration = .seconds(5)
+    package var retryMinimum: Duration = .milliseconds(50)
+    package var retryMaximum: Duration = .seconds(1)
+    /// How long after a device appears "permission denied" may still change (udev applying
+    /// its rules), and is retried rather than final.
+    package var settleTime: Duration = .seconds(2)
+    package init() {}
+  }
+
+  package let path: String
+  package let baudRate: BaudRate
+  package let timing: Timing
+
+  package init(path: String, baudRate: BaudRate = .automatic, timing: Timing) {
+    self.path = path
+    self.baudRate = baudRate
+    self.timing = timing
+  }
+
+  /// The receiver at `path`, its rate found by autobaud unless given.
+  public init(path: String, baudRate: BaudRate = .automatic) {
+    self.init(path: path, baudRate: baudRate, timing: .init())
+  }
+
+  public var initialAuthorization: AuthorizationStatus { .notDetermined }
+
+  public func isPresent() async -> Bool { access(path, F_OK) == 0 }
+
+  public func checkAuthorization() async -> AuthorizationStatus {
+    do {
+      let port = try SerialPort.open(path, baudRate: 9600)
+      port.close()
+      return .authorizedAlways
+    } catch {
+      switch error {
+      case .permissionDenied: return .denied
+      // Busy means another process holds it, not that we may not: still authorized.
+      case .deviceBusy: return .authorizedAlways
+      default: return .notDetermined
+      }
+    }
+  }
+
+  public func run(for receiver: Receiver) async {
+    var knownRate: Int? = if case .fixed(let rate) = baudRate { rate } else { nil }
+    let watcher = DeviceWatcher(path: path)
+    var seen = watcher.changes
+    var appeared: ContinuousClock.Instant?
+    await runReconnecting(
+      for: receiver,
+      open: { () throws(SourceError) in
+        receiver.publish(.attempt)
+        seen = watcher.changes
+        return try SerialPort.open(path, baudRate: knownRate ?? BaudRate.candidates[0])
+      },
+      session: { port in
+        switch await read(port, knownRate: &knownRate, receiver) {
+        case .cancelled: return .cancelled
+        case .gone(let error, let hadFix):
+          return .lost(.deviceLost(path: path, description: error?.description), hadFix: hadFix)
+        }
+      },
+      close: { port in port.close() },
+      isPermanent: { error in
+        switch error {
+        case .notASerialDevice: true
+        case .permissionDenied: appeared.map { $0.duration(to: .now) >= timing.settleTime } ?? true
+        default: false
+        }
+      },
+      wait: { error, failures in
+        guard case .noDevice = error else {
+          return await sleepUnlessCancelled(backoff(after: failures, minimum: timing.retryMinimum, maximum: timing.retryMaximum))
+        }
+        guard await watcher.waitForChange(after: seen) else { return false }
+        appeared = .now
+        return true
+      })
+  }
+
+  enum Outcome {
+    case cancelled
+    case gone(Errno?, hadFix: Bool)
+  }
+
+  private func read(_ port: SerialPort, knownRate: inout Int?, _ receiver: Receiver) async -> Outcome {
+    let (events, continuation) = AsyncStream.makeStream(of: PortReader.Event.self, bufferingPolicy: .bufferingNewest(256))
+    let reader = PortReader(port: port, receiver: receiver, defaultDate: .today, continuation: continuation)
+    reader.start()
+
+    let automatic = baudRate == .automatic
+    var candidates = BaudRate.candidates
+    if let knownRate, automatic { candidates = [knownRate] + candidates.filter { $0 != knownRate } }
+    if !automatic, let knownRate { candidates = [knownRate] }
+    var index = 0
+    var probing = automatic
+    var probeStart = ContinuousClock.now
+    let started = ContinuousClock.now
+    var silenceReported = false
+    var garbageReported = false
+    var hadFix = false
+    if automatic, candidates[0] != (knownRate ?? BaudRate.candidates[0]) { try? port.setBaudRate(candidates[0]) }
+    if !probing { reader.settle(true) }
+
+    /// Keeps the rate being tried: a fix, or two sentences, prove it.
+    func settle() {
+      probing = false
+      reader.settle(true)
+      knownRate = candidates[index]
+      receiver.publish(.notice("\(path): NMEA at \(candidates[index]) baud"))
+    }
+    /// Tries `candidates[next]` from `now` on, with the decoder and its counters afresh.
+    func probe(_ next: Int, from now: ContinuousClock.Instant) {
+      index = next
+      try? port.setBaudRate(candidates[index])
+      reader.reset()
+      probeStart = now
+    }
+
+    let outcome: Outcome = await withTaskCancellationHandler {
+      for await event in events {
+        switch event {
+        case .closed(let error):
+          return .gone(error, hadFix: hadFix)
+        case .tick(let counters):
+          let now = ContinuousClock.now
+          hadFix = hadFix || counters.fixes > 0
+          if probing {
+            // Two sentences, or a fix, prove the rate.
+            if counters.sentences >= 2 || counters.fixes > 0 {
+              settle()
+            } else if probeStart.duration(to: now) >= timing.probeWindow {
+              if index + 1 == candidates.count {
+                receiver.publish(.status(.failed(.noNMEAAtAnyRate(path: path, seconds: Int(started.duration(to: now).components.seconds)))))
+              }
+              probe((index + 1) % candidates.count, from: now)
+            }
+            continue
+          }
+          let quiet = counters.lastByte.map { $0.duration(to: now) } ?? probeStart.duration(to: now)
+          if quiet >= timing.silenceTimeout {
+            if !silenceReported {
+              silenceReported = true
+              receiver.publish(.status(.failed(.silentDevice(path: path, seconds: Int(timing.silenceTimeout.components.seconds)))))
+            }
+          } else {
+            silenceReported = false
+          }
+          let sinceSentence = counters.lastSentence.map { $0.duration(to: now) } ?? started.duration(to: now)
+          if counters.lastByte != nil, quiet < timing.silenceTimeout, sinceSentence >= timing.silenceTimeout {
+            if automatic {
+              // Bytes but no sentences: the receiver changed rate, or we settled wrongly.
+              probing = true
+              reader.settle(false)
+              knownRate = nil
+              probe(0, from: now)
+            } else if !garbageReported {
+              garbageReported = true
+              receiver.publish(.status(.failed(.noNMEAAtRate(path: path, seconds: Int(timing.silenceTimeout.components.seconds)))))
+            }
+          }
+        }
+      }
+      return .cancelled
+    } onCancel: {
+      Task { await reader.stop() }
+    }
+    await reader.stop()
+    return Task.isCancelled ? .cancelled : outcome
+  }
+}

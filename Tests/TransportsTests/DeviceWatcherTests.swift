@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+@testable import Transports
+
+/// The watcher on real directories: what udev does to `/dev/serial/by-id` on plug and unplug.
+@Suite(.timeLimit(.minutes(1))) struct DeviceWatcherTests {
+  /// A fresh directory tree for one test; removed afterwards.
+  final class Tree {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("watcher-\(getpid())-\(UUID().uuidString.prefix(8))").path
+    var directory: String { root + "/serial/by-id" }
+    var link: String { directory + "/usb-Receiver-if00" }
+    init() { mkdir(root, 0o755) }
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+  }
+
+  /// Waits for a change after `seen`, failing the test after two seconds.
+  func change(_ watcher: DeviceWatcher, after seen: Int) async -> Bool {
+    await withTaskGroup(of: Bool.self) { group in
+      group.addTask { await watcher.waitForChange(after: seen) }
+      group.addTask {
+        try? await Task.sleep(for: .seconds(2))
+        return false
+      }
+      let first = await group.next() ?? false
+      group.cancelAll()
+      return first
+    }
+  }
+
+  @Test func aLinkRenamedIntoPlaceIsSeen() async throws {
+    let tree = Tree()
+    try FileManager.default.createDirectory(atPath: tree.directory, withIntermediateDirectories: true)
+    let watcher = DeviceWatcher(path: tree.link)
+    #expect(watcher.isWatching)
+    let seen = watcher.changes
+    symlink("/dev/null", tree.directory + "/.tmp-link")  // udev's temporary name: no change yet
+    rename(tree.directory + "/.tmp-link", tree.link)
+    #expect(await change(watcher, after: seen))
+  }
+
+  @Test func directoriesRemovedAndMadeAgainAreWatchedAgain() async throws {
+    let tree = Tree()
+    let watcher = DeviceWatcher(path: tree.link)
+    for _ in 0..<3 {
+      // The whole by-id tree appears (one change per level on the way) and then the link.
+      var seen = watcher.changes
+      try FileManager.default.createDirectory(atPath: tree.directory, withIntermediateDirectories: true)
+      #expect(await change(watcher, after: seen))
+      seen = watcher.changes
+      symlink("/dev/null", tree.link)
+      #expect(await change(watcher, after: seen))
+      // The last unplug removes the link and its directories again.
+      try FileManager.default.removeItem(atPath: tree.root + "/serial")
+    }
+  }
+
+  @Test func otherNamesWakeNobody() async throws {
+    let tree = Tree()
+    try FileManager.default.createDirectory(atPath: tree.directory, withIntermediateDirectories: true)
+    let watcher = DeviceWatcher(path: tree.link)
+    let seen = watcher.changes
+    symlink("/dev/null", tree.directory + "/usb-Another-Device-if00")
+    _ = FileManager.default.createFile(atPath: tree.root + "/unrelated", contents: nil)
+    try await Task.sleep(for: .milliseconds(200))
+    #expect(watcher.changes == seen)
+  }
+
+  @Test func aChangeBeforeTheWaitIsNotMissed() async throws {
+    let tree = Tree()
+    try FileManager.default.createDirectory(atPath: tree.directory, withIntermediateDirectories: true)
+    let watcher = DeviceWatcher(path: tree.link)
+    let seen = watcher.changes
+    symlink("/dev/null", tree.link)
+    try await Task.sleep(for: .milliseconds(200))  // the change happens before anyone waits
+    #expect(await change(watcher, after: seen))
+  }
+
+  @Test func cancellingEndsTheWait() async {
+    let tree = Tree()
+    let watcher = DeviceWatcher(path: tree.link)
+    let waiting = Task { await watcher.waitForChange(after: watcher.changes) }
+    try? await Task.sleep(for: .milliseconds(50))
+    waiting.cancel()
+    #expect(await waiting.value == false)
+  }
+
+  @Test func theStepsLeadFromTheRootToThePath() {
+    let steps = DeviceWatcher.steps(to: "/dev/serial/by-id/usb-X")
+    #expect(steps.map(\.directory) == ["/", "/dev", "/dev/serial", "/dev/serial/by-id"])
+    #expect(steps.map(\.name) == ["dev", "serial", "by-id", "usb-X"])
+  }
+}
