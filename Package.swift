@@ -99,7 +99,7 @@ let package = Package(
 
     .testTarget(name: "NMEATests", dependencies: ["NMEA", "NMEASimulation", "MallocCounter"]),
     .testTarget(name: "NMEASimulationTests", dependencies: ["NMEASimulation", "NMEA"]),
-    .testTarget(name: "PlumbingTests", dependencies: ["Plumbing"]),
+    .testTarget(name: "PlumbingTests", dependencies: ["Plumbing", "GPSLocationTestSupport"]),
     .testTarget(name: "GPSDTests", dependencies: ["GPSD", "NMEA"]),
     .testTarget(
       name: "GPSDServerTests", dependencies: ["GPSDServer", "GPSD", "GPSLocation", "NMEA", "NMEASimulation", "TestHelpers", "Plumbing"],

@@ -59,9 +59,13 @@ package final class Broadcaster<Element: Sendable>: Sendable {
     }
   }
 
-  package init(bufferLimit: Int = 1024, roomTimeout: Duration = .seconds(1)) {
+  /// Sleeps for ``roomTimeout`` on the clock the broadcaster was given.
+  private let sleepForRoomTimeout: @Sendable () async throws -> Void
+
+  package init(bufferLimit: Int = 1024, roomTimeout: Duration = .seconds(1), clock: some Clock<Duration> = ContinuousClock()) {
     self.bufferLimit = bufferLimit
     self.roomTimeout = roomTimeout
+    self.sleepForRoomTimeout = { try await clock.sleep(for: roomTimeout) }
   }
 
   /// A subscription that receives every element yielded from now on, a batch at a time.
@@ -129,8 +133,8 @@ package final class Broadcaster<Element: Sendable>: Sendable {
       defer { state.nextWaiter += 1 }
       return state.nextWaiter
     }
-    let timeout = Task { [weak self, roomTimeout] in
-      try? await Task.sleep(for: roomTimeout)
+    let timeout = Task { [weak self, sleepForRoomTimeout] in
+      try? await sleepForRoomTimeout()
       self?.resumeWaiter(id)
     }
     await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in

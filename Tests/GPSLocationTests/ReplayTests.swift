@@ -1,8 +1,10 @@
 import Foundation
 import GPSLocation
+import GPSLocationTestSupport
 import NMEA
 import NMEASimulation
 import TestHelpers
+import Synchronization
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct ReplayTests {
@@ -44,14 +46,25 @@ import Testing
   }
 
   @Test func realTimePacingSpacesFixesByTheirTimes() async {
-    let manager = LocationManager.replay(capture: Self.capture, speed: .multiplied(by: 20))
-    let stream = manager.delegate()
-    await manager.startUpdatingLocation()
-    let clock = ContinuousClock()
-    let start = clock.now
-    _ = await collect(stream) { if case .didFailWithError = $0 { true } else { false } }
-    // 59 s of capture at 20×: about 3 s (at least 2.9 s; the upper bound is loose on purpose).
-    #expect(start.duration(to: clock.now) >= .milliseconds(2900))
+    let clock = TestClock()
+    let receiver = Receiver(ReplaySource(capture: Self.capture, speed: .multiplied(by: 2), clock: clock))
+    // Listeners run on the replay's own task, before it sleeps again: each fix is stamped
+    // with the clock's time when it went out.
+    let arrivals = Mutex<[(offset: Duration, fix: Fix)]>([])
+    receiver.listen { event in
+      if case .fix(let fix) = event { arrivals.withLock { $0.append((clock.now.offset, fix)) } }
+    }
+    let playing = Task { await receiver.run() }
+    while arrivals.withLock({ $0.count }) < 5 {
+      await clock.waitForSleepers()
+      clock.advance(by: .milliseconds(100))
+    }
+    playing.cancel()
+    let played = arrivals.withLock { $0 }
+    // One second of capture between epochs, played at 2×: half a second apart on the clock.
+    for (index, arrival) in played.enumerated() {
+      #expect(arrival.offset == .milliseconds(500 * index), "epoch \(index) at \(arrival.fix.time)")
+    }
   }
 
   @Test func requestLocationOnAReplayAnswersAndReleasesTheSource() async {

@@ -1,3 +1,4 @@
+import GPSLocationTestSupport
 import Plumbing
 import Testing
 
@@ -65,22 +66,21 @@ import Testing
       }
       return seen
     }
-    let clock = ContinuousClock()
-    let start = clock.now
     await broadcaster.waitForRoom()
-    #expect(start.duration(to: clock.now) < .seconds(10))
     #expect(await reader.value == Array(0..<8))
   }
 
   @Test func waitForRoomGivesUpOnAReaderThatStopped() async {
-    let broadcaster = Broadcaster<Int>(bufferLimit: 10, roomTimeout: .milliseconds(200))
+    let clock = TestClock()
+    let broadcaster = Broadcaster<Int>(bufferLimit: 10, roomTimeout: .milliseconds(200), clock: clock)
     let stream = broadcaster.subscribe()
     for value in 0..<8 { broadcaster.yield(value) }
-    let clock = ContinuousClock()
-    let start = clock.now
-    await broadcaster.waitForRoom()
-    let waited = start.duration(to: clock.now)
-    #expect(waited >= .milliseconds(150) && waited < .seconds(10))
+    let waiting = Task { await broadcaster.waitForRoom() }
+    await clock.waitForSleepers()
+    clock.advance(by: .milliseconds(199))
+    #expect(clock.sleeperCount == 1, "still waiting before the timeout")
+    clock.advance(by: .milliseconds(1))
+    await waiting.value
     _ = stream
   }
 
