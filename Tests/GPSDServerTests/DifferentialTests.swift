@@ -46,14 +46,14 @@ struct DifferentialTests {
   }
 
   @Test(arguments: ["ublox-m8-1hz.nmea", "sirf-nmea22-1hz.nmea"])
-  func aRealGPSDAndTheServerAgreeEpochByEpoch(_ fixture: String) throws {
+  func aRealGPSDAndTheServerAgreeEpochByEpoch(_ fixture: String) async throws {
     let path = Served.fixtures.appendingPathComponent(fixture).path
     let gpsd = try FakeGPSD(capture: path, cycle: 0.002)
     defer { gpsd.stop() }
     let gpspipe = Installed.path("gpspipe")!
-    let theirs = Self.epochs(try runProgram(gpspipe, ["-w", "-x", "6", "127.0.0.1:\(gpsd.port)"], timeout: 30).output)
+    let theirs = Self.epochs(try await runProgram(gpspipe, ["-w", "-x", "6", "127.0.0.1:\(gpsd.port)"], timeout: 30).output)
     let served = try Served(fixture, speed: 20)
-    let ours = Self.epochs(try runProgram(gpspipe, ["-w", "-x", "6", "127.0.0.1:\(served.port)"], timeout: 30).output)
+    let ours = Self.epochs(try await runProgram(gpspipe, ["-w", "-x", "6", "127.0.0.1:\(served.port)"], timeout: 30).output)
     let common = Set(theirs.keys).intersection(ours.keys)
     #expect(common.count >= 30, "\(common.count) epochs in common (gpsd \(theirs.count), gpsbridge \(ours.count))")
     var differences: [String] = []

@@ -17,9 +17,9 @@ struct RealClientTests {
     output.utf8.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
   }
 
-  @Test func gpspipeWatchingJSONGetsTheFixturesFixesInGPSDsForm() throws {
+  @Test func gpspipeWatchingJSONGetsTheFixturesFixesInGPSDsForm() async throws {
     let served = try Served("sirf-nmea22-1hz.nmea", speed: 20)
-    let result = try runProgram(Self.gpspipe, ["-w", "-n", "40", "127.0.0.1:\(served.port)"])
+    let result = try await runProgram(Self.gpspipe, ["-w", "-n", "40", "127.0.0.1:\(served.port)"])
     let lines = Self.lines(result.output)
     #expect(lines.count == 40)
     let first = lines.prefix(3).map { line in ["VERSION", "DEVICES", "WATCH"].first { line.hasPrefix(#"{"class":"\#($0)","#) } }
@@ -40,11 +40,11 @@ struct RealClientTests {
     #expect(tpvs >= 10)
   }
 
-  @Test func gpspipeWatchingNMEAGetsTheSentencesAsReplayed() throws {
+  @Test func gpspipeWatchingNMEAGetsTheSentencesAsReplayed() async throws {
     let served = try Served("ublox-m8-1hz.nmea", speed: 20)
     let sentences = served.sentences
     for (flag, name) in [("-r", "nmea"), ("-R", "raw")] {
-      let result = try runProgram(Self.gpspipe, [flag, "-n", "60", "127.0.0.1:\(served.port)"])
+      let result = try await runProgram(Self.gpspipe, [flag, "-n", "60", "127.0.0.1:\(served.port)"])
       let received = Self.lines(result.output).filter { $0.hasPrefix("$") }
       #expect(received.count >= 40, "\(name): \(received.count) sentences")
       #expect(received.allSatisfy { $0.hasSuffix("\r") }, "\(name): CRLF")
@@ -59,7 +59,7 @@ struct RealClientTests {
   }
 
   @Test(.enabled(if: Installed.pythonGPS, "python3-gps is not installed"))
-  func pythonsGPSModuleReadsTheFixturesLocations() throws {
+  func pythonsGPSModuleReadsTheFixturesLocations() async throws {
     let served = try Served("sirf-nmea22-1hz.nmea", speed: 20)
     let script = """
       import gps, json
@@ -72,7 +72,7 @@ struct RealClientTests {
       print(json.dumps(out))
       """
     // /usr/bin/python3: a pyenv python3 on PATH cannot import Debian's gps module.
-    let result = try runProgram("/usr/bin/python3", ["-c", script])
+    let result = try await runProgram("/usr/bin/python3", ["-c", script])
     #expect(result.status == 0, "\(result.error)")
     let reports = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
     let fixes = Dictionary(served.fixes.compactMap { fix in fix.timestamp.map { ($0.description, fix) } }) { first, _ in first }
@@ -84,26 +84,28 @@ struct RealClientTests {
     }
   }
 
-  /// The libgps client under `Clients/`, built once.
-  static let libgpsClient: String? = {
+  /// The libgps client under `Clients/`, built once (off the cooperative pool).
+  static let libgpsClient = Task<String?, Never> {
     let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Clients/libgps-client.c").path
     let binary = FileManager.default.temporaryDirectory.appendingPathComponent("libgps-client-\(getpid())").path
-    guard let flags = try? runProgram("/usr/bin/pkg-config", ["--cflags", "--libs", "libgps"]), flags.status == 0 else { return nil }
+    guard let flags = try? await runProgram("/usr/bin/pkg-config", ["--cflags", "--libs", "libgps"]), flags.status == 0 else {
+      return nil
+    }
     let compiler = Installed.path("clang") ?? ["/opt/swift/usr/bin/clang"].first { FileManager.default.isExecutableFile(atPath: $0) }
     guard let compiler else { return nil }
     let arguments =
       ["-O1", "-o", binary, source]
       + flags.output.split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
       .filter { !$0.isEmpty }
-    guard (try? runProgram(compiler, arguments))?.status == 0 else { return nil }
+    guard (try? await runProgram(compiler, arguments))?.status == 0 else { return nil }
     return binary
-  }()
+  }
 
-  @Test(.enabled(if: libgpsClient != nil, "libgps-dev, pkg-config or clang is missing"))
-  func aLibgpsProgramReadsTheFixturesFixesAndUnpacksEveryLine() throws {
-    let client = try #require(Self.libgpsClient)
+  @Test(.enabled("libgps-dev, pkg-config or clang is missing") { await libgpsClient.value != nil })
+  func aLibgpsProgramReadsTheFixturesFixesAndUnpacksEveryLine() async throws {
+    let client = try #require(await Self.libgpsClient.value)
     let served = try Served("sirf-nmea22-1hz.nmea", speed: 20)
-    let result = try runProgram(client, ["read", "127.0.0.1", String(served.port), "10"])
+    let result = try await runProgram(client, ["read", "127.0.0.1", String(served.port), "10"])
     #expect(result.status == 0, "\(result.error)")
     let fixes = Dictionary(served.fixes.compactMap { fix in fix.timestamp.map { ($0.secondsSince1970, fix) } }) { first, _ in first }
     let lines = result.output.split(separator: "\n")
@@ -115,12 +117,12 @@ struct RealClientTests {
     }
     // Every line the server sent goes through libgps's own parser, within a time limit (a
     // line libgps cannot take makes it give up or hang).
-    let dump = try runProgram(Self.gpspipe, ["-w", "-n", "40", "127.0.0.1:\(served.port)"])
-    let unpacked = try runProgram(client, ["unpack"], timeout: 10, input: dump.output)
+    let dump = try await runProgram(Self.gpspipe, ["-w", "-n", "40", "127.0.0.1:\(served.port)"])
+    let unpacked = try await runProgram(client, ["unpack"], timeout: 10, input: dump.output)
     #expect(unpacked.status == 0 && unpacked.output == "ok 40\n", "\(unpacked.error)")
   }
 
-  @Test func gpxloggerWritesTheFixturesTrack() throws {
+  @Test func gpxloggerWritesTheFixturesTrack() async throws {
     let served = try Served("sirf-nmea22-1hz.nmea", speed: 10)
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("track-\(getpid()).gpx").path
     defer { unlink(file) }
@@ -128,7 +130,7 @@ struct RealClientTests {
     gpxlogger.executableURL = URL(fileURLWithPath: Installed.path("gpxlogger")!)
     gpxlogger.arguments = ["-f", file, "127.0.0.1:\(served.port)"]
     try gpxlogger.run()
-    Thread.sleep(forTimeInterval: 3)
+    try await Task.sleep(for: .seconds(3))
     gpxlogger.terminate()
     gpxlogger.waitUntilExit()
     let gpx = try String(contentsOfFile: file, encoding: .utf8)
@@ -138,9 +140,9 @@ struct RealClientTests {
     #expect(points.allSatisfy { latitudes.contains($0) }, "\(points.prefix(3))")
   }
 
-  @Test func gpsmonShowsTheSentences() throws {
+  @Test func gpsmonShowsTheSentences() async throws {
     let served = try Served("sirf-nmea22-1hz.nmea", speed: 10)
-    let result = try runProgram(Installed.path("gpsmon")!, ["-a", "127.0.0.1:\(served.port)"], timeout: 3)
+    let result = try await runProgram(Installed.path("gpsmon")!, ["-a", "127.0.0.1:\(served.port)"], timeout: 3)
     let shown = Self.lines(result.output).compactMap { line -> String? in
       guard let start = line.firstIndex(of: "$") else { return nil }
       return String(line[start...]).trimmingCharacters(in: .whitespacesAndNewlines)

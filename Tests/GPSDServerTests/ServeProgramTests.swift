@@ -18,12 +18,12 @@ struct ServeProgramTests {
     return (process, error)
   }
 
-  @Test func aGpsbridgeClientOfAGpsbridgeServerGetsTheReplaysLocations() throws {
+  @Test func aGpsbridgeClientOfAGpsbridgeServerGetsTheReplaysLocations() async throws {
     let capture = Served.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea").path
     let port = Self.freePort()
     let (server, _) = try Self.startServe(["--replay", capture, "--speed", "10", "--listen", "127.0.0.1:\(port)"])
     defer { server.terminate() }
-    let direct = try runProgram(Gpsbridge.executable, ["--replay", capture, "--speed", "max", "--json"])
+    let direct = try await runProgram(Gpsbridge.executable, ["--replay", capture, "--speed", "max", "--json"])
     // Through gpsd's protocol: until the server's capture ends (the client then says the
     // connection was lost and keeps trying; a timeout stops it).
     let client = Process()
@@ -33,7 +33,7 @@ struct ServeProgramTests {
     client.standardOutput = output
     client.standardError = FileHandle.nullDevice
     try client.run()
-    Thread.sleep(forTimeInterval: 8)
+    try await Task.sleep(for: .seconds(8))
     client.terminate()
     let served = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     client.waitUntilExit()
@@ -55,9 +55,9 @@ struct ServeProgramTests {
     }
   }
 
-  @Test func aPortInUseSaysWhatToDo() throws {
+  @Test func aPortInUseSaysWhatToDo() async throws {
     let blocker = try Served("sirf-nmea22-1hz.nmea", waitForClient: true)
-    let result = try runProgram(
+    let result = try await runProgram(
       Gpsbridge.executable, ["serve", "--replay", "-", "--listen", "127.0.0.1:\(blocker.port)"], timeout: 10, input: "")
     #expect(result.status == 1)
     #expect(
@@ -81,7 +81,7 @@ struct ServeProgramTests {
     && shell("command -v ip >/dev/null").status == 0
 
   @Test(.enabled(if: canUnshareNetwork, "needs root, unshare -n, ip (iproute2) and gpsctl"))
-  func gpsctlIdentifiesTheDevice() throws {
+  func gpsctlIdentifiesTheDevice() async throws {
     let capture = Served.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea").path
     let script = """
       ip link set lo up
@@ -90,7 +90,7 @@ struct ServeProgramTests {
       gpsctl
       kill %1
       """
-    let result = try runProgram("/usr/bin/unshare", ["-n", "sh", "-c", script], timeout: 20)
+    let result = try await runProgram("/usr/bin/unshare", ["-n", "sh", "-c", script], timeout: 20)
     #expect((result.output + result.error).contains("\(capture) identified as a NMEA0183"), "\(result.output)\(result.error)")
   }
 }

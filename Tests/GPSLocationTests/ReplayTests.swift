@@ -3,8 +3,8 @@ import GPSLocation
 import GPSLocationTestSupport
 import NMEA
 import NMEASimulation
-import TestHelpers
 import Synchronization
+import TestHelpers
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct ReplayTests {

@@ -1,4 +1,5 @@
 import Foundation
+import TestHelpers
 import Testing
 
 @testable import gpsbridge
@@ -48,7 +49,9 @@ struct ExampleCommandTests {
 
   /// Runs `command` in the scratch directory for at most `seconds`; what it printed, whether
   /// it exited by itself with 0, and whether it was still running when its time was up.
-  static func run(_ command: String, seconds: Double = 4) throws -> (output: String, error: String, succeeded: Bool, stillRunning: Bool) {
+  static func run(_ command: String, seconds: Double = 4) async throws -> (
+    output: String, error: String, succeeded: Bool, stillRunning: Bool
+  ) {
     let process = Process()
     // Process starts the child in a process group of its own: killing the group stops sh and
     // whatever it started in the background.
@@ -62,10 +65,10 @@ struct ExampleCommandTests {
     process.standardOutput = output
     process.standardError = error
     try process.run()
-    let (result, finished) = Program.collect(process, output: output, error: error, timeout: seconds) { process in
+    let result = await finish(process, reading: [output, error], timeout: seconds) { process in
       kill(-process.processIdentifier, SIGTERM)
     }
-    return (result.output, result.error, finished && result.status == 0, !finished)
+    return (result.output, result.error, result.endedByItself && result.status == 0, !result.endedByItself)
   }
 
   @Test func theExamplesAreFoundAndMostNeedNoHardware() {
@@ -73,12 +76,12 @@ struct ExampleCommandTests {
     #expect(Self.commands.filter { !Self.needsHardware($0) }.count >= 8)
   }
 
-  @Test func everyExampleThatNeedsNoHardwareWorksAsWritten() throws {
+  @Test func everyExampleThatNeedsNoHardwareWorksAsWritten() async throws {
     // The README's own first example makes the capture the others read.
-    let make = try Self.run("gpsbridge simulate --output drive.nmea")
+    let make = try await Self.run("gpsbridge simulate --output drive.nmea")
     #expect(make.succeeded, "\(make.error)")
     for command in Self.commands where !Self.needsHardware(command) {
-      let result = try Self.run(command)
+      let result = try await Self.run(command)
       #expect(result.succeeded || result.stillRunning, "\(command): failed\n\(result.error)")
       #expect(!result.error.contains("Error"), "\(command): \(result.error)")
       if command.contains("| jq") {

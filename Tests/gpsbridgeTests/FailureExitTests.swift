@@ -7,8 +7,8 @@ import Testing
 @Suite struct FailureExitTests {
   /// Runs the program. A cause that is retried rather than ended would run until the 10 s
   /// limit stops it (status 15, not 1): the exit status says the run ended by itself.
-  static func ended(_ arguments: [String]) throws -> Program.Result {
-    try Program.run(arguments, timeout: 10)
+  static func ended(_ arguments: [String]) async throws -> Program.Result {
+    try await Program.run(arguments, timeout: 10)
   }
 
   @Test(arguments: [
@@ -19,17 +19,17 @@ import Testing
     (["--device", "/dev/null", "--once"], "Error: /dev/null is not a serial device."),
     (["--gpsd", "no-such-host.invalid"], "Error: The gpsd host 'no-such-host.invalid' is not known (its name does not resolve)."),
   ])
-  func aPermanentCauseEndsTheRunAtOnce(arguments: [String], message: String) throws {
-    let result = try Self.ended(arguments + ["--json"])
+  func aPermanentCauseEndsTheRunAtOnce(arguments: [String], message: String) async throws {
+    let result = try await Self.ended(arguments + ["--json"])
     #expect(result.status == 1)
     #expect(result.error.hasPrefix(message), "\(result.error)")
   }
 
-  @Test func aPlainFileIsNotAReceiver() throws {
+  @Test func aPlainFileIsNotAReceiver() async throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("plain-\(getpid()).txt").path
     _ = FileManager.default.createFile(atPath: path, contents: Data("not a tty".utf8))
     defer { unlink(path) }
-    let result = try Self.ended(["--device", path])
+    let result = try await Self.ended(["--device", path])
     #expect(result.status == 1 && result.error.hasPrefix("Error: \(path) is not a serial device."))
   }
 
@@ -50,11 +50,11 @@ import Testing
     }
   }
 
-  @Test func recordingFromADeviceThatNeverCameSaysSo() throws {
+  @Test func recordingFromADeviceThatNeverCameSaysSo() async throws {
     let missing = "/tmp/gpsbridge-no-receiver-\(getpid())"
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(getpid()).nmea").path
     defer { unlink(output) }
-    let result = try Program.run(["record", "--device", missing, "--output", output, "--duration", "1"])
+    let result = try await Program.run(["record", "--device", missing, "--output", output, "--duration", "1"])
     #expect(result.status == 1)
     #expect(result.error.contains("Error: no data arrived from \(missing) in 1 s; \(output) holds only its header."))
   }

@@ -22,10 +22,10 @@ struct GPSDDifferentialTests {
 
   /// Each profile of the simulator, with noise, through both decoders.
   @Test(arguments: ReceiverProfile.all.map(\.name))
-  func gpsdsFixEpochsOfEverySimulatedReceiverAreReproduced(_ profile: String) throws {
+  func gpsdsFixEpochsOfEverySimulatedReceiverAreReproduced(_ profile: String) async throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("gpsbridge-differential-\(profile)-\(getpid()).nmea").path
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let result = try Program.run(["simulate", "--profile", profile, "--duration", "240", "--noise", "2", "--output", path])
+    let result = try await Program.run(["simulate", "--profile", profile, "--duration", "240", "--noise", "2", "--output", path])
     #expect(result.status == 0, "\(result.error)")
     try Self.compare(path)
   }

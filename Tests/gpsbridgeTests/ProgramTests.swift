@@ -13,17 +13,17 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(2))) struct ProgramTests {
   static let goldenCaptures = ["ublox-m8-1hz", "sirf-nmea22-1hz", "quectel-nmea411-10hz", "gga-only-5hz", "marine-0.5hz"]
 
-  @Test func helpIsTheWholeHelpText() throws {
-    let result = try Program.run(["--help"])
+  @Test func helpIsTheWholeHelpText() async throws {
+    let result = try await Program.run(["--help"])
     #expect(result.status == 0 && result.output == Help.text(.main) + "\n" && result.error.isEmpty)
     for topic in ["devices", "record", "check"] {
-      let sub = try Program.run(["help", topic])
+      let sub = try await Program.run(["help", topic])
       #expect(sub.status == 0 && sub.output.contains("USAGE: gpsbridge \(topic)"), "\(topic)")
     }
   }
 
-  @Test func usageErrorsExit64WithTheUsageAndAPointerToHelp() throws {
-    let result = try Program.run(["--speed", "fast"])
+  @Test func usageErrorsExit64WithTheUsageAndAPointerToHelp() async throws {
+    let result = try await Program.run(["--speed", "fast"])
     #expect(result.status == 64 && result.output.isEmpty)
     #expect(
       result.error == """
@@ -35,9 +35,9 @@ import Testing
   }
 
   @Test(arguments: goldenCaptures)
-  func replayPrintsTheGoldenNDJSON(_ name: String) throws {
+  func replayPrintsTheGoldenNDJSON(_ name: String) async throws {
     let capture = Program.fixtures.appendingPathComponent("\(name).nmea").path
-    let result = try Program.run(["--replay", capture, "--speed", "max", "--json", "--heading"])
+    let result = try await Program.run(["--replay", capture, "--speed", "max", "--json", "--heading"])
     #expect(result.status == 0)
     // The end-of-capture message names the file; the golden file has it relative.
     let output = result.output.replacingOccurrences(of: Program.fixtures.path + "/", with: "Fixtures/")
@@ -59,27 +59,27 @@ import Testing
     }
   }
 
-  @Test func onceprintsOneLocationAndExits() throws {
+  @Test func onceprintsOneLocationAndExits() async throws {
     let capture = Program.fixtures.appendingPathComponent("ublox-m8-1hz.nmea").path
-    let result = try Program.run(["--replay", capture, "--speed", "max", "--once", "--json"])
+    let result = try await Program.run(["--replay", capture, "--speed", "max", "--once", "--json"])
     #expect(result.status == 0)
     let lines = result.output.split(separator: "\n")
     #expect(lines.count == 1 && lines.first?.hasPrefix(#"{"event":"didUpdateLocations""#) == true)
   }
 
-  @Test func onceWithoutAFixFailsSayingSo() throws {
+  @Test func onceWithoutAFixFailsSayingSo() async throws {
     let noFix = "$GPGGA,120000,,,,,0,00,,,M,,M,,*7B\r\n$GPGGA,120001,,,,,0,00,,,M,,M,,*7A\r\n"
-    let result = try Program.run(["--replay", "-", "--speed", "max", "--once"], input: Data(noFix.utf8))
+    let result = try await Program.run(["--replay", "-", "--speed", "max", "--once"], input: Data(noFix.utf8))
     #expect(result.status == 1)
     #expect(result.error.contains("Error: The source ended before a fix arrived."))
   }
 
-  @Test func significantChangesPrintALocationOnlyEveryFiveHundredMetres() throws {
+  @Test func significantChangesPrintALocationOnlyEveryFiveHundredMetres() async throws {
     let drive = FileManager.default.temporaryDirectory.appendingPathComponent("long-drive-\(getpid()).nmea").path
     defer { unlink(drive) }
-    #expect(try Program.run(["simulate", "--duration", "600", "--output", drive]).status == 0)
-    let every = try Program.run(["--replay", drive, "--speed", "max", "--json"])
-    let significant = try Program.run(["--replay", drive, "--speed", "max", "--json", "--significant-changes"])
+    #expect(try await Program.run(["simulate", "--duration", "600", "--output", drive]).status == 0)
+    let every = try await Program.run(["--replay", drive, "--speed", "max", "--json"])
+    let significant = try await Program.run(["--replay", drive, "--speed", "max", "--json", "--significant-changes"])
     func coordinates(_ output: String) throws -> [(Double, Double)] {
       try output.split(separator: "\n").compactMap { line in
         let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
@@ -97,9 +97,9 @@ import Testing
     }
   }
 
-  @Test func checkSummarizesACapture() throws {
+  @Test func checkSummarizesACapture() async throws {
     let capture = Program.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea").path
-    let result = try Program.run(["check", capture])
+    let result = try await Program.run(["check", capture])
     #expect(result.status == 0)
     for line in [
       "300 sentences", "  GPGSV                   120", "  bad checksum              0", "  epochs                   60",
@@ -107,15 +107,15 @@ import Testing
     ] {
       #expect(result.output.contains(line), "\(line)")
     }
-    let json = try Program.run(["check", capture, "--json"])
+    let json = try await Program.run(["check", capture, "--json"])
     let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
     #expect(object?["fixes"] as? Int == 60)
   }
 
-  @Test func checkSummarizesAGPSDLogWithItsRejects() throws {
+  @Test func checkSummarizesAGPSDLogWithItsRejects() async throws {
     let log = try String(contentsOf: Program.fixtures.appendingPathComponent("gpsd/gpsd-3.22-ublox-m8-1hz.jsonl"), encoding: .utf8)
     let damaged = log + "garbage\n" + #"{"class":"TPV","mode":3,"time":"2024-05-01T10:30:00.000Z","lat":47.0,"lon":8.0,"alt":1e300}"# + "\n"
-    let result = try Program.run(["check", "-", "--json"], input: Data(damaged.utf8))
+    let result = try await Program.run(["check", "-", "--json"], input: Data(damaged.utf8))
     #expect(result.status == 0)
     let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
     #expect(object?["format"] as? String == "gpsd")
@@ -125,8 +125,8 @@ import Testing
     #expect(object?["fixesWithPosition"] as? Int == 25)
   }
 
-  @Test func checkOfAMissingFileExits1() throws {
-    let result = try Program.run(["check", "/nonexistent.nmea"])
+  @Test func checkOfAMissingFileExits1() async throws {
+    let result = try await Program.run(["check", "/nonexistent.nmea"])
     #expect(result.status == 1 && result.error.hasPrefix("Error: cannot read /nonexistent.nmea"))
   }
 
@@ -147,28 +147,28 @@ import Testing
       wrote.set(true)
     }
     writer.start()
-    let result = try Program.run(["record", "--device", pty.slavePath, "--baud", "9600", "--output", output, "--duration", "2.5"])
+    let result = try await Program.run(["record", "--device", pty.slavePath, "--baud", "9600", "--output", output, "--duration", "2.5"])
     #expect(wrote.get())
     #expect(result.status == 0)
     #expect(result.error.contains("recorded \(capture.count) bytes"), "\(result.error)")
     let recorded = try String(contentsOf: URL(fileURLWithPath: output), encoding: .utf8)
     #expect(recorded.hasPrefix("# Date: ") && recorded.contains("# Device: \(pty.slavePath)"))
-    let original = try Program.run([
+    let original = try await Program.run([
       "--replay", Program.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea").path, "--speed", "max", "--json",
     ])
-    let replayed = try Program.run(["--replay", output, "--speed", "max", "--json"])
+    let replayed = try await Program.run(["--replay", output, "--speed", "max", "--json"])
     // All but the last line (the end-of-capture message names the file).
     #expect(replayed.output.split(separator: "\n").dropLast() == original.output.split(separator: "\n").dropLast())
   }
 
-  @Test func devicesDescribesAPtyBehindALink() throws {
+  @Test func devicesDescribesAPtyBehindALink() async throws {
     let pty = try PseudoTerminal()
     defer { pty.unplug() }
     let link = FileManager.default.temporaryDirectory.appendingPathComponent("gps-devices-\(getpid())").path
     unlink(link)
     symlink(pty.slavePath, link)
     defer { unlink(link) }
-    let result = try Program.run(["devices", link])
+    let result = try await Program.run(["devices", link])
     #expect(result.status == 0)
     let row = result.output.split(separator: "\n").first { $0.hasPrefix(link) }
     #expect(row?.contains(String(pty.slavePath.dropFirst(5))) == true, "kernel name")
@@ -250,11 +250,11 @@ import Testing
   }
 
   @Test(.enabled(if: FakeGPSD.isAvailable, "gpsfake is not installed (Debian: gpsd gpsd-clients)"))
-  func gpsdEndToEndGivesTheCapturesLocations() throws {
+  func gpsdEndToEndGivesTheCapturesLocations() async throws {
     let capture = Program.fixtures.appendingPathComponent("ublox-m8-1hz.nmea").path
     let gpsd = try FakeGPSD(capture: capture)
     defer { gpsd.stop() }
-    let result = try Program.run(["--gpsd", "127.0.0.1:\(gpsd.port)", "--once", "--json"], timeout: 20)
+    let result = try await Program.run(["--gpsd", "127.0.0.1:\(gpsd.port)", "--once", "--json"], timeout: 20)
     #expect(result.status == 0, "\(result.error)")
     let line = try #require(result.output.split(separator: "\n").last)
     let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
@@ -295,8 +295,8 @@ enum DeviceDiscoveryHasNoReceiver {
     #expect(regions == [Region(identifier: "home", center: LocationCoordinate2D(latitude: 47.3769, longitude: 8.5417), radius: 100)])
   }
 
-  @Test func aBadRegionsFileSaysWhatShapeItShouldHave() throws {
-    let result = try Program.run(["--replay", "-", "--regions", "/nonexistent.json"], input: Data())
+  @Test func aBadRegionsFileSaysWhatShapeItShouldHave() async throws {
+    let result = try await Program.run(["--replay", "-", "--regions", "/nonexistent.json"], input: Data())
     #expect(result.status == 1 && result.error == "Error: Cannot read the regions file /nonexistent.json.\n")
   }
 }

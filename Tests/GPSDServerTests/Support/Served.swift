@@ -71,60 +71,15 @@ final class Served: @unchecked Sendable {
   }
 }
 
-/// Runs a program to its end (or `timeout`), giving its output.
-/// Without `captures`, its output goes nowhere: for a program that leaves a daemon holding
-/// the pipes (tmux), whose end would never come.
-func runProgram(_ path: String, _ arguments: [String], timeout: TimeInterval = 20, input: String? = nil, captures: Bool = true) throws -> (
-  status: Int32, output: String, error: String
-) {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: path)
-  process.arguments = arguments
-  let output = Pipe(), error = Pipe(), stdin = Pipe()
-  guard captures else {
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    return (process.terminationStatus, "", "")
-  }
-  process.standardOutput = output
-  process.standardError = error
-  process.standardInput = input == nil ? FileHandle.nullDevice : stdin
-  try process.run()
-  if let input {
-    stdin.fileHandleForWriting.write(Data(input.utf8))
-    try stdin.fileHandleForWriting.close()
-  }
-  let collected = Collected()
-  let group = DispatchGroup()
-  for (pipe, isError) in [(output, false), (error, true)] {
-    group.enter()
-    DispatchQueue.global().async {
-      let data = pipe.fileHandleForReading.readDataToEndOfFile()
-      collected.set(data, isError: isError)
-      group.leave()
-    }
-  }
-  if group.wait(timeout: .now() + timeout) == .timedOut {
-    // Asked first, so it can write out what it buffered; then made to.
-    process.terminate()
-    if group.wait(timeout: .now() + 2) == .timedOut {
-      kill(process.processIdentifier, SIGKILL)
-      group.wait()
-    }
-  }
-  process.waitUntilExit()
-  return (process.terminationStatus, collected.output, collected.error)
-}
-
-final class Collected: @unchecked Sendable {
-  private let lock = NSLock()
-  private var outputData = Data(), errorData = Data()
-  func set(_ data: Data, isError: Bool) { lock.withLock { if isError { errorData = data } else { outputData = data } } }
-  var output: String { lock.withLock { String(decoding: outputData, as: UTF8.self) } }
-  var error: String { lock.withLock { String(decoding: errorData, as: UTF8.self) } }
+/// Runs a program to its end (or `timeout`), giving its output (see TestHelpers' runProgram).
+func runProgram(_ path: String, _ arguments: [String], timeout: TimeInterval = 20, input: String? = nil, captures: Bool = true) async throws
+  -> (
+    status: Int32, output: String, error: String
+  )
+{
+  let ran = try await runProgram(
+    URL(fileURLWithPath: path), arguments, input: input.map { Data($0.utf8) }, timeout: timeout, captures: captures)
+  return (ran.status, ran.output, ran.error)
 }
 
 /// A gpsd client program installed here (Debian gpsd-clients, python3-gps).
@@ -133,8 +88,9 @@ enum Installed {
     ["/usr/bin/\(name)", "/usr/local/bin/\(name)"].first { FileManager.default.isExecutableFile(atPath: $0) }
   }
   static var gpsdClients: Bool { path("gpspipe") != nil && path("gpxlogger") != nil && path("cgps") != nil }
+  /// Debian's python3-gps, which /usr/bin/python3 imports.
   static var pythonGPS: Bool {
-    (try? runProgram("/usr/bin/python3", ["-c", "import gps"], timeout: 10).status) == 0
+    FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/gps/__init__.py")
   }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestHelpers
 
 /// Runs the built `gpsbridge` and captures what it prints.
 struct Program {
@@ -24,53 +25,18 @@ struct Program {
     .appendingPathComponent("Fixtures")
 
   /// Runs `gpsbridge arguments`, optionally as another user via setpriv, with `input` on
-  /// standard input, and waits for it to exit (killing it after `timeout`).
-  static func run(_ arguments: [String], input: Data? = nil, asUser uid: Int? = nil, timeout: TimeInterval = 30) throws -> Result {
-    let process = Process()
-    if let uid {
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-      process.arguments = ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", executable.path] + arguments
-    } else {
-      process.executableURL = executable
-      process.arguments = arguments
-    }
-    let output = Pipe(), error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    let inputPipe = Pipe()
-    process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
-    try process.run()
-    if let input {
-      inputPipe.fileHandleForWriting.write(input)
-      try inputPipe.fileHandleForWriting.close()
-    }
-    return collect(process, output: output, error: error, timeout: timeout) { $0.terminate() }.result
-  }
-
-  /// Reads a started process's stdout and stderr to their end, stopping it with `stop` after
-  /// `timeout`; what it printed and its status, and whether it ended in time by itself.
-  static func collect(
-    _ process: Process, output: Pipe, error: Pipe, timeout: TimeInterval, stop: (Process) -> Void
-  ) -> (result: Result, finished: Bool) {
-    let outputData = Locked(Data()), errorData = Locked(Data())
-    let group = DispatchGroup()
-    for (pipe, sink) in [(output, outputData), (error, errorData)] {
-      group.enter()
-      DispatchQueue.global().async {
-        sink.set(pipe.fileHandleForReading.readDataToEndOfFile())
-        group.leave()
+  /// standard input, and waits for it to exit (killing it after `timeout`), off the
+  /// cooperative pool.
+  static func run(_ arguments: [String], input: Data? = nil, asUser uid: Int? = nil, timeout: TimeInterval = 30) async throws -> Result {
+    let ran =
+      if let uid {
+        try await runProgram(
+          URL(fileURLWithPath: "/usr/bin/setpriv"), ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", executable.path] + arguments,
+          input: input, timeout: timeout)
+      } else {
+        try await runProgram(executable, arguments, input: input, timeout: timeout)
       }
-    }
-    let finished = group.wait(timeout: .now() + timeout) == .success
-    if !finished {
-      stop(process)
-      group.wait()
-    }
-    process.waitUntilExit()
-    let result = Result(
-      status: process.terminationStatus, output: String(decoding: outputData.get(), as: UTF8.self),
-      error: String(decoding: errorData.get(), as: UTF8.self))
-    return (result, finished)
+    return Result(status: ran.status, output: ran.output, error: ran.error)
   }
 
   /// Starts `gpsbridge arguments` and returns at once, for tests that act while it runs.

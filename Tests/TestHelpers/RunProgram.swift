@@ -1,0 +1,78 @@
+import Foundation
+import Plumbing
+
+/// What a program printed and how it ended.
+public struct ProgramOutput: Sendable {
+  public var status: Int32
+  public var output: String
+  public var error: String
+  /// Whether it ended by itself before the time limit.
+  public var endedByItself: Bool
+}
+
+/// Runs a program to its end (or `timeout`, when it is asked to stop and then made to),
+/// giving what it printed. The waiting happens on a thread of its own, never on the
+/// cooperative pool, so other tests run on meanwhile however many programs are waited for.
+/// Without `captures` its output goes nowhere: for a program that leaves a daemon holding the
+/// pipes (tmux), whose end would never come.
+public func runProgram(
+  _ executable: URL, _ arguments: [String], input: Data? = nil, timeout: TimeInterval = 30, captures: Bool = true
+) async throws -> ProgramOutput {
+  let process = Process()
+  process.executableURL = executable
+  process.arguments = arguments
+  let output = Pipe(), error = Pipe(), stdin = Pipe()
+  process.standardOutput = captures ? output : FileHandle.nullDevice
+  process.standardError = captures ? error : FileHandle.nullDevice
+  process.standardInput = input == nil ? FileHandle.nullDevice : stdin
+  try process.run()
+  if let input {
+    stdin.fileHandleForWriting.write(input)
+    try stdin.fileHandleForWriting.close()
+  }
+  return await finish(process, reading: captures ? [output, error] : [], timeout: timeout)
+}
+
+/// Waits for a started process, reading its output and error pipes to their end, and stops it
+/// with `stop` after `timeout` (asked first, so it can write out what it buffered; then made
+/// to). The waiting happens on a thread of its own.
+public func finish(
+  _ process: Process, reading pipes: [Pipe], timeout: TimeInterval, stop: @escaping @Sendable (Process) -> Void = { $0.terminate() }
+) async -> ProgramOutput {
+  nonisolated(unsafe) let process = process
+  nonisolated(unsafe) let pipes = pipes
+  return await withCheckedContinuation { continuation in
+    Thread.detachNewThread {
+      continuation.resume(returning: waitForExit(process, reading: pipes, timeout: timeout, stop: stop))
+    }
+  }
+}
+
+private func waitForExit(_ process: Process, reading pipes: [Pipe], timeout: TimeInterval, stop: (Process) -> Void) -> ProgramOutput {
+  let collected = Locked<[Int: Data]>([:])
+  let group = DispatchGroup()
+  for (index, pipe) in pipes.enumerated() {
+    group.enter()
+    DispatchQueue.global().async {
+      let data = pipe.fileHandleForReading.readDataToEndOfFile()
+      collected.withLock { $0[index] = data }
+      group.leave()
+    }
+  }
+  if pipes.isEmpty {
+    group.enter()
+    DispatchQueue.global().async {
+      process.waitUntilExit()
+      group.leave()
+    }
+  }
+  let endedByItself = group.wait(timeout: .now() + timeout) == .success
+  if !endedByItself {
+    stop(process)
+    if group.wait(timeout: .now() + 2) == .timedOut { kill(process.processIdentifier, SIGKILL) }
+    group.wait()
+  }
+  process.waitUntilExit()
+  let texts = collected.withLock { data in (0..<2).map { String(decoding: data[$0] ?? Data(), as: UTF8.self) } }
+  return ProgramOutput(status: process.terminationStatus, output: texts[0], error: texts[1], endedByItself: endedByItself)
+}
