@@ -29,7 +29,7 @@ let package = Package(
     // writer that formats and checksums sentences. Feeds the demo, benchmarks and tests.
     .target(name: "NMEASimulation", dependencies: ["NMEA", "Plumbing"]),
     // gpsd's JSON protocol: requests, typed reports, and reports to the same `Fix`.
-    .target(name: "GPSD", dependencies: ["NMEA"]),
+    .target(name: "GPSD", dependencies: ["NMEA", "Plumbing"]),
     // Shared plumbing users never call (package access only): the C library imported once,
     // POSIX wrappers over per-syscall shims, a lock, the broadcaster, a JSON byte writer.
     .target(name: "Plumbing"),
@@ -97,10 +97,10 @@ let package = Package(
       path: "Benchmarks/SerialLatency"
     ),
 
-    .testTarget(name: "NMEATests", dependencies: ["NMEA", "NMEASimulation", "MallocCounter"]),
+    .testTarget(name: "NMEATests", dependencies: ["NMEA", "NMEASimulation", "MallocCounter", "TestHelpers"]),
     .testTarget(name: "NMEASimulationTests", dependencies: ["NMEASimulation", "NMEA"]),
     .testTarget(name: "PlumbingTests", dependencies: ["Plumbing", "GPSLocationTestSupport"]),
-    .testTarget(name: "GPSDTests", dependencies: ["GPSD", "NMEA"]),
+    .testTarget(name: "GPSDTests", dependencies: ["GPSD", "NMEA", "TestHelpers"]),
     .testTarget(
       name: "GPSDServerTests", dependencies: ["GPSDServer", "GPSD", "GPSLocation", "NMEA", "NMEASimulation", "TestHelpers", "Plumbing"],
       exclude: ["Clients"]),

@@ -112,29 +112,29 @@ package struct GPSDFixAssembler: Sendable {
     var fix = Fix(time: time.time, timestamp: time)
     if let sky {
       fix.satellites = (sky.satellites ?? []).compactMap { satellite in
-        guard let number = satellite.PRN else { return nil }
+        guard let number = satellite.prn else { return nil }
         return Fix.Satellite(
-          constellation: Self.constellation(gnssID: satellite.gnssid) ?? Constellation(nmeaPRN: number), number: number,
-          elevation: satellite.el.map { Int($0.rounded()) }, azimuth: satellite.az.map { Int($0.rounded()) },
-          snr: satellite.ss.flatMap { $0 > 0 ? Int($0.rounded()) : nil }, isUsed: satellite.used ?? false)
+          constellation: Self.constellation(gnssID: satellite.gnssID) ?? Constellation(nmeaPRN: number), number: number,
+          elevation: satellite.elevation.map { Int($0.rounded()) }, azimuth: satellite.azimuth.map { Int($0.rounded()) },
+          snr: satellite.signalStrength.flatMap { $0 > 0 ? Int($0.rounded()) : nil }, isUsed: satellite.used ?? false)
       }
-      fix.satellitesUsed = sky.uSat ?? sky.satellites.map { $0.filter { $0.used == true }.count }
-      fix.pdop = sky.pdop
-      fix.hdop = sky.hdop
-      fix.vdop = sky.vdop
+      fix.satellitesUsed = sky.usedCount ?? sky.satellites.map { $0.filter { $0.used == true }.count }
+      fix.pdop = sky.positionDOP
+      fix.hdop = sky.horizontalDOP
+      fix.vdop = sky.verticalDOP
     }
     if let gst {
       fix.errorEstimate = Fix.ErrorEstimate(
-        rangeRMS: gst.rms, semiMajor: gst.major, semiMinor: gst.minor, orientation: gst.orient,
-        latitude: gst.lat, longitude: gst.lon, altitude: gst.alt)
+        rangeRMS: gst.rangeRMS, semiMajor: gst.semiMajor, semiMinor: gst.semiMinor, orientation: gst.orientation,
+        latitude: gst.latitudeError, longitude: gst.longitudeError, altitude: gst.altitudeError)
     }
     let mode: FixMode =
-      switch tpv.mode ?? 0 {
-      case 2: .twoD
-      case 3: .threeD
+      switch tpv.mode {
+      case .twoD: .twoD
+      case .threeD: .threeD
       default: .none
       }
-    guard mode != .none, let latitude = tpv.lat, let longitude = tpv.lon, latitude.isFinite, longitude.isFinite,
+    guard mode != .none, let latitude = tpv.latitude, let longitude = tpv.longitude, latitude.isFinite, longitude.isFinite,
       abs(latitude) <= 90, abs(longitude) <= 180
     else { return fix }
     fix.mode = mode
@@ -143,33 +143,33 @@ package struct GPSDFixAssembler: Sendable {
     fix.longitude = longitude
     // gpsd keeps a 2D fix's altitude from the last 3D one; it says nothing about this fix.
     if mode == .threeD {
-      fix.altitude = tpv.altMSL ?? tpv.alt
-      fix.geoidSeparation = tpv.geoidSep ?? tpv.altHAE.flatMap { hae in fix.altitude.map { hae - $0 } }
+      fix.altitude = tpv.altitudeMSL ?? tpv.altitude
+      fix.geoidSeparation = tpv.geoidSeparation ?? tpv.ellipsoidalAltitude.flatMap { hae in fix.altitude.map { hae - $0 } }
     }
     fix.speed = tpv.speed
-    fix.course = tpv.track
-    fix.magneticVariation = tpv.magvar
+    fix.course = tpv.course
+    fix.magneticVariation = tpv.magneticVariation
     fix.trueHeading = heading
     // gpsd's own estimates (its eph is at 95%-like confidence, larger than a 1σ figure).
     fix.horizontalAccuracy =
-      tpv.eph
+      tpv.horizontalError
       ?? {
-        guard let x = tpv.epx, let y = tpv.epy else { return nil }
+        guard let x = tpv.longitudeError, let y = tpv.latitudeError else { return nil }
         return (x * x + y * y).squareRoot()
       }()
     // A TPV without an altitude (gpsd sends some) has no vertical accuracy either.
-    fix.verticalAccuracy = mode == .threeD && fix.altitude != nil ? tpv.epv : nil
+    fix.verticalAccuracy = mode == .threeD && fix.altitude != nil ? tpv.verticalError : nil
     return fix
   }
 
-  static func quality(status: Int?) -> FixQuality {
+  static func quality(status: GPSDReport.TPV.Status?) -> FixQuality {
     switch status {
-    case 2: .dgps
-    case 3: .rtkFixed
-    case 4: .rtkFloat
-    case 5, 6: .deadReckoning
-    case 8: .simulator
-    case 9: .pps
+    case .dgps: .dgps
+    case .rtkFixed: .rtkFixed
+    case .rtkFloat: .rtkFloat
+    case .deadReckoning, .gnssAndDeadReckoning: .deadReckoning
+    case .simulated: .simulator
+    case .precise: .pps
     default: .gps
     }
   }

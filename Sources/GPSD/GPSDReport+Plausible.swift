@@ -7,35 +7,44 @@ extension GPSDReport {
   var implausibleField: String? {
     switch self {
     case .tpv(let tpv):
-      return Self.first([
-        ("lat", tpv.lat, -90...90), ("lon", tpv.lon, -180...180), ("alt", tpv.alt, Plausible.altitude),
-        ("altHAE", tpv.altHAE, Plausible.altitude), ("altMSL", tpv.altMSL, Plausible.altitude),
-        ("geoidSep", tpv.geoidSep, Plausible.geoidSeparation), ("track", tpv.track, Plausible.direction),
-        ("magvar", tpv.magvar, Plausible.variation), ("speed", tpv.speed, Plausible.speed), ("climb", tpv.climb, Plausible.climb),
-        ("eph", tpv.eph, Plausible.error), ("epx", tpv.epx, Plausible.error), ("epy", tpv.epy, Plausible.error),
-        ("epv", tpv.epv, Plausible.error), ("eps", tpv.eps, Plausible.error), ("epd", tpv.epd, Plausible.error),
-        ("mode", tpv.mode.map(Double.init), 0...3),
-      ])
+      let position: [(String, Double?, ClosedRange<Double>)] = [
+        ("lat", tpv.latitude, -90...90), ("lon", tpv.longitude, -180...180), ("alt", tpv.altitude, Plausible.altitude),
+        ("altHAE", tpv.ellipsoidalAltitude, Plausible.altitude), ("altMSL", tpv.altitudeMSL, Plausible.altitude),
+        ("geoidSep", tpv.geoidSeparation, Plausible.geoidSeparation),
+      ]
+      let motion: [(String, Double?, ClosedRange<Double>)] = [
+        ("track", tpv.course, Plausible.direction), ("magtrack", tpv.magneticCourse, Plausible.direction),
+        ("magvar", tpv.magneticVariation, Plausible.variation), ("speed", tpv.speed, Plausible.speed),
+        ("climb", tpv.climb, Plausible.climb),
+      ]
+      let errors: [(String, Double?, ClosedRange<Double>)] = [
+        ("eph", tpv.horizontalError, Plausible.error), ("epx", tpv.longitudeError, Plausible.error),
+        ("epy", tpv.latitudeError, Plausible.error), ("epv", tpv.verticalError, Plausible.error),
+        ("eps", tpv.speedError, Plausible.error), ("epd", tpv.courseError, Plausible.error), ("epc", tpv.climbError, Plausible.error),
+        ("ept", tpv.timeError, Plausible.error),
+      ]
+      return Self.first(position) ?? Self.first(motion) ?? Self.first(errors)
     case .sky(let sky):
-      if let field = Self.first([
-        ("hdop", sky.hdop, Plausible.dilution), ("vdop", sky.vdop, Plausible.dilution), ("pdop", sky.pdop, Plausible.dilution),
-      ]) {
-        return field
-      }
+      let dilutions: [(String, Double?, ClosedRange<Double>)] = [
+        ("hdop", sky.horizontalDOP, Plausible.dilution), ("vdop", sky.verticalDOP, Plausible.dilution),
+        ("pdop", sky.positionDOP, Plausible.dilution), ("tdop", sky.timeDOP, Plausible.dilution),
+        ("gdop", sky.geometricDOP, Plausible.dilution), ("xdop", sky.longitudeDOP, Plausible.dilution),
+        ("ydop", sky.latitudeDOP, Plausible.dilution),
+      ]
+      if let field = Self.first(dilutions) { return field }
       for satellite in sky.satellites ?? [] {
-        if let field = Self.first([
-          ("el", satellite.el, -90...90), ("az", satellite.az, Plausible.direction), ("ss", satellite.ss, 0...100),
-          ("PRN", satellite.PRN.map(Double.init), 0...Double(SatelliteNumbers.limit - 1)),
-        ]) {
-          return "satellites." + field
-        }
+        let fields: [(String, Double?, ClosedRange<Double>)] = [
+          ("el", satellite.elevation, -90...90), ("az", satellite.azimuth, Plausible.direction), ("ss", satellite.signalStrength, 0...100),
+          ("PRN", satellite.prn.map(Double.init), 0...Double(SatelliteNumbers.limit - 1)),
+        ]
+        if let field = Self.first(fields) { return "satellites." + field }
       }
       return nil
     case .gst(let gst):
       return Self.first([
-        ("rms", gst.rms, Plausible.error), ("major", gst.major, Plausible.error), ("minor", gst.minor, Plausible.error),
-        ("orient", gst.orient, Plausible.direction), ("lat", gst.lat, Plausible.error), ("lon", gst.lon, Plausible.error),
-        ("alt", gst.alt, Plausible.error),
+        ("rms", gst.rangeRMS, Plausible.error), ("major", gst.semiMajor, Plausible.error), ("minor", gst.semiMinor, Plausible.error),
+        ("orient", gst.orientation, Plausible.direction), ("lat", gst.latitudeError, Plausible.error),
+        ("lon", gst.longitudeError, Plausible.error), ("alt", gst.altitudeError, Plausible.error),
       ])
     case .att(let att):
       return Self.first([("heading", att.heading, Plausible.direction)])

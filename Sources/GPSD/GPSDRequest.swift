@@ -1,39 +1,40 @@
-/// A command to gpsd. Each renders to the line gpsd expects on its socket.
+/// A request to a gpsd, as a client sends it and as `gpsbridge serve` reads it (see
+/// ``GPSDRequestReader``): ``line`` is what goes on the socket.
 public enum GPSDRequest: Hashable, Sendable {
-  /// `?WATCH=`: start (or stop) streaming JSON reports, for every device or one.
-  case watch(enable: Bool = true, device: String? = nil)
-  /// `?WATCH=` asking for the devices' NMEA sentences instead of JSON (for recording).
-  case watchNMEA(device: String? = nil)
-  /// `?POLL;`: the latest fix of every device at once.
-  case poll
   /// `?VERSION;`
   case version
   /// `?DEVICES;`
   case devices
+  /// `?WATCH;` (`nil`: say the current watch) or `?WATCH={…}`.
+  case watch(GPSDWatch.Change?)
+  /// `?POLL;`: the latest fix of every device at once.
+  case poll
+  /// `?DEVICE;` or `?DEVICE={…}` (the object's text: a request to change a receiver).
+  case device(String?)
+
+  /// Streaming JSON reports, for every device or one.
+  public static func watchReports(device: String? = nil) -> GPSDRequest {
+    .watch(GPSDWatch.Change(enable: true, json: true, device: device))
+  }
+
+  /// Streaming the devices' NMEA sentences instead of JSON (for recording).
+  public static func watchSentences(device: String? = nil) -> GPSDRequest {
+    .watch(GPSDWatch.Change(enable: true, json: false, nmea: true, device: device))
+  }
+
+  /// Stopping a watch.
+  public static let unwatch = GPSDRequest.watch(GPSDWatch.Change(enable: false, json: false))
 
   /// The request line, newline included.
   public var line: String {
     switch self {
-    case .watch(let enable, let device):
-      return "?WATCH={\"enable\":\(enable),\"json\":\(enable)\(deviceField(device))};\n"
-    case .watchNMEA(let device):
-      return "?WATCH={\"enable\":true,\"json\":false,\"nmea\":true\(deviceField(device))};\n"
-    case .poll: return "?POLL;\n"
-    case .version: return "?VERSION;\n"
-    case .devices: return "?DEVICES;\n"
+    case .version: "?VERSION;\n"
+    case .devices: "?DEVICES;\n"
+    case .watch(nil): "?WATCH;\n"
+    case .watch(let change?): "?WATCH=\(change.text);\n"
+    case .poll: "?POLL;\n"
+    case .device(nil): "?DEVICE;\n"
+    case .device(let object?): "?DEVICE=\(object);\n"
     }
-  }
-
-  private func deviceField(_ device: String?) -> String {
-    guard let device else { return "" }
-    var escaped = ""
-    for character in device {
-      switch character {
-      case "\"": escaped += "\\\""
-      case "\\": escaped += "\\\\"
-      default: escaped.append(character)
-      }
-    }
-    return ",\"device\":\"\(escaped)\""
   }
 }

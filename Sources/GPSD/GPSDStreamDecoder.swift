@@ -2,31 +2,37 @@ import NMEA
 
 /// gpsd's byte stream to reports and fixes, counting every line it drops and why, as the
 /// NMEA framer does: the whole client side of gpsd's protocol short of the socket.
-package struct GPSDStreamDecoder: Sendable {
+///
+/// ```swift
+/// var decoder = GPSDStreamDecoder()
+/// decoder.append(bytesFromTheSocket)
+/// while let output = decoder.next() { … }
+/// ```
+public struct GPSDStreamDecoder: Sendable {
   /// What happened to every line.
-  package struct Counters: Hashable, Sendable {
+  public struct Counters: Hashable, Sendable {
     /// Lines read as reports.
-    package var reports = 0
-    /// Lines longer than gpsd ever writes (``LineSplitter/maximumLineLength``); dropped.
-    package var overlong = 0
+    public var reports = 0
+    /// Lines longer than gpsd ever writes; dropped.
+    public var overlong = 0
     /// Lines that are not JSON or not a gpsd report; dropped.
-    package var malformed = 0
+    public var malformed = 0
     /// Reports with a value no receiver can have; dropped.
-    package var outOfRange = 0
+    public var outOfRange = 0
 
-    package init() {}
+    public init() {}
 
-    package var rejected: Int { overlong + malformed + outOfRange }
+    public var rejected: Int { overlong + malformed + outOfRange }
 
     /// The rejected lines by reason, for a status line: `2 malformed, 1 out of range`.
-    package var rejectionSummary: String? {
+    public var rejectionSummary: String? {
       let parts = [(malformed, "malformed"), (outOfRange, "out of range"), (overlong, "overlong")].filter { $0.0 > 0 }
       return parts.isEmpty ? nil : parts.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
     }
   }
 
   /// What a line gave.
-  package enum Output: Sendable {
+  public enum Output: Equatable, Sendable {
     /// A report completed a fix.
     case fix(Fix)
     /// Any other report.
@@ -36,13 +42,18 @@ package struct GPSDStreamDecoder: Sendable {
   }
 
   /// Whether lines starting with `$` or `!` (gpsd's NMEA mode) come out as they are.
-  package var passesNMEA: Bool
-  package private(set) var counters = Counters()
+  public var passesNMEA: Bool
+  public private(set) var counters = Counters()
   private var lines = LineSplitter()
   private var assembler = GPSDFixAssembler()
   private var finished = false
 
-  package init(passesNMEA: Bool = false, shape: GPSDFixAssembler.Shape = .init()) {
+  public init(passesNMEA: Bool = false) {
+    self.init(passesNMEA: passesNMEA, shape: .init())
+  }
+
+  /// A decoder that knows from an earlier connection what this gpsd's full reports carry.
+  package init(passesNMEA: Bool, shape: GPSDFixAssembler.Shape) {
     self.passesNMEA = passesNMEA
     assembler.shape = shape
   }
@@ -50,9 +61,12 @@ package struct GPSDStreamDecoder: Sendable {
   /// What the fixes so far carried, for the decoder of the next connection to the same gpsd.
   package var shape: GPSDFixAssembler.Shape { assembler.shape }
 
-  package mutating func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+  public mutating func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
     lines.append(bytes)
   }
+
+  /// Bytes of a line not yet complete.
+  public var bufferedByteCount: Int { lines.bufferedByteCount }
 
   /// A report that came another way (through libgps): checked and assembled as a line's
   /// would be. Any fix it completes comes out of ``next()``.
@@ -68,13 +82,13 @@ package struct GPSDStreamDecoder: Sendable {
 
   /// Ends the stream: a last line without its newline is read, and a fix still waiting for
   /// gpsd's fuller report of its epoch comes out.
-  package mutating func finish() {
+  public mutating func finish() {
     lines.append(CollectionOfOne(0x0A))
     finished = true
   }
 
   /// The next output, or `nil` when more bytes are needed. Bad lines are counted and skipped.
-  package mutating func next() -> Output? {
+  public mutating func next() -> Output? {
     defer { counters.overlong = lines.overlongLines }
     if let fix = assembler.takeReady() { return .fix(fix) }
     while let line = lines.next() {

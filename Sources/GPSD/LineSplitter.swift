@@ -13,6 +13,9 @@ package struct LineSplitter: Sendable {
 
   package init() {}
 
+  /// Bytes of a line not yet complete.
+  package var bufferedByteCount: Int { storage.count - start }
+
   package mutating func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
     if start > 0, start >= storage.count / 2 {
       storage.removeSubrange(0..<start)

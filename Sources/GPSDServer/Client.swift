@@ -1,4 +1,5 @@
 import Dispatch
+import GPSD
 import Plumbing
 
 /// One connected client: its socket, what it asked to watch, its half-read requests, and the
@@ -7,8 +8,8 @@ final class Client: @unchecked Sendable {
   let id: Int
   private let socket: FileDescriptor
   private let queue: DispatchQueue
-  var policy = WatchPolicy()
-  var requests = RequestReader()
+  var watch = GPSDWatch()
+  var requests = GPSDRequestReader()
   var lastHeard = ContinuousClock.now
   /// Output not yet sent, from `sent` on.
   private var outgoing: [UInt8] = []

@@ -1,6 +1,8 @@
 import Dispatch
+import GPSD
 import NMEA
 import Plumbing
+import Transports
 
 /// A gpsd for the programs people already run: cgps, gpspipe, gpxlogger, Python's `gps`
 /// module, libgps programs, OpenCPN. It speaks gpsd's JSON protocol (version 3) on a TCP
@@ -71,6 +73,8 @@ public final class GPSDServer: @unchecked Sendable {
   public struct Counters: Hashable, Sendable {
     /// Clients connected now.
     public var clients = 0
+    /// Clients watching now (their `?WATCH` enabled).
+    public var watchers = 0
     /// Clients connected since the start.
     public var connections = 0
     /// Clients closed for not reading or for being one too many.
@@ -120,7 +124,13 @@ public final class GPSDServer: @unchecked Sendable {
   public var port: Int? { queue.sync { listener?.localPort } }
 
   /// What has happened so far.
-  public var statistics: Counters { queue.sync { counters } }
+  public var statistics: Counters {
+    queue.sync {
+      var counters = self.counters
+      counters.watchers = clients.values.filter(\.watch.enable).count
+      return counters
+    }
+  }
 
   /// Stops listening and closes every client.
   public func stop() {
@@ -162,37 +172,35 @@ public final class GPSDServer: @unchecked Sendable {
     reports.removeAll()
     switch event {
     case .deviceAppeared(let path, let bitsPerSecond, let cycle):
-      let served = ServedDevice(path: path, activated: UTCTimestamp.now, bitsPerSecond: bitsPerSecond, cycle: cycle)
+      let served = ServedDevice(path: path, activated: .nowToTheMillisecond, bitsPerSecond: bitsPerSecond, cycle: cycle)
       device = served
-      Reports.device(served, into: &reports)
+      GPSDReport.device(served.report).write(into: &reports)
       broadcast(to: { $0.enable })
     case .deviceWentAway:
       guard let path = device?.path else { return }
       device = nil
-      Reports.deviceGone(path: path, into: &reports)
+      GPSDReport.device(GPSDReport.Device(path: path, activated: "0")).write(into: &reports)
       broadcast(to: { $0.enable })
     case .fix(let fix):
       latestFix = fix
       counters.fixes += 1
       let path = device?.path ?? "gpsbridge"
-      Reports.tpv(fix, device: path, into: &reports)
-      if !fix.satellites.isEmpty || fix.hdop != nil { Reports.sky(fix, device: path, into: &reports) }
-      if fix.errorEstimate != nil { Reports.gst(fix, device: path, into: &reports) }
-      Reports.att(fix, device: path, into: &reports)
+      for report in GPSDReport.reports(for: fix, device: path) { report.write(into: &reports) }
       broadcast(to: \.wantsReports)
     case .sentence(let sentence):
       for byte in sentence { reports.append(ascii: byte) }
-      reports.lineEnd()
+      reports.append(ascii: 0x0D)
+      reports.append(ascii: 0x0A)
       broadcast(to: \.wantsSentences)
     case .bytes(let bytes):
-      for client in clients.values where client.policy.wantsBytes { send(bytes, to: client) }
+      for client in clients.values where client.watch.wantsBytes { send(bytes, to: client) }
     }
   }
 
-  /// Sends what `reports` holds to every client whose policy `wants` it.
-  private func broadcast(to wants: (WatchPolicy) -> Bool) {
+  /// Sends what `reports` holds to every client whose watch `wants` it.
+  private func broadcast(to wants: (GPSDWatch) -> Bool) {
     guard !reports.bytes.isEmpty else { return }
-    for client in clients.values where wants(client.policy) { send(reports.bytes, to: client) }
+    for client in clients.values where wants(client.watch) { send(reports.bytes, to: client) }
   }
 
   // MARK: Clients
@@ -203,7 +211,7 @@ public final class GPSDServer: @unchecked Sendable {
       counters.connections += 1
       guard clients.count < configuration.maximumClients else {
         var refusal = JSONWriter()
-        Reports.error("Too many clients: at most \(configuration.maximumClients) at once.", into: &refusal)
+        GPSDReport.error(.init(message: "Too many clients: at most \(configuration.maximumClients) at once.")).write(into: &refusal)
         refusal.bytes.withUnsafeBytes { _ = try? socket.sendSome($0) }
         try? socket.close()
         counters.dropped += 1
@@ -223,7 +231,7 @@ public final class GPSDServer: @unchecked Sendable {
         onWritable: { [weak self] in self?.flush(id) },
         onClosed: { [weak self] in self?.remove(id) })
       var banner = JSONWriter()
-      Reports.version(release: configuration.release, protocolMinor: configuration.protocolMinor, into: &banner)
+      version.write(into: &banner)
       send(banner.bytes, to: client)
     }
   }
@@ -237,51 +245,70 @@ public final class GPSDServer: @unchecked Sendable {
     if !reply.bytes.isEmpty { send(reply.bytes, to: client) }
   }
 
-  private func answer(_ request: RequestReader.Request, for client: Client, into reply: inout JSONWriter) {
-    switch request {
-    case .version:
-      Reports.version(release: configuration.release, protocolMinor: configuration.protocolMinor, into: &reply)
-    case .devices:
-      Reports.devices(device, into: &reply)
-    case .watch(let object):
-      if let object {
-        do {
-          let change = try WatchPolicy.change(from: object)
-          if let wanted = change.device, wanted != device?.path {
-            Reports.error("No such device as \(wanted)", into: &reply)
-            return
-          }
-          client.policy = client.policy.applying(change)
-        } catch {
-          Reports.error(error.description, into: &reply)
+  /// The VERSION banner and answer.
+  private var version: GPSDReport {
+    .version(
+      GPSDReport.Version(
+        release: configuration.release, revision: configuration.release, protocolMajor: GPSDReport.protocolMajor,
+        protocolMinor: configuration.protocolMinor))
+  }
+
+  /// DEVICES: libgps 3.22 loops forever on more than 4 devices; there is at most one.
+  private var devices: GPSDReport { .devices(GPSDReport.Devices(devices: device.map { [$0.report] } ?? [])) }
+
+  private func answer(_ output: GPSDRequestReader.Output, for client: Client, into reply: inout JSONWriter) {
+    func error(_ message: String) { GPSDReport.error(.init(message: message)).write(into: &reply) }
+    switch output {
+    case .request(.version):
+      version.write(into: &reply)
+    case .request(.devices):
+      devices.write(into: &reply)
+    case .request(.watch(let change)):
+      if let change {
+        if let wanted = change.device, wanted != device?.path {
+          error("No such device as \(wanted)")
           return
         }
+        client.watch = client.watch.applying(change)
       }
-      // As gpsd: the device list, then the policy, in one write.
-      Reports.devices(device, into: &reply)
-      Reports.watch(client.policy, into: &reply)
-    case .poll:
-      Reports.poll(latestFix, device: device, now: .now, into: &reply)
-    case .device(let object):
-      guard object == nil || Self.onlyNamesTheDevice(object!) else {
-        Reports.error("gpsbridge serves its receiver read-only: it does not change the device's settings.", into: &reply)
+      // As gpsd: the device list, then the watch, in one write.
+      devices.write(into: &reply)
+      GPSDReport.watch(client.watch).write(into: &reply)
+    case .request(.poll):
+      poll.write(into: &reply)
+    case .request(.device(let object)):
+      guard object.map(Self.onlyNamesTheDevice) ?? true else {
+        error("gpsbridge serves its receiver read-only: it does not change the device's settings.")
         return
       }
       guard let device else {
-        Reports.error("Can't perform DEVICE configuration, no devices attached.", into: &reply)
+        error("Can't perform DEVICE configuration, no devices attached.")
         return
       }
-      Reports.device(device, into: &reply)
+      GPSDReport.device(device.report).write(into: &reply)
+    case .invalid(let reason):
+      error(reason)
     case .unrecognized(let text):
-      Reports.error("Unrecognized request '\(text.prefix(RequestReader.maximumEcho))'", into: &reply)
+      error("Unrecognized request '\(text.prefix(GPSDRequestReader.maximumEcho))'")
     case .tooLong:
-      Reports.error("Request too long: more than \(RequestReader.maximumPending) bytes without a complete request.", into: &reply)
+      error("Request too long: more than \(GPSDRequestReader.maximumPending) bytes without a complete request.")
     }
   }
 
+  /// POLL: the latest fix's TPV, GST and SKY, as lists, with the time of asking.
+  private var poll: GPSDReport {
+    var poll = GPSDReport.Poll(time: UTCTimestamp.nowToTheMillisecond.description, active: 0, tpv: [], gst: [], sky: [])
+    if let fix = latestFix, let device {
+      poll.active = 1
+      poll.tpv = [GPSDReport.TPV(fix, device: device.path)]
+      poll.gst = [GPSDReport.GST(fix, device: device.path)]
+      poll.sky = [GPSDReport.SKY(fix, device: device.path)]
+    }
+    return .poll(poll)
+  }
+
   /// Whether a `?DEVICE=` object asks nothing but which device (no speed, cycle or bytes).
-  private static func onlyNamesTheDevice(_ object: [UInt8]) -> Bool {
-    let text = String(decoding: object, as: UTF8.self)
+  private static func onlyNamesTheDevice(_ text: String) -> Bool {
     let keys = ["\"bps\"", "\"parity\"", "\"stopbits\"", "\"native\"", "\"cycle\"", "\"hexdata\""]
     return !keys.contains { text.contains($0) }
   }
@@ -313,18 +340,15 @@ public final class GPSDServer: @unchecked Sendable {
 
   private func closeIdleClients() {
     let now = ContinuousClock.now
-    for client in clients.values where !client.policy.enable && client.lastHeard.duration(to: now) > configuration.idleTimeout {
+    for client in clients.values where !client.watch.enable && client.lastHeard.duration(to: now) > configuration.idleTimeout {
       close(client)
     }
   }
 }
 
 extension UTCTimestamp {
-  /// The system clock's time now.
-  static var now: UTCTimestamp {
-    var time = timespec()
-    clock_gettime(CLOCK_REALTIME, &time)
-    // To the millisecond, as gpsd's reports carry it.
-    return UTCTimestamp(nanosecondsSince1970: (Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000) * 1_000_000)
+  /// The system clock's time now, to the millisecond, as gpsd's reports carry it.
+  static var nowToTheMillisecond: UTCTimestamp {
+    UTCTimestamp(nanosecondsSince1970: WallClock.now.nanosecondsSince1970 / 1_000_000 * 1_000_000)
   }
 }

@@ -158,7 +158,7 @@ public struct GPSDSource: ByteSource {
       descriptor: socket, label: "gpsbridge.gpsd",
       onBytes: { bytes in decoder.received(bytes) }, onTick: decoder.tick, onClosed: decoder.closed)
     reader.start()
-    let request = watchesNMEA ? GPSDRequest.watchNMEA(device: device) : .watch(device: device)
+    let request = watchesNMEA ? GPSDRequest.watchSentences(device: device) : .watchReports(device: device)
     do {
       try socket.writeAll(Array(request.line.utf8))
     } catch {
@@ -208,7 +208,7 @@ public struct GPSDSource: ByteSource {
           case .devices(let list):
             hasDevice = !(list.devices ?? []).isEmpty
           case .device(let device):
-            if device.activated != nil { hasDevice = true }
+            if device.activated != nil, !device.isGone { hasDevice = true }
           case .tpv, .sky, .gst, .att:
             hasDevice = true
           case .error(let error):

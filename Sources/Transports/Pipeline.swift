@@ -13,8 +13,11 @@ package struct Pipeline: Sendable {
   private let defaultDate: UTCDate?
   private let keepsSatellites: Bool
   /// Whether the bytes taken are the receiver's (not a wrong baud rate's noise), so are
-  /// published, and its rejects counted aloud.
+  /// published, and its rejects counted aloud. A fix proves it: unsettled input that makes a
+  /// fix is settled at once, and ``settledNotice`` said, before the fix goes out.
   package var isSettled = true
+  /// What to tell listeners when a fix settles the input ("NMEA at 9600 baud").
+  package var settledNotice: String?
   private var lastRejected = 0
   /// For a paced replay: the sentences of the fix not yet released, and the bytes read and
   /// not yet released (only while someone wants them).
@@ -65,9 +68,20 @@ package struct Pipeline: Sendable {
     if isSettled, interests.contains(.sentences) {
       while let fix = decoder.next(onSentence: { receiver.publish(.sentence(Array($0.bytes))) }) { receiver.publish(.fix(fix)) }
     } else {
-      while let fix = decoder.next() { receiver.publish(.fix(fix)) }
+      while let fix = decoder.next() {
+        settle(for: receiver)
+        receiver.publish(.fix(fix))
+      }
     }
     publishRejects(for: receiver)
+  }
+
+  /// Takes the input as the receiver's from now on, saying so once.
+  package mutating func settle(for receiver: Receiver) {
+    guard !isSettled else { return }
+    isSettled = true
+    if let notice = settledNotice { receiver.publish(.notice(notice)) }
+    settledNotice = nil
   }
 
   // MARK: Paced

@@ -28,7 +28,6 @@ final class PortReader: @unchecked Sendable {
     self.receiver = receiver
     self.continuation = continuation
     self.pipeline = Pipeline(for: receiver, defaultDate: defaultDate)
-    pipeline.isSettled = false
     self.reader = DescriptorReader(
       descriptor: port.descriptor, label: "gpsbridge.serial",
       onBytes: { [weak self] bytes in self?.received(bytes) },
@@ -46,15 +45,31 @@ final class PortReader: @unchecked Sendable {
   func start() { reader.start() }
   func stop() async { await reader.stop() }
 
-  /// Says whether the bytes are the receiver's (autobaud settled), so are passed on.
-  func settle(_ settled: Bool) {
-    reader.perform { [self] in pipeline.isSettled = settled }
+  /// Takes the bytes as the receiver's from now on (autobaud settled, or a fixed rate), and
+  /// says `notice` if they were not yet (a fix may have settled them already).
+  func settle(saying notice: String? = nil) {
+    reader.perform { [self] in
+      if notice != nil { pipeline.settledNotice = notice }
+      pipeline.settle(for: receiver)
+    }
   }
 
-  /// Starts decoding afresh (after a baud change), forgetting what was counted.
-  func reset() {
+  /// Takes the bytes as noise until they prove to be NMEA (autobaud trying a rate), when
+  /// `notice` is said.
+  func unsettle(saying notice: String) {
+    reader.perform { [self] in
+      pipeline.isSettled = false
+      pipeline.settledNotice = notice
+    }
+  }
+
+  /// Starts decoding afresh (after a baud change), forgetting what was counted, the bytes
+  /// noise until they prove to be NMEA, when `notice` is said.
+  func reset(saying notice: String) {
     reader.perform { [self] in
       pipeline.reset()
+      pipeline.isSettled = false
+      pipeline.settledNotice = notice
       counters = Counters()
     }
   }

@@ -41,7 +41,7 @@ public struct ReplaySource<C: Clock>: ByteSource where C.Duration == Duration {
   }
 
   public func run(for receiver: Receiver) async {
-    var pipeline = Pipeline(for: receiver, defaultDate: .today)
+    var pipeline = Pipeline(for: receiver, defaultDate: WallClock.today)
     var pacer = Pacer(speed: speed, clock: clock)
     var fixes = 0
 

@@ -113,8 +113,7 @@ public struct SerialSource: ByteSource {
 
   private func read(_ port: SerialPort, knownRate: inout Int?, _ receiver: Receiver) async -> Outcome {
     let (events, continuation) = AsyncStream.makeStream(of: PortReader.Event.self, bufferingPolicy: .bufferingNewest(256))
-    let reader = PortReader(port: port, receiver: receiver, defaultDate: .today, continuation: continuation)
-    reader.start()
+    let reader = PortReader(port: port, receiver: receiver, defaultDate: WallClock.today, continuation: continuation)
 
     let automatic = baudRate == .automatic
     var candidates = BaudRate.candidates
@@ -128,20 +127,22 @@ public struct SerialSource: ByteSource {
     var garbageReported = false
     var hadFix = false
     if automatic, candidates[0] != (knownRate ?? BaudRate.candidates[0]) { try? port.setBaudRate(candidates[0]) }
-    if !probing { reader.settle(true) }
+    func notice(_ index: Int) -> String { "\(path): NMEA at \(candidates[index]) baud" }
+    if probing { reader.unsettle(saying: notice(0)) }
+    reader.start()
 
-    /// Keeps the rate being tried: a fix, or two sentences, prove it.
+    /// Keeps the rate being tried: a fix, or two sentences, prove it (a fix settles the
+    /// reader at once, before it goes out).
     func settle() {
       probing = false
-      reader.settle(true)
+      reader.settle()
       knownRate = candidates[index]
-      receiver.publish(.notice("\(path): NMEA at \(candidates[index]) baud"))
     }
     /// Tries `candidates[next]` from `now` on, with the decoder and its counters afresh.
     func probe(_ next: Int, from now: ContinuousClock.Instant) {
       index = next
       try? port.setBaudRate(candidates[index])
-      reader.reset()
+      reader.reset(saying: notice(index))
       probeStart = now
     }
 
@@ -179,7 +180,6 @@ public struct SerialSource: ByteSource {
             if automatic {
               // Bytes but no sentences: the receiver changed rate, or we settled wrongly.
               probing = true
-              reader.settle(false)
               knownRate = nil
               probe(0, from: now)
             } else if !garbageReported {

@@ -55,7 +55,7 @@ func record(_ options: RecordOptions) async -> Int32 {
     }
   }
   do {
-    try file.writeAll(Array("# Date: \(UTCDate.today)\n# Device: \(description)\n# Recorded by gpsbridge \(version)\n".utf8))
+    try file.writeAll(Array("# Date: \(WallClock.today)\n# Device: \(description)\n# Recorded by gpsbridge \(version)\n".utf8))
   } catch {
     Terminal.diagnostic("Error: cannot write \(output): \(error).")
     return 1

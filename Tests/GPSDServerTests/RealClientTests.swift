@@ -117,9 +117,11 @@ struct RealClientTests {
     }
     // Every line the server sent goes through libgps's own parser, within a time limit (a
     // line libgps cannot take makes it give up or hang).
-    let dump = try await runProgram(Self.gpspipe, ["-w", "-n", "40", "127.0.0.1:\(served.port)"])
+    // A replay of its own, starting when gpspipe connects: the first may have ended by now.
+    let dumped = try Served("sirf-nmea22-1hz.nmea", speed: 20)
+    let dump = try await runProgram(Self.gpspipe, ["-w", "-n", "40", "127.0.0.1:\(dumped.port)"])
     let unpacked = try await runProgram(client, ["unpack"], timeout: 10, input: dump.output)
-    #expect(unpacked.status == 0 && unpacked.output == "ok 40\n", "\(unpacked.error)")
+    #expect(unpacked.status == 0 && unpacked.output == "ok 40\n", "\(unpacked.output) \(unpacked.error)")
   }
 
   @Test func gpxloggerWritesTheFixturesTrack() async throws {

@@ -21,11 +21,10 @@ struct ServeProgramTests {
   @Test func aGpsbridgeClientOfAGpsbridgeServerGetsTheReplaysLocations() async throws {
     let capture = Served.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea").path
     let port = Self.freePort()
-    let (server, _) = try Self.startServe(["--replay", capture, "--speed", "10", "--listen", "127.0.0.1:\(port)"])
+    let (server, _) = try Self.startServe(["--replay", capture, "--speed", "4", "--listen", "127.0.0.1:\(port)"])
     defer { server.terminate() }
-    let direct = try await runProgram(Gpsbridge.executable, ["--replay", capture, "--speed", "max", "--json"])
-    // Through gpsd's protocol: until the server's capture ends (the client then says the
-    // connection was lost and keeps trying; a timeout stops it).
+    // Through gpsd's protocol, until the server's capture ends and it exits (the client then
+    // says the connection was lost and keeps trying; it is stopped then).
     let client = Process()
     client.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
     client.arguments = ["--gpsd", "127.0.0.1:\(port)", "--json"]
@@ -33,7 +32,8 @@ struct ServeProgramTests {
     client.standardOutput = output
     client.standardError = FileHandle.nullDevice
     try client.run()
-    try await Task.sleep(for: .seconds(8))
+    let direct = try await runProgram(Gpsbridge.executable, ["--replay", capture, "--speed", "max", "--json"])
+    for _ in 0..<600 where server.isRunning { try await Task.sleep(for: .milliseconds(100)) }
     client.terminate()
     let served = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     client.waitUntilExit()

@@ -43,7 +43,7 @@ import Testing
       Issue.record("not a SKY")
       return
     }
-    #expect(sky.satellites?.map(\.PRN) == [3, 4] && sky.hdop == 1.2)
+    #expect(sky.satellites?.map(\.prn) == [3, 4] && sky.horizontalDOP == 1.2)
     // A comma inside a string is left alone.
     guard case .error(let error) = try GPSDReport(line: Array(#"{"class":"ERROR","message":"a,]b"}"#.utf8)) else { return }
     #expect(error.message == "a,]b")
@@ -62,10 +62,11 @@ import Testing
   }
 
   @Test func requestsAreTheLinesGPSDExpects() {
-    #expect(GPSDRequest.watch().line == "?WATCH={\"enable\":true,\"json\":true};\n")
-    #expect(GPSDRequest.watch(device: "/dev/ttyUSB0").line == "?WATCH={\"enable\":true,\"json\":true,\"device\":\"/dev/ttyUSB0\"};\n")
-    #expect(GPSDRequest.watch(enable: false).line == "?WATCH={\"enable\":false,\"json\":false};\n")
-    #expect(GPSDRequest.watchNMEA().line == "?WATCH={\"enable\":true,\"json\":false,\"nmea\":true};\n")
+    #expect(GPSDRequest.watchReports().line == "?WATCH={\"enable\":true,\"json\":true};\n")
+    #expect(
+      GPSDRequest.watchReports(device: "/dev/ttyUSB0").line == "?WATCH={\"enable\":true,\"json\":true,\"device\":\"/dev/ttyUSB0\"};\n")
+    #expect(GPSDRequest.unwatch.line == "?WATCH={\"enable\":false,\"json\":false};\n")
+    #expect(GPSDRequest.watchSentences().line == "?WATCH={\"enable\":true,\"json\":false,\"nmea\":true};\n")
     #expect(GPSDRequest.poll.line == "?POLL;\n")
   }
 }

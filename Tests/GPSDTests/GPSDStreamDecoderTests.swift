@@ -1,5 +1,6 @@
 import Foundation
 import NMEA
+import TestHelpers
 import Testing
 
 @testable import GPSD
@@ -51,18 +52,12 @@ import Testing
   }
 
   @Test func linesSplitAnywhereGiveTheSameResult() {
-    let text = (0..<20).map { Self.tpv(#""speed":\#($0).0"#, second: $0) }.joined(separator: "\r\n") + "\r\n"
-    let whole = Self.decode(text)
-    for size in [1, 2, 7, 64] {
-      var decoder = GPSDStreamDecoder()
-      var fixes: [Fix] = []
-      let bytes = Array(text.utf8)
-      for start in stride(from: 0, to: bytes.count, by: size) {
-        decoder.append(bytes[start..<min(bytes.count, start + size)])
-        while let output = decoder.next() { if case .fix(let fix) = output { fixes.append(fix) } }
-      }
-      #expect(fixes == whole.fixes && decoder.counters == whole.counters, "chunks of \(size)")
-    }
+    var lines = (0..<20).map { Self.tpv(#""speed":\#($0).0"#, second: $0) }
+    lines.insert("garbage", at: 3)
+    lines.insert(#"{"class":"SKY","hdop":0.9,"satellites":[{"PRN":7,"el":45.0,"az":10.0,"ss":40.0,"used":true}]}"#, at: 5)
+    let (failures, reference) = DecoderVerifier.verify({ GPSDStreamDecoder() }, Array(lines.joined(separator: "\r\n").utf8))
+    #expect(failures.isEmpty, "\(failures)")
+    #expect(reference.outputs.count == 21 && reference.summary.malformed == 1)
   }
 
   /// gpsd ships what it has when the receiver pauses mid-epoch, then the full report.
@@ -107,4 +102,10 @@ import Testing
       #expect(fixes == 1, "second \(second) comes out at once")
     }
   }
+}
+
+/// The stream decoder as the shared decoder verifier sees it.
+extension GPSDStreamDecoder: VerifiableDecoder {
+  public mutating func nextOutput() -> Output? { next() }
+  public var summary: Counters { counters }
 }

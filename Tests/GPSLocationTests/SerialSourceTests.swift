@@ -201,7 +201,8 @@ import Testing
     let thirdStream = third.delegate()
     await third.startUpdatingLocation()
     var iterator = thirdStream.makeAsyncIterator()
-    #expect(await iterator.next() == .didChangeAuthorization(.authorizedAlways))
+    let first = await iterator.next()
+    #expect(first == .didChangeAuthorization(.authorizedAlways), "\(String(describing: first))")
     await third.stopUpdatingLocation()
   }
 

@@ -1,5 +1,6 @@
 import NMEA
 import NMEASimulation
+import TestHelpers
 import Testing
 
 @Suite struct FramerTests {
@@ -63,58 +64,20 @@ import Testing
     #expect(result.date == UTCDate(year: 2024, month: 5, day: 1))
   }
 
-  @Test(arguments: [
-    ("whole", 0), ("bytes", 1), ("random 1", 2), ("random 2", 3), ("random 3", 4),
-  ])
-  func troubledStreamFramesTheSameHoweverItIsSplit(_ name: String, _ kind: Int) {
-    let bytes = Self.troubled
-    let reference = frame(bytes, chunks: Chunking.whole(bytes.count))
-    let chunks: [Range<Int>] =
-      switch kind {
-      case 0: Chunking.whole(bytes.count)
-      case 1: Chunking.bytes(bytes.count)
-      default: Chunking.random(bytes.count, seed: UInt64(kind))
-      }
-    let result = frame(bytes, chunks: chunks)
-    #expect(result.sentences == reference.sentences, "\(name)")
-    #expect(result.counters == reference.counters, "\(name)")
-  }
-
-  @Test func troubledStreamFramesTheSameSplitAtEveryIndex() {
-    let bytes = Self.troubled
-    let reference = frame(bytes, chunks: Chunking.whole(bytes.count))
-    for index in 0...bytes.count {
-      let result = frame(bytes, chunks: Chunking.split(bytes.count, at: index))
-      #expect(result.sentences == reference.sentences, "split at \(index)")
-      #expect(result.counters == reference.counters, "split at \(index)")
-    }
+  @Test func troubledStreamFramesTheSameHoweverItIsSplit() {
+    let (failures, reference) = DecoderVerifier.verify({ Framer() }, Self.troubled)
+    #expect(failures.isEmpty, "\(failures)")
+    #expect(reference.outputs.count == Self.troubledSentences.count)
   }
 
   @Test(arguments: Fixtures.goldenNames)
-  func fixtureFramesTheSameWholeByteByByteAndInRandomChunks(_ name: String) throws {
+  func fixtureFramesTheSameHoweverItIsSplit(_ name: String) throws {
+    // Every 61st index: splitting a whole capture at each of its 70,000 indices would take
+    // minutes in a debug build (the troubled stream above is split at every one).
     let bytes = try Fixtures.capture(name)
-    let reference = frame(bytes, chunks: Chunking.whole(bytes.count))
-    #expect(reference.counters.badChecksum == 0 && reference.counters.noiseBytes == 0)
-    #expect(frame(bytes, chunks: Chunking.bytes(bytes.count)).sentences == reference.sentences)
-    for seed in 1...3 as ClosedRange<UInt64> {
-      let result = frame(bytes, chunks: Chunking.random(bytes.count, seed: seed))
-      #expect(result.sentences == reference.sentences, "seed \(seed)")
-      #expect(result.counters == reference.counters, "seed \(seed)")
-    }
-  }
-
-  @Test(arguments: Fixtures.goldenNames)
-  func fixtureFramesTheSameSplitAtManyIndices(_ name: String) throws {
-    // Every index of the first 2 KiB (several epochs), then every 61st: splitting a whole
-    // capture at each of its 70,000 indices would take minutes in a debug build.
-    let bytes = try Fixtures.capture(name)
-    let reference = frame(bytes, chunks: Chunking.whole(bytes.count))
-    let indices = Array(0..<min(2048, bytes.count)) + Array(stride(from: 2048, to: bytes.count, by: 61))
-    for index in indices {
-      let result = frame(bytes, chunks: Chunking.split(bytes.count, at: index))
-      #expect(result.sentences == reference.sentences, "split at \(index)")
-      #expect(result.counters == reference.counters, "split at \(index)")
-    }
+    let (failures, reference) = DecoderVerifier.verify({ Framer() }, bytes, stride: 61)
+    #expect(failures.isEmpty, "\(failures)")
+    #expect(reference.summary.badChecksum == 0 && reference.summary.noiseBytes == 0)
   }
 
   // MARK: - One malformation at a time
@@ -248,4 +211,10 @@ extension String {
     guard let star = lastIndex(of: "*") else { return self }
     return String(self[..<star]) + self[star...].lowercased()
   }
+}
+
+/// The framer as the shared decoder verifier sees it: sentences out, its counters compared.
+extension Framer: VerifiableDecoder {
+  public mutating func nextOutput() -> [UInt8]? { next().map { Array($0.bytes) } }
+  public var summary: Counters { counters }
 }

@@ -15,7 +15,7 @@ final class Served: @unchecked Sendable {
   let capturePath: String
   private let feeding: Task<Void, Never>
 
-  /// Serves `fixture` at `speed` times real time, starting when the first client arrives
+  /// Serves `fixture` at `speed` times real time, starting when the first client watches
   /// (so it sees the capture from the start).
   convenience init(
     _ fixture: String, speed: Double = 10, waitForClient: Bool = true, configure: (inout GPSDServer.Configuration) -> Void = { _ in }
@@ -39,11 +39,11 @@ final class Served: @unchecked Sendable {
     // Off the shared pool: the tests block its threads while they wait for client programs.
     feeding = Task(executorPreference: DedicatedExecutor.shared) {
       if waitForClient {
-        while server.statistics.connections == 0 {
+        // Until the client watches, however long a busy machine takes to get it there.
+        while server.statistics.watchers == 0 {
           try? await Task.sleep(for: .milliseconds(10))
           if Task.isCancelled { return }
         }
-        try? await Task.sleep(for: .milliseconds(200))  // the client's WATCH arrives first
       }
       await server.feed(from: .replay(capture, speed: speed))
     }

@@ -1,0 +1,19 @@
+import NMEA
+import Plumbing
+
+/// The system's calendar clock (`CLOCK_REALTIME`), read here and nowhere else: everything
+/// that decides where you are runs on the receiver's own times and an injected monotonic
+/// clock; only what must say the date of the machine asks this (a recording's `# Date:`, a
+/// served device's activation time, a `?POLL`'s time).
+package enum WallClock {
+  /// Now, to the nanosecond.
+  package static var now: UTCTimestamp {
+    var time = timespec()
+    clock_gettime(CLOCK_REALTIME, &time)
+    return UTCTimestamp(nanosecondsSince1970: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
+  }
+
+  /// Today's date in UTC: the date a live receiver's GGA-only fixes and an undated capture's
+  /// fixes are placed on.
+  package static var today: UTCDate { now.date }
+}
