@@ -66,14 +66,10 @@ import SourceStatus
       if isClass("TPV") { return .tpv(tpv()) }
       if isClass("SKY") { return .sky(sky()) }
       if isClass("DEVICES") {
-        var devices = GPSDReport.Devices()
-        devices.devices = Array(repeating: GPSDReport.Device(), count: Int(gpsbridge_device_count(data)))
-        return .devices(devices)
+        return .devices(GPSDReport.Devices(devices: Array(repeating: GPSDReport.Device(), count: Int(gpsbridge_device_count(data)))))
       }
       if isClass("ERROR") {
-        var error = GPSDReport.GPSDError()
-        error.message = String(cString: gpsbridge_error_message(data))
-        return .error(error)
+        return .error(GPSDReport.GPSDError(message: String(cString: gpsbridge_error_message(data))))
       }
       return nil
     }
@@ -81,44 +77,44 @@ import SourceStatus
     private func tpv() -> GPSDReport.TPV {
       let values = gpsbridge_tpv_of(data)
       var tpv = GPSDReport.TPV()
-      tpv.mode = Int(values.mode)
+      tpv.mode = GPSDReport.TPV.Mode(rawValue: Int(values.mode))
       if values.seconds != 0 {
         tpv.time = UTCTimestamp(nanosecondsSince1970: Int64(values.seconds) * 1_000_000_000 + Int64(values.nanoseconds)).description
       }
-      tpv.lat = known(values.latitude)
-      tpv.lon = known(values.longitude)
-      tpv.altHAE = known(values.altHAE)
-      tpv.altMSL = known(values.altMSL)
-      tpv.geoidSep = known(values.geoidSeparation)
+      tpv.latitude = known(values.latitude)
+      tpv.longitude = known(values.longitude)
+      tpv.ellipsoidalAltitude = known(values.altHAE)
+      tpv.altitudeMSL = known(values.altMSL)
+      tpv.geoidSeparation = known(values.geoidSeparation)
       tpv.speed = known(values.speed)
-      tpv.track = known(values.track)
+      tpv.course = known(values.track)
       tpv.climb = known(values.climb)
-      tpv.magvar = known(values.magneticVariation)
-      tpv.eph = known(values.eph)
-      tpv.epx = known(values.epx)
-      tpv.epy = known(values.epy)
-      tpv.epv = known(values.epv)
+      tpv.magneticVariation = known(values.magneticVariation)
+      tpv.horizontalError = known(values.eph)
+      tpv.longitudeError = known(values.epx)
+      tpv.latitudeError = known(values.epy)
+      tpv.verticalError = known(values.epv)
       return tpv
     }
 
     private func sky() -> GPSDReport.SKY {
       var sky = GPSDReport.SKY()
-      sky.hdop = known(gpsbridge_hdop(data))
-      sky.vdop = known(gpsbridge_vdop(data))
-      sky.pdop = known(gpsbridge_pdop(data))
+      sky.horizontalDOP = known(gpsbridge_hdop(data))
+      sky.verticalDOP = known(gpsbridge_vdop(data))
+      sky.positionDOP = known(gpsbridge_pdop(data))
       let visible = Int(gpsbridge_satellites_visible(data))
-      sky.nSat = visible
-      sky.uSat = Int(gpsbridge_satellites_used(data))
+      sky.visibleCount = visible
+      sky.usedCount = Int(gpsbridge_satellites_used(data))
       sky.satellites = (0..<max(0, visible)).map { index in
         let values = gpsbridge_satellite_at(data, CInt(index))
         var satellite = GPSDReport.SKY.Satellite()
-        satellite.PRN = Int(values.prn)
-        satellite.el = known(values.elevation)
-        satellite.az = known(values.azimuth)
-        satellite.ss = values.ss >= 0 ? known(values.ss) : nil
+        satellite.prn = Int(values.prn)
+        satellite.elevation = known(values.elevation)
+        satellite.azimuth = known(values.azimuth)
+        satellite.signalStrength = values.ss >= 0 ? known(values.ss) : nil
         satellite.used = values.used
-        satellite.gnssid = Int(values.gnssid)
-        satellite.svid = Int(values.svid)
+        satellite.gnssID = Int(values.gnssid)
+        satellite.svID = Int(values.svid)
         return satellite
       }
       return sky

@@ -39,8 +39,6 @@ public func runProgram(
 public func finish(
   _ process: Process, reading pipes: [Pipe], timeout: TimeInterval, stop: @escaping @Sendable (Process) -> Void = { $0.terminate() }
 ) async -> ProgramOutput {
-  nonisolated(unsafe) let process = process
-  nonisolated(unsafe) let pipes = pipes
   return await withCheckedContinuation { continuation in
     Thread.detachNewThread {
       continuation.resume(returning: waitForExit(process, reading: pipes, timeout: timeout, stop: stop))
