@@ -18,7 +18,7 @@ extension SourceError {
     switch self {
     case .permissionDenied: .denied
     case .captureUnreadable(_, _, let denied): denied ? .denied : .locationUnknown
-    case .noDevice, .deviceBusy, .notASerialDevice, .deviceFailed, .deviceLost: .deviceUnavailable
+    case .noDevice, .deviceBusy, .notASerialDevice, .unsupportedBaudRate, .deviceFailed, .deviceLost: .deviceUnavailable
     case .silentDevice, .noNMEAAtRate, .noNMEAAtAnyRate, .gpsdHasNoDevice, .gpsdHasNoFix: .locationUnknown
     case .gpsdNotRunning, .hostNotFound, .hostLookupFailed, .gpsdUnreachable, .gpsdConnectionLost, .gpsdError: .network
     case .endOfCapture: .endOfCapture

@@ -107,8 +107,6 @@ public struct LocationManager: Sendable {
       case denied
       /// gpsd could not be reached, or the connection failed.
       case network
-      /// No heading could be determined.
-      case headingFailure
       /// A region could not be monitored (bad centre or radius, too large).
       case regionMonitoringFailure
       /// The region monitor could not accept more regions.

@@ -15,8 +15,6 @@ package struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
   package static let noSuchFile = Errno(rawValue: ENOENT)
   /// `ENODEV`: no such device (unplugged while open).
   package static let noSuchDevice = Errno(rawValue: ENODEV)
-  /// `EIO`: input/output error (unplugged while reading).
-  package static let ioError = Errno(rawValue: EIO)
   /// `EBUSY`: device busy (another process holds it exclusively).
   package static let busy = Errno(rawValue: EBUSY)
   /// `ENOTTY`: not a terminal (the path is a plain file or another kind of device).
@@ -30,8 +28,6 @@ package struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
   package static let lockHeld = Errno(rawValue: EWOULDBLOCK)
   /// `EPIPE`: the reader of a pipe or socket has gone (`gpsbridge | head`).
   package static let brokenPipe = Errno(rawValue: EPIPE)
-  /// `ENOSPC`: no space left on the device (a full disk, or `/dev/full`).
-  package static let noSpace = Errno(rawValue: ENOSPC)
   /// `EADDRINUSE`: another program listens on that port.
   package static let addressInUse = Errno(rawValue: EADDRINUSE)
   /// `ECONNABORTED`: a connection went away before it was accepted.

@@ -30,7 +30,6 @@ package struct TerminalAttributes: Sendable {
   }
 
   /// Sets input and output speed. Returns false for a rate termios does not know.
-  @discardableResult
   package mutating func setSpeed(_ rate: Int) -> Bool {
     guard let speed = Self.speed(for: rate) else { return false }
     cfsetispeed(&raw, speed)

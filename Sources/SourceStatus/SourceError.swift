@@ -11,6 +11,8 @@ public enum SourceError: Error, Hashable, Sendable, CustomStringConvertible {
   case deviceBusy(path: String)
   /// The path is not a serial device (a plain file, `/dev/null`, a directory).
   case notASerialDevice(path: String)
+  /// The serial port cannot be set to this speed (not one of ``supportedRates``).
+  case unsupportedBaudRate(path: String, rate: Int, supportedRates: [Int])
   /// The device could not be used for another reason, named by the C library.
   case deviceFailed(path: String, description: String)
   /// The device went away while open (unplugged).
@@ -47,7 +49,7 @@ public enum SourceError: Error, Hashable, Sendable, CustomStringConvertible {
   /// does not resolve, no permission), so the source stops after saying so once.
   public var isPermanent: Bool {
     switch self {
-    case .permissionDenied, .notASerialDevice, .captureUnreadable, .hostNotFound, .endOfCapture: true
+    case .permissionDenied, .notASerialDevice, .unsupportedBaudRate, .captureUnreadable, .hostNotFound, .endOfCapture: true
     default: false
     }
   }
@@ -81,6 +83,8 @@ public enum SourceError: Error, Hashable, Sendable, CustomStringConvertible {
       "\(path) is busy: another program holds it (gpsd, ModemManager, another gpsbridge?). Stop it, or read through gpsd with --gpsd."
     case .notASerialDevice(let path):
       "\(path) is not a serial device. Give the receiver's tty, for example /dev/ttyUSB0, /dev/ttyACM0 or a /dev/serial/by-id/ link (see 'gpsbridge devices')."
+    case .unsupportedBaudRate(let path, let rate, let supported):
+      "Cannot set \(path) to \(rate) baud: the serial port takes \(supported.sorted().map(String.init).joined(separator: ", ")). Give one of those, or automatic to find it."
     case .deviceFailed(let path, let description):
       "Cannot use \(path): \(description)."
     case .deviceLost(let path, let description):

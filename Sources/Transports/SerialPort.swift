@@ -18,7 +18,7 @@ final class SerialPort: Sendable {
 
   /// Opens `path`: non-blocking, without becoming its controlling terminal, exclusively,
   /// raw 8N1 at `baudRate`. This is the one place where an ``Errno`` becomes a
-  /// ``LocationManager/Error`` whose message says what to do.
+  /// ``SourceError`` whose message says what to do.
   static func open(_ path: String, baudRate: Int) throws(SourceError) -> SerialPort {
     let descriptor: FileDescriptor
     do {
@@ -42,7 +42,10 @@ final class SerialPort: Sendable {
     }
     var settings = original
     settings.makeRaw8N1()
-    settings.setSpeed(baudRate)
+    guard settings.setSpeed(baudRate) else {
+      try? descriptor.close()
+      throw .unsupportedBaudRate(path: path, rate: baudRate, supportedRates: BaudRate.candidates)
+    }
     do {
       try settings.apply(to: descriptor)
       try descriptor.discardInput()
@@ -56,7 +59,7 @@ final class SerialPort: Sendable {
   /// Changes the speed (for autobaud) and discards what arrived at the old one.
   func setBaudRate(_ rate: Int) throws(Errno) {
     var settings = configured
-    settings.setSpeed(rate)
+    guard settings.setSpeed(rate) else { throw .invalidArgument }
     try settings.apply(to: descriptor)
     try descriptor.discardInput()
   }

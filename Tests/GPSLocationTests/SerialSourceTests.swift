@@ -206,6 +206,21 @@ import Testing
     await third.stopUpdatingLocation()
   }
 
+  @Test func aRateThePortCannotTakeStopsWithTheRatesItCan() async throws {
+    let link = PseudoTerminal.temporaryLink("gps-odd-rate")
+    let pty = try PseudoTerminal(link: link)
+    defer { pty.unplug() }
+    let manager = LocationManager.serial(path: link, baudRate: .fixed(1234), timing: Self.fast)
+    let stream = manager.delegate()
+    await manager.startUpdatingLocation()
+    var error: LocationManager.Error?
+    for await action in stream { if case .didFailWithError(let failure) = action { error = failure; break } }
+    #expect(error?.reason == .unsupportedBaudRate(path: link, rate: 1234, supportedRates: BaudRate.candidates))
+    #expect(error?.reason?.isPermanent == true)
+    #expect(error?.message.hasPrefix("Cannot set \(link) to 1234 baud: the serial port takes 4800, 9600,") == true)
+    #expect(pty.slaveSpeed != 1234)
+  }
+
   @Test func aPlainFileIsNotASerialDevice() async throws {
     let path = PseudoTerminal.temporaryLink("not-a-tty.txt")
     _ = FileManager.default.createFile(atPath: path, contents: Data("hello".utf8))
