@@ -120,11 +120,7 @@ func region(_ text: String) throws(UsageError) -> Region {
   else {
     throw UsageError(message: "--region takes ID,LAT,LON,RADIUS, like home,47.3769,8.5417,100; got '\(text)'.")
   }
-  guard abs(latitude) <= 90, abs(longitude) <= 180 else {
-    throw UsageError(message: "--region '\(parts[0])': latitude must be within ±90 and longitude within ±180.")
-  }
-  guard radius > 0, radius.isFinite else {
-    throw UsageError(message: "--region '\(parts[0])': the radius must be a positive number of metres.")
-  }
-  return Region(identifier: parts[0], center: LocationCoordinate2D(latitude: latitude, longitude: longitude), radius: radius)
+  let region = Region(identifier: parts[0], center: LocationCoordinate2D(latitude: latitude, longitude: longitude), radius: radius)
+  if let problem = region.problem() { throw UsageError(message: "--region '\(parts[0])': \(problem).") }
+  return region
 }

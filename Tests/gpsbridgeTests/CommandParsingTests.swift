@@ -57,7 +57,11 @@ import Testing
     ),
     (["--replay", "x", "--speed", "0"], "--speed takes a positive number (2 is twice real time) or 'max'; got '0'."),
     (["--region", "home,47,8"], "--region takes ID,LAT,LON,RADIUS, like home,47.3769,8.5417,100; got 'home,47,8'."),
-    (["--region", "home,95,8,10"], "--region 'home': latitude must be within ±90 and longitude within ±180."),
+    (
+      ["--region", "home,95,8,10"],
+      "--region 'home': the centre (95.0, 8.0) is not on Earth: latitude must be within ±90 and longitude within ±180."
+    ),
+    (["--region", "home,47,8,-5"], "--region 'home': the radius -5.0 m is not a positive number of metres."),
     (["--distance-filter", "far"], "--distance-filter takes a distance in metres, like 10; got 'far'."),
     (["--replay"], "--replay needs a value."),
     (["--gpsd", "host:99999"], "--gpsd takes HOST[:PORT] (IPv6 in brackets, a port of 1–65535); got 'host:99999'."),

@@ -285,18 +285,3 @@ import Testing
 enum DeviceDiscoveryHasNoReceiver {
   static let value = DeviceDiscovery().preferredReceiver() == nil
 }
-
-@Suite struct RegionsFileTests {
-  @Test func aRegionsFileNeedsOnlyIdentifierCentreAndRadius() throws {
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("regions-\(getpid()).json")
-    try Data(#"[{"identifier": "home", "center": {"latitude": 47.3769, "longitude": 8.5417}, "radius": 100}]"#.utf8).write(to: file)
-    defer { try? FileManager.default.removeItem(at: file) }
-    let regions = try readRegions(file.path)
-    #expect(regions == [Region(identifier: "home", center: LocationCoordinate2D(latitude: 47.3769, longitude: 8.5417), radius: 100)])
-  }
-
-  @Test func aBadRegionsFileSaysWhatShapeItShouldHave() async throws {
-    let result = try await Program.run(["--replay", "-", "--regions", "/nonexistent.json"], input: Data())
-    #expect(result.status == 1 && result.error == "Error: Cannot read the regions file /nonexistent.json.\n")
-  }
-}

@@ -207,22 +207,9 @@ struct RegionMonitor: Sendable {
   }
 
   private func problem(with region: Region) -> LocationManager.Error? {
-    guard region.center.isValid else {
-      return .init(
-        .regionMonitoringFailure,
-        "Region '\(region.identifier)' has an invalid centre (\(region.center.latitude), \(region.center.longitude)); latitude must be within ±90 and longitude within ±180."
-      )
+    region.problem(maximumRadius: configuration.maximumRegionRadius).map {
+      .init(.regionMonitoringFailure, "Region '\(region.identifier)' cannot be monitored: \($0).")
     }
-    guard region.radius.isFinite, region.radius > 0 else {
-      return .init(.regionMonitoringFailure, "Region '\(region.identifier)' has radius \(region.radius) m; use a positive radius.")
-    }
-    guard region.radius <= configuration.maximumRegionRadius else {
-      return .init(
-        .regionMonitoringFailure,
-        "Region '\(region.identifier)' has radius \(region.radius) m, more than the maximum \(configuration.maximumRegionRadius) m (maximumRegionMonitoringDistance)."
-      )
-    }
-    return nil
   }
 
   static func cell(level: Int, size: Double, latitude: Double, longitude: Double) -> Cell {
