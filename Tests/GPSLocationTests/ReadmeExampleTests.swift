@@ -44,4 +44,25 @@ import Testing
     #expect(await iterator.next() == .didUpdateLocations([location]))
     #expect(await controlled.authorizationStatus() == .authorizedAlways)
   }
+
+  @Test func aListenerBesideTheManagerAsTheReadmeShowsIt() async {
+    // The README's serial receiver, replaced by a replay of the demo drive.
+    let receiver = Receiver(ReplaySource(capture: .simulated(.demoDrive), speed: .unlimited, clock: ContinuousClock()))
+    let events = receiver.events(wanting: .sentences)  // a stream of ReceiverEvent
+    let manager = LocationManager.receiver(receiver)  // runs the source while it needs locations
+    let actions = manager.delegate()
+    await manager.startUpdatingLocation()
+    var sentences = 0
+    for await event in events {
+      if case .sentence(let bytes) = event, bytes.first == UInt8(ascii: "$") { sentences += 1 }
+      if sentences == 20 { break }
+    }
+    var locations = 0
+    for await action in actions {
+      if case .didUpdateLocations = action { locations += 1 }
+      if locations == 3 { break }
+    }
+    #expect(sentences == 20 && locations == 3)
+    await manager.stopUpdatingLocation()
+  }
 }
