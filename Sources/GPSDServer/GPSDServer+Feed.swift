@@ -48,7 +48,7 @@ extension GPSDServer {
   /// and `DEVICE` notices when it comes and goes. Other listeners of the receiver (a status
   /// line) hear the same events.
   public func serve(_ receiver: Receiver, device: String, bitsPerSecond: Int? = nil) async {
-    let listener = receiver.listen(wanting: [.bytes, .sentences, .satellites]) { [self] event in
+    let listener = receiver.listen(wanting: [.fixes, .bytes, .sentences, .satellites]) { [self] event in
       switch event {
       case .fix(let fix): publish(.fix(fix))
       case .sentence(let sentence): publish(.sentence(sentence))

@@ -19,6 +19,8 @@ package struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
   package static let busy = Errno(rawValue: EBUSY)
   /// `ENOTTY`: not a terminal (the path is a plain file or another kind of device).
   package static let notATerminal = Errno(rawValue: ENOTTY)
+  /// `EISDIR`: the path is a directory.
+  package static let isDirectory = Errno(rawValue: EISDIR)
   /// `ENXIO`: no such device or address (a pty whose other side is closed).
   package static let noSuchDeviceOrAddress = Errno(rawValue: ENXIO)
 

@@ -41,6 +41,8 @@ public enum SourceError: Error, Hashable, Sendable, CustomStringConvertible {
   case gpsdHasNoFix(address: String, seconds: Int)
   /// A capture cannot be opened or read.
   case captureUnreadable(path: String, description: String, denied: Bool)
+  /// A capture holds no NMEA sentence and no gpsd report in all its bytes.
+  case captureHasNoData(path: String, bytes: Int)
   /// A replayed capture has no more data.
   case endOfCapture(summary: String)
 
@@ -49,7 +51,8 @@ public enum SourceError: Error, Hashable, Sendable, CustomStringConvertible {
   /// does not resolve, no permission), so the source stops after saying so once.
   public var isPermanent: Bool {
     switch self {
-    case .permissionDenied, .notASerialDevice, .unsupportedBaudRate, .captureUnreadable, .hostNotFound, .endOfCapture: true
+    case .permissionDenied, .notASerialDevice, .unsupportedBaudRate, .captureUnreadable, .captureHasNoData, .hostNotFound, .endOfCapture:
+      true
     default: false
     }
   }
@@ -113,6 +116,8 @@ public enum SourceError: Error, Hashable, Sendable, CustomStringConvertible {
       "gpsd on \(address) has a receiver but no fix after \(seconds) s. Give it a clear view of the sky; a cold start can take a minute."
     case .captureUnreadable(let path, let description, _):
       "Cannot read the capture \(path): \(description). Check the path, or make one with 'gpsbridge record' or 'gpsbridge simulate'."
+    case .captureHasNoData(let path, let bytes):
+      "Found no NMEA and no gpsd JSON in the \(bytes) bytes of \(path). A capture is a receiver's own output (gpsbridge record, gpsbridge simulate) or a gpsd log (gpspipe -w)."
     case .endOfCapture(let summary):
       summary
     }

@@ -291,6 +291,7 @@ private final class ReportDecoder: @unchecked Sendable {
       lastRejection = rejection
       receiver.publish(.rejected(rejection))
     }
+    receiver.publish(.flush)
   }
 
   private func yield(_ output: GPSDStreamDecoder.Output) {

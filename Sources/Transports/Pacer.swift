@@ -13,7 +13,7 @@ struct Pacer<C: Clock> where C.Duration == Duration {
   mutating func wait(for fix: Fix) async -> Bool {
     let factor: Double
     switch speed {
-    case .unlimited:
+    case .max:
       return !Task.isCancelled
     case .realTime: factor = 1
     case .multiplied(let value): factor = value > 0 ? value : 1

@@ -56,12 +56,14 @@ package struct Pipeline: Sendable {
     if isSettled, interests.contains(.bytes) { receiver.publish(.bytes(Array(bytes))) }
     decoder.append(bytes)
     publishAvailable(for: receiver, interests)
+    receiver.publish(.flush)
   }
 
   /// The input ended (the device went away): its last epoch is complete, as at the end of a capture.
   package mutating func finish(for receiver: Receiver) {
     decoder.finish()
     publishAvailable(for: receiver, receiver.interests)
+    receiver.publish(.flush)
   }
 
   private mutating func publishAvailable(for receiver: Receiver, _ interests: Receiver.Interests) {
@@ -98,26 +100,36 @@ package struct Pipeline: Sendable {
     decoder.finish()
   }
 
-  /// The next fix the bytes so far complete, its sentences held until ``release(_:for:)``.
-  package mutating func nextFix(for receiver: Receiver) -> Fix? {
-    guard receiver.interests.contains(.sentences) else { return decoder.next() }
+  /// The next fix the bytes so far complete, its sentences held until ``release(_:for:)``
+  /// when `keepingSentences` (someone listens for them).
+  package mutating func nextFix(keepingSentences: Bool) -> Fix? {
+    guard keepingSentences else { return decoder.next() }
     return decoder.next { heldSentences.append(Array($0.bytes)) }
   }
 
-  /// Publishes the bytes read up to `fix`, its sentences, and `fix` (or, with no fix, what is
-  /// left at the end of a capture).
-  package mutating func release(_ fix: Fix?, for receiver: Receiver) {
-    let consumed = fix == nil ? appended : appended - decoder.framer.bufferedByteCount
+  /// Publishes the bytes read up to `fix`, its sentences, and `fix`.
+  package mutating func release(_ fix: consuming Fix, for receiver: Receiver) {
+    releaseHeld(through: appended - decoder.framer.bufferedByteCount, for: receiver)
+    receiver.publish(.fix(fix))
+    publishRejects(for: receiver)
+  }
+
+  /// Publishes what is left at the end of a capture.
+  package mutating func releaseRest(for receiver: Receiver) {
+    releaseHeld(through: appended, for: receiver)
+    publishRejects(for: receiver)
+  }
+
+  private mutating func releaseHeld(through consumed: Int, for receiver: Receiver) {
     if !heldBytes.isEmpty, consumed > released {
       let count = min(heldBytes.count, consumed - released)
       receiver.publish(.bytes(Array(heldBytes.prefix(count))))
       heldBytes.removeFirst(count)
     }
     released = max(released, consumed)
+    guard !heldSentences.isEmpty else { return }
     for sentence in heldSentences { receiver.publish(.sentence(sentence)) }
     heldSentences.removeAll(keepingCapacity: true)
-    if let fix { receiver.publish(.fix(fix)) }
-    publishRejects(for: receiver)
   }
 
   // MARK: Counts
@@ -139,8 +151,9 @@ package struct Pipeline: Sendable {
   }
 
   private mutating func publishRejects(for receiver: Receiver) {
+    guard isSettled else { return }
     let rejected = self.rejected
-    guard isSettled, rejected != lastRejected else { return }
+    guard rejected != lastRejected else { return }
     lastRejected = rejected
     if let summary = rejectionSummary { receiver.publish(.rejected(summary)) }
   }

@@ -18,7 +18,8 @@ import SourceStatus
 /// for await event in events { print(event) }
 /// ```
 public final class Receiver: Sendable {
-  /// What a listener wants besides fixes and status.
+  /// What a listener wants besides the source's status, notices, rejects and flushes, which
+  /// every listener hears.
   public struct Interests: OptionSet, Hashable, Sendable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
@@ -28,6 +29,8 @@ public final class Receiver: Sendable {
     public static let sentences = Interests(rawValue: 2)
     /// The satellites in view, on each fix (a gpsd's SKY reports need them).
     public static let satellites = Interests(rawValue: 4)
+    /// Each fix.
+    public static let fixes = Interests(rawValue: 8)
   }
 
   /// A registered listener; ``stopListening(_:)`` takes it back.
@@ -61,13 +64,13 @@ public final class Receiver: Sendable {
     await source.run(for: self)
   }
 
-  /// Adds a listener: `handler` is called with every event from now on, on the source's queue
-  /// or task, and must not block. `waitForRoom`, if given, is awaited by a source that
+  /// Adds a listener: `handler` is called with every event it wants from now on, on the
+  /// source's queue or task, and must not block. `waitForRoom`, if given, is awaited by a source that
   /// prefers lossless delivery (a replay) before it goes on, so a listener with a queue of
   /// its own can slow a replay instead of dropping events.
   @discardableResult
   public func listen(
-    wanting interests: Interests = [], waitForRoom: (@Sendable () async -> Void)? = nil,
+    wanting interests: Interests = .fixes, waitForRoom: (@Sendable () async -> Void)? = nil,
     _ handler: @escaping @Sendable (ReceiverEvent) -> Void
   ) -> Listener {
     state.withLock { state in
@@ -90,7 +93,7 @@ public final class Receiver: Sendable {
   /// A stream of every event from now on, for a program that reads them at its own pace: a
   /// reader that falls behind by `bufferingNewest` events loses the oldest. Ending the
   /// stream's iteration removes its listener.
-  public func events(wanting interests: Interests = [], bufferingNewest limit: Int = 1024) -> AsyncStream<ReceiverEvent> {
+  public func events(wanting interests: Interests = .fixes, bufferingNewest limit: Int = 1024) -> AsyncStream<ReceiverEvent> {
     let (stream, continuation) = AsyncStream.makeStream(of: ReceiverEvent.self, bufferingPolicy: .bufferingNewest(limit))
     let listener = listen(wanting: interests) { event in continuation.yield(event) }
     continuation.onTermination = { [weak self] _ in self?.stopListening(listener) }
@@ -100,10 +103,17 @@ public final class Receiver: Sendable {
   /// What the listeners want together: sources make bytes and sentences only when wanted.
   package var interests: Interests { state.withLock { $0.interests } }
 
-  /// Hands `event` to every listener, in the order they were added.
+  /// Hands `event` to every listener that wants it, in the order they were added.
   package func publish(_ event: ReceiverEvent) {
     let entries = state.withLock { $0.entries }
-    for entry in entries { entry.handler(event) }
+    let kind: Interests =
+      switch event {
+      case .fix: .fixes
+      case .bytes: .bytes
+      case .sentence: .sentences
+      default: []
+      }
+    for entry in entries where entry.interests.isSuperset(of: kind) { entry.handler(event) }
   }
 
   /// Returns once every listener that has a queue of its own has room in it again (see

@@ -17,4 +17,8 @@ public enum ReceiverEvent: Sendable, Equatable {
   case rejected(String)
   /// The source is about to open its device or connection.
   case attempt
+  /// The source has published all it has for now (a read's bytes, a replay's piece or paced
+  /// epoch): a listener that gathers events passes them on here, so a fast replay wakes its
+  /// readers once a piece rather than once a fix, and a live one as soon as a burst is in.
+  case flush
 }

@@ -1,10 +1,12 @@
 import FoundationEssentials
+import GPSD
 import NMEA
 import NMEASimulation
 import Plumbing
 import SourceStatus
 
-/// Replays a capture through the receiver's ``Pipeline``, paced by the fixes' own times.
+/// Replays a capture, NMEA or a gpsd JSON log, through the receiver, paced by the fixes' own
+/// times.
 ///
 /// The first fix goes out at once; each later one, with the sentences and bytes that made it,
 /// when `clock` has advanced by its time since the first, divided by the speed. Replays read
@@ -41,75 +43,183 @@ public struct ReplaySource<C: Clock>: ByteSource where C.Duration == Duration {
   }
 
   public func run(for receiver: Receiver) async {
-    var pipeline = Pipeline(for: receiver, defaultDate: WallClock.today)
-    var pacer = Pacer(speed: speed, clock: clock)
-    var fixes = 0
-
-    /// Releases every fix the bytes so far complete, each when it is due.
-    func drain() async -> Bool {
-      while let fix = pipeline.nextFix(for: receiver) {
-        guard await pacer.wait(for: fix) else { return false }
-        fixes += 1
-        pipeline.release(fix, for: receiver)
-        await receiver.waitForListeners()
-        if Task.isCancelled { return false }
-      }
-      return true
+    var pieces: CapturePieces
+    do {
+      pieces = try CapturePieces(capture)
+    } catch {
+      receiver.publish(.status(.stopped(error)))
+      return
     }
+    var player = CapturePlayer(receiver: receiver, pacer: Pacer(speed: speed, clock: clock))
+    var bytes = 0
+    while true {
+      let piece: [UInt8]?
+      do {
+        piece = try pieces.next()
+      } catch {
+        receiver.publish(.status(.stopped(error)))
+        return
+      }
+      guard let piece else { break }
+      bytes += piece.count
+      guard await player.play(piece) else { return }
+    }
+    guard await player.finish() else { return }
+    guard let summary = player.summary else {
+      receiver.publish(.status(.stopped(.captureHasNoData(path: capture.description, bytes: bytes))))
+      return
+    }
+    receiver.publish(.status(.ended(.endOfCapture(summary: "End of capture \(capture): \(summary)."))))
+  }
+}
 
+/// A capture's bytes, in pieces of about 64 KiB, so memory stays small whatever its size.
+struct CapturePieces {
+  private let capture: Capture
+  private var descriptor: FileDescriptor?
+  private var offset = 0
+  private var epochs: Simulation.Epochs.Iterator?
+  private var buffer = [UInt8](repeating: 0, count: 65_536)
+
+  init(_ capture: Capture) throws(SourceError) {
+    self.capture = capture
     switch capture {
-    case .simulated(let simulation):
-      // Epochs in batches of about 64 KiB, as a file would be read.
-      var piece = simulation.header
-      for epoch in simulation.epochs() {
-        piece += epoch.bytes
-        if piece.count >= 65_536 {
-          pipeline.append(piece, for: receiver)
-          piece.removeAll(keepingCapacity: true)
-          guard await drain() else { return }
-        }
-      }
-      pipeline.append(piece, for: receiver)
-      guard await drain() else { return }
-    case .bytes(let bytes, _):
-      var start = 0
-      while start < bytes.count {
-        let end = min(bytes.count, start + 65_536)
-        pipeline.append(bytes[start..<end], for: receiver)
-        guard await drain() else { return }
-        start = end
-      }
     case .file(let path):
-      let descriptor: FileDescriptor
       do {
         descriptor = try FileDescriptor.openForReading(path)
       } catch {
-        receiver.publish(
-          .status(.stopped(.captureUnreadable(path: path, description: error.description, denied: error == .permissionDenied))))
-        return
+        throw .captureUnreadable(path: path, description: error.description, denied: error == .permissionDenied)
       }
-      defer { if path != "-" { try? descriptor.close() } }
-      var buffer = [UInt8](repeating: 0, count: 65_536)
-      while true {
-        let count: Int
-        do {
-          count = try descriptor.read(into: &buffer)
-        } catch {
-          receiver.publish(.status(.stopped(.captureUnreadable(path: capture.description, description: error.description, denied: false))))
-          return
-        }
-        if count == 0 { break }
-        pipeline.append(buffer[0..<count], for: receiver)
-        guard await drain() else { return }
-      }
+    case .simulated(let simulation):
+      epochs = simulation.epochs().makeIterator()
+    case .bytes:
+      break
     }
-    pipeline.finishAppending()
-    guard await drain() else { return }
-    pipeline.release(nil, for: receiver)
-    let counters = pipeline.decoder.framer.counters
-    var summary = "End of capture \(capture): \(fixes) fixes from \(counters.sentences) sentences"
-    let skipped = pipeline.rejected
-    if skipped > 0 { summary += ", \(skipped) skipped" }
-    receiver.publish(.status(.ended(.endOfCapture(summary: summary + "."))))
+  }
+
+  /// The next piece, or `nil` at the end.
+  mutating func next() throws(SourceError) -> [UInt8]? {
+    switch capture {
+    case .simulated(let simulation):
+      // Epochs in batches of about 64 KiB, as a file would be read.
+      var piece = offset == 0 ? simulation.header : []
+      offset = 1
+      while piece.count < 65_536, let epoch = epochs?.next() { piece += epoch.bytes }
+      return piece.isEmpty ? nil : piece
+    case .bytes(let bytes, _):
+      guard offset < bytes.count else { return nil }
+      let end = min(bytes.count, offset + 65_536)
+      defer { offset = end }
+      return Array(bytes[offset..<end])
+    case .file(let path):
+      guard let descriptor else { return nil }
+      let count: Int
+      do {
+        count = try descriptor.read(into: &buffer)
+      } catch {
+        throw .captureUnreadable(path: capture.description, description: error.description, denied: false)
+      }
+      guard count > 0 else {
+        if path != "-" { try? descriptor.close() }
+        self.descriptor = nil
+        return nil
+      }
+      return Array(buffer[0..<count])
+    }
+  }
+}
+
+/// Plays a capture's pieces through the receiver, in whichever format the first piece shows:
+/// NMEA through the receiver's ``Pipeline``, gpsd's JSON through a ``GPSDStreamDecoder``, each
+/// fix when its time has come (at ``ReplaySpeed/max``, each piece's at once).
+struct CapturePlayer<C: Clock> where C.Duration == Duration {
+  let receiver: Receiver
+  var pacer: Pacer<C>
+  private var format: CaptureFormat?
+  private var undecided: [UInt8] = []
+  private var pipeline: Pipeline?
+  private var reports = GPSDStreamDecoder()
+  private var fixes = 0
+
+  init(receiver: Receiver, pacer: Pacer<C>) {
+    self.receiver = receiver
+    self.pacer = pacer
+  }
+
+  private var paced: Bool { pacer.speed != .max }
+
+  /// Plays what `piece` completes; `false` once the task is cancelled.
+  mutating func play(_ piece: [UInt8]) async -> Bool {
+    if format == nil {
+      undecided += piece
+      guard let detected = CaptureFormat.detect(undecided) else { return !Task.isCancelled }
+      format = detected
+      if detected == .nmea { pipeline = Pipeline(for: receiver, defaultDate: WallClock.today) }
+      let start = undecided
+      undecided = []
+      return await append(start)
+    }
+    return await append(piece)
+  }
+
+  private mutating func append(_ piece: [UInt8]) async -> Bool {
+    let receiver = self.receiver
+    if pipeline != nil {
+      pipeline?.append(piece, for: receiver)
+    } else {
+      reports.append(piece)
+    }
+    return await drain()
+  }
+
+  /// The end of the capture: its last epoch is complete.
+  mutating func finish() async -> Bool {
+    let receiver = self.receiver
+    pipeline?.finishAppending()
+    reports.finish()
+    guard await drain() else { return false }
+    pipeline?.releaseRest(for: receiver)
+    receiver.publish(.flush)
+    return true
+  }
+
+  /// Releases every fix the input so far completes, each when it is due.
+  private mutating func drain() async -> Bool {
+    let receiver = self.receiver
+    let keepingSentences = receiver.interests.contains(.sentences)
+    while let fix = nextFix(keepingSentences: keepingSentences) {
+      if paced { guard await pacer.wait(for: fix) else { return false } }
+      fixes += 1
+      if pipeline != nil { pipeline?.release(fix, for: receiver) } else { receiver.publish(.fix(fix)) }
+      if paced { guard await flush() else { return false } }
+    }
+    return paced ? true : await flush()
+  }
+
+  private mutating func nextFix(keepingSentences: Bool) -> Fix? {
+    if pipeline != nil { return pipeline?.nextFix(keepingSentences: keepingSentences) }
+    while let output = reports.next() { if case .fix(let fix) = output { return fix } }
+    return nil
+  }
+
+  /// Lets listeners pass on what they gathered, and waits for those with queues of their own.
+  private func flush() async -> Bool {
+    receiver.publish(.flush)
+    await receiver.waitForListeners()
+    return !Task.isCancelled
+  }
+
+  /// What was played ("250 fixes from 2,491 sentences, 2 skipped"), or `nil` when the capture
+  /// held no NMEA sentence and no gpsd report at all.
+  var summary: String? {
+    var (unit, count, skipped, found) = ("reports", reports.counters.reports, reports.counters.rejected, reports.counters.reports)
+    if let pipeline {
+      // A sentence with a bad or missing checksum is NMEA all the same.
+      let framed = pipeline.decoder.framer.counters
+      (unit, count, skipped) = ("sentences", framed.sentences, pipeline.rejected)
+      found = framed.sentences + framed.badChecksum + framed.missingChecksum
+    }
+    guard found > 0 else { return nil }
+    return "\(fixes) fixes from \(count) \(unit)" + (skipped > 0 ? ", \(skipped) skipped" : "")
   }
 }

@@ -5,13 +5,13 @@ public enum ReplaySpeed: Hashable, Sendable, CustomStringConvertible {
   /// `factor` times faster (2 is twice as fast, 0.5 half as fast).
   case multiplied(by: Double)
   /// As fast as the manager takes the fixes.
-  case unlimited
+  case max
 
   public var description: String {
     switch self {
     case .realTime: "real time"
     case .multiplied(let factor): "\(factor)×"
-    case .unlimited: "as fast as possible"
+    case .max: "as fast as possible"
     }
   }
 }

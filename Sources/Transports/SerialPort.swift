@@ -78,7 +78,7 @@ final class SerialPort: Sendable {
     case .permissionDenied, .notPermitted: .permissionDenied(path: path)
     case .noSuchFile, .noSuchDevice, .noSuchDeviceOrAddress: .noDevice(path: path)
     case .busy: .deviceBusy(path: path)
-    case .notATerminal, .invalidArgument: .notASerialDevice(path: path)
+    case .notATerminal, .invalidArgument, .isDirectory: .notASerialDevice(path: path)
     default: .deviceFailed(path: path, description: error.description)
     }
   }

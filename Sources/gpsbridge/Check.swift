@@ -35,28 +35,19 @@ func check(_ options: CheckOptions) -> Int32 {
   var finished = reader ?? NMEAReader()
   finished.finish()
   while let fix = finished.nextFix() { summary.add(fix) }
+  let nmeaLike = finished.rejected.filter { ["badChecksum", "missingChecksum"].contains($0.key) }.map(\.count).reduce(0, +)
+  guard finished.kinds.contains(where: { $0.count > 0 }) || nmeaLike > 0 else {
+    Terminal.diagnostic("Error: \(SourceError.captureHasNoData(path: path, bytes: bytesRead).message)")
+    return 1
+  }
   let report = CheckReport(path: path, bytes: bytesRead, reader: finished, fixes: summary)
   Terminal.writeBytes(Array((options.json ? report.json : report.text).utf8))
   return 0
 }
 
-/// gpsd's JSON when the first line that is not a comment starts with `{`; NMEA otherwise.
+/// The reader for the capture's format, as `--replay` tells it (NMEA unless it starts with gpsd's JSON).
 private func captureReader(for start: ArraySlice<UInt8>) -> any CaptureReader {
-  var atLineStart = true
-  var inComment = false
-  for byte in start {
-    if inComment {
-      if byte == 0x0A { inComment = false }
-      continue
-    }
-    switch byte {
-    case 0x0A, 0x0D, 0x20, 0x09: atLineStart = byte == 0x0A || byte == 0x0D || atLineStart
-    case UInt8(ascii: "#") where atLineStart: inComment = true
-    case UInt8(ascii: "{"): return GPSDLogReader()
-    default: return NMEAReader()
-    }
-  }
-  return NMEAReader()
+  CaptureFormat.detect(start) == .gpsdJSON ? GPSDLogReader() : NMEAReader()
 }
 
 /// One capture format, read for `check`: bytes in, fixes out, and what was counted.

@@ -10,8 +10,11 @@ func listDevices(_ options: DevicesOptions) -> Int32 {
     devices.append(discovery.describe(path: path))
   }
   if json {
-    for device in devices {
-      var writer = JSONWriter()
+    // Always one array, empty when nothing is plugged in, so `jq '.[]'` works either way.
+    var writer = JSONWriter()
+    writer.append(ascii: UInt8(ascii: "["))
+    for (index, device) in devices.enumerated() {
+      if index > 0 { writer.append(ascii: UInt8(ascii: ",")) }
       writer.beginObject()
       writer.field("path", device.path)
       writer.field("node", device.node)
@@ -25,9 +28,10 @@ func listDevices(_ options: DevicesOptions) -> Int32 {
       writer.field("isAccessible", device.isAccessible)
       if let hint = device.accessHint { writer.field("accessHint", hint) }
       writer.endObject()
-      writer.newline()
-      Terminal.writeBytes(writer.bytes)
     }
+    writer.append(ascii: UInt8(ascii: "]"))
+    writer.newline()
+    Terminal.writeBytes(writer.bytes)
     return 0
   }
   guard !devices.isEmpty else {

@@ -13,7 +13,7 @@ struct DevicesOptions: Equatable {
       """,
     usage: "gpsbridge devices [<path> ...] [--json]",
     arguments: [("<path>", "Also describe these paths (a link such as /dev/gps0, or a device the scan does not find).")],
-    options: [.flag("--json", \.json, help: "One JSON object per device.")],
+    options: [.flag("--json", \.json, help: "One JSON array of the devices (empty when there are none).")],
     examples: ["gpsbridge devices", "gpsbridge devices /dev/gps0"],
     positional: { options, path in options.paths.append(path) })
 

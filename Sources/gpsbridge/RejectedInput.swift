@@ -8,7 +8,7 @@ final class RejectedInput: Sendable {
 
   /// Listens to `receiver` for its counts.
   init(listeningTo receiver: Receiver) {
-    receiver.listen { [summary] event in
+    receiver.listen(wanting: []) { [summary] event in
       if case .rejected(let counts) = event { summary.withLock { $0 = counts } }
     }
   }

@@ -44,8 +44,12 @@ func run(_ options: RunOptions) async -> Int32 {
   var status: Int32 = 0
   reading: for await batch in actions {
     for action in batch {
-      output.write(action)
-      if case .didUpdateLocations = action, options.once { break reading }
+      // --once prints the one location and nothing else: its output is one line to parse.
+      if case .didUpdateLocations = action, options.once {
+        output.write(action)
+        break reading
+      }
+      if !options.once { output.write(action) }
       guard case .didFailWithError(let error) = action else { continue }
       // The end of a capture ends the run; a cause that cannot go away ends it as a failure,
       // as does any failure to answer --once. Other errors are shown and waited out.
@@ -54,10 +58,12 @@ func run(_ options: RunOptions) async -> Int32 {
       } else if error.reason?.isPermanent == true || error.code == .denied || (options.once && error.code == .locationUnknown) {
         status = 1
       } else {
+        // A cause that may pass: --once says it on stderr while it waits.
+        if options.once { Terminal.diagnostic("gpsbridge: \(error.message)") }
         continue
       }
       // Said on stderr, unless the error line above is already on the same terminal.
-      let shown = !options.json && Terminal.standardOutputIsTerminal && Terminal.standardErrorIsTerminal
+      let shown = !options.once && !options.json && Terminal.standardOutputIsTerminal && Terminal.standardErrorIsTerminal
       if status != 0, !shown { Terminal.diagnostic("Error: \(error.message)") }
       break reading
     }

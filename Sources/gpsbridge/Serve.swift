@@ -29,7 +29,7 @@ func serve(_ options: ServeOptions) async -> Int32 {
   let status = ServeStatus(server: server, name: name)
   let drawing = Task { await status.run() }
   let receiver = source.receiver
-  receiver.listen { event in
+  receiver.listen(wanting: []) { event in
     switch event {
     case .status(.failed(let error)), .status(.paused(let error)), .status(.ended(let error)):
       status.say("gpsbridge: \(error.message)")

@@ -119,7 +119,7 @@ extension ReplaySpeed {
   /// `max`, or a positive factor of real time.
   init?(_ text: String) {
     if text == "max" {
-      self = .unlimited
+      self = .max
     } else if let factor = Double(text), factor > 0, factor.isFinite {
       self = factor == 1 ? .realTime : .multiplied(by: factor)
     } else {

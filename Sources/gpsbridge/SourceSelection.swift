@@ -79,7 +79,7 @@ func gpsdSource(_ address: GPSDAddress, configuration: LocationEngine.Configurat
 /// baud") and keeping what it rejects for the status line.
 func opened(_ source: some ByteSource, configuration: LocationEngine.Configuration, name: String) -> OpenedSource {
   let receiver = Receiver(source)
-  receiver.listen { event in
+  receiver.listen(wanting: []) { event in
     if case .notice(let notice) = event { Terminal.diagnostic("gpsbridge: \(notice)") }
   }
   let rejects = RejectedInput(listeningTo: receiver)

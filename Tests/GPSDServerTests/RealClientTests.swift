@@ -21,7 +21,7 @@ struct RealClientTests {
     let served = try Served("sirf-nmea22-1hz.nmea", speed: 20)
     let result = try await runProgram(Self.gpspipe, ["-w", "-n", "40", "127.0.0.1:\(served.port)"])
     let lines = Self.lines(result.output)
-    #expect(lines.count == 40)
+    #expect(lines.count == 40, "\(result.output.prefix(2000)) \(result.error)")
     let first = lines.prefix(3).map { line in ["VERSION", "DEVICES", "WATCH"].first { line.hasPrefix(#"{"class":"\#($0)","#) } }
     #expect(first == ["VERSION", "DEVICES", "WATCH"])
     let fixes = Dictionary(served.fixes.compactMap { fix in fix.timestamp.map { ($0.description, fix) } }) { first, _ in first }

@@ -137,7 +137,7 @@ final class CurrentLocationModel {
   }
 
   @Test func theWholeFlowAgainstAReplayedDrive() async {
-    let manager = LocationManager.simulated(.demoDrive, speed: .unlimited)
+    let manager = LocationManager.simulated(.demoDrive, speed: .max)
     let model = CurrentLocationModel(manager: manager)
     let stream = manager.delegate()
     await model.currentLocationButtonTapped()

@@ -42,6 +42,11 @@ struct GPSDSourceTests {
     pipe.standardOutput = output
     pipe.standardError = FileHandle.nullDevice
     try pipe.run()
+    // gpspipe watches before the manager starts, however long a busy machine takes to start it:
+    // both then see the same epochs of gpsfake's first pass over the capture.
+    let first = await withCheckedContinuation { continuation in
+      Thread.detachNewThread { continuation.resume(returning: output.fileHandleForReading.availableData) }
+    }
 
     let manager = LocationManager.gpsd(port: gpsd.port, timing: Self.fast)
     let stream = manager.delegate()
@@ -54,7 +59,7 @@ struct GPSDSourceTests {
     }
     await manager.stopUpdatingLocation()
     pipe.terminate()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
+    let data = first + output.fileHandleForReading.readDataToEndOfFile()
     pipe.waitUntilExit()
 
     var gpsdTPVs: [Date: GPSDReport.TPV] = [:]

@@ -25,7 +25,7 @@ import Testing
   }
 
   @Test func everyFixBecomesALocationAndTheEndIsReported() async throws {
-    let actions = await Self.run(speed: .unlimited) { await $0.startUpdatingLocation() }
+    let actions = await Self.run(speed: .max) { await $0.startUpdatingLocation() }
     #expect(locations(actions).count == 56)  // 60 epochs, the first 4 without a fix
     #expect(!actions.contains(.didPauseLocationUpdates))  // the end is no pause: nothing went away
     guard case .didFailWithError(let error) = try #require(actions.last) else { return }
@@ -39,7 +39,7 @@ import Testing
       await manager.startUpdatingHeading()
       await manager.startUpdatingLocation()
     }
-    let fastest = await Self.run(speed: .unlimited, configure: configure)
+    let fastest = await Self.run(speed: .max, configure: configure)
     let fast = await Self.run(speed: .multiplied(by: 200), configure: configure)
     #expect(fastest == fast)
     #expect(fastest.contains { if case .didUpdateHeading = $0 { true } else { false } })
@@ -68,7 +68,7 @@ import Testing
   }
 
   @Test func requestLocationOnAReplayAnswersAndReleasesTheSource() async {
-    let manager = LocationManager.replay(capture: Self.capture, speed: .unlimited)
+    let manager = LocationManager.replay(capture: Self.capture, speed: .max)
     let stream = manager.delegate()
     await manager.requestLocation()
     let actions = await collect(stream) { if case .didUpdateLocations = $0 { true } else { false } }
@@ -77,7 +77,7 @@ import Testing
   }
 
   @Test func aMissingCaptureEndsWithAClearError() async throws {
-    let manager = LocationManager.replay(capture: .file("/nonexistent/drive.nmea"), speed: .unlimited)
+    let manager = LocationManager.replay(capture: .file("/nonexistent/drive.nmea"), speed: .max)
     let stream = manager.delegate()
     await manager.startUpdatingLocation()
     let actions = await collect(stream) { if case .didFailWithError = $0 { true } else { false } }
@@ -89,7 +89,7 @@ import Testing
     // An hour's drive: more fixes than a subscriber buffers; a reader slower than the replay
     // must still see every one, in order.
     let simulation = Simulation(route: Route.demoDrive.lasting(3600), profile: .ublox)
-    let manager = LocationManager.simulated(simulation, speed: .unlimited)
+    let manager = LocationManager.simulated(simulation, speed: .max)
     let stream = manager.delegate()
     await manager.startUpdatingLocation()
     var times: [Date] = []

@@ -13,7 +13,7 @@ import Testing
 
   @Test func sourcesAndOptions() throws {
     var options = RunOptions()
-    options.source = .replay(path: "drive.nmea", speed: .unlimited)
+    options.source = .replay(path: "drive.nmea", speed: .max)
     options.json = true
     options.heading = true
     options.visits = true

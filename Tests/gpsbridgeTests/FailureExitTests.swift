@@ -17,12 +17,33 @@ import Testing
     (["--replay", "/nonexistent/drive.nmea", "--once"], "Error: Cannot read the capture /nonexistent/drive.nmea"),
     (["--device", "/dev/null"], "Error: /dev/null is not a serial device."),
     (["--device", "/dev/null", "--once"], "Error: /dev/null is not a serial device."),
+    (["--device", "/tmp"], "Error: /tmp is not a serial device."),
+    (["record", "--device", "/tmp", "--output", "/dev/null"], "Error: /tmp is not a serial device."),
     (["--gpsd", "no-such-host.invalid"], "Error: The gpsd host 'no-such-host.invalid' is not known (its name does not resolve)."),
   ])
   func aPermanentCauseEndsTheRunAtOnce(arguments: [String], message: String) async throws {
-    let result = try await Self.ended(arguments + ["--json"])
+    let result = try await Self.ended(arguments.first == "record" ? arguments : arguments + ["--json"])
     #expect(result.status == 1)
-    #expect(result.error.hasPrefix(message), "\(result.error)")
+    #expect(result.error.hasPrefix(message) || (arguments.first == "record" && result.error.contains(message)), "\(result.error)")
+  }
+
+  /// Random bytes or nothing at all is no capture: said with its size, exit 1, for `--replay`
+  /// and `check` alike.
+  @Test(arguments: [0, 3000])
+  func aFileWithNoNMEAAndNoGPSDJSONIsNoCapture(bytes: Int) async throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("noise-\(bytes)-\(UUID().uuidString).bin").path
+    var generator = SystemRandomNumberGenerator()
+    // No `$`: random bytes could frame as a sentence only by a 1 in 65,536 chance, but this
+    // keeps the test from ever depending on it.
+    let noise = (0..<bytes).map { _ in UInt8.random(in: 0...255, using: &generator) }.map { $0 == 0x24 ? 0x25 : $0 }
+    _ = FileManager.default.createFile(atPath: path, contents: Data(noise))
+    defer { unlink(path) }
+    let message = "Error: Found no NMEA and no gpsd JSON in the \(bytes) bytes of \(path)."
+    for arguments in [["--replay", path, "--json"], ["check", path]] {
+      let result = try await Self.ended(arguments)
+      #expect(result.status == 1, "\(arguments)")
+      #expect(result.error.hasPrefix(message), "\(arguments): \(result.error)")
+    }
   }
 
   @Test func aPlainFileIsNotAReceiver() async throws {

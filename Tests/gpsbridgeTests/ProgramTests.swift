@@ -67,6 +67,18 @@ import Testing
     #expect(lines.count == 1 && lines.first?.hasPrefix(#"{"event":"didUpdateLocations""#) == true)
   }
 
+  /// A gpsd log (`gpspipe -w > log`) replays like a capture: the locations of its TPVs.
+  @Test func aGPSDLogReplaysLikeACapture() async throws {
+    let log = Program.fixtures.appendingPathComponent("gpsd/gpsd-3.22-ublox-m8-1hz.jsonl").path
+    let result = try await Program.run(["--replay", log, "--speed", "max", "--json"])
+    #expect(result.status == 0, "\(result.error)")
+    let lines = result.output.split(separator: "\n")
+    let locations = lines.filter { $0.hasPrefix(#"{"event":"didUpdateLocations""#) }
+    #expect(locations.count == 25)
+    #expect(locations.first?.contains(#""timestamp":"2024-05-01T10:15:19.000Z","latitude":47.3769"#) == true)
+    #expect(lines.last?.contains("25 fixes from 60 reports") == true)
+  }
+
   @Test func onceWithoutAFixFailsSayingSo() async throws {
     let noFix = "$GPGGA,120000,,,,,0,00,,,M,,M,,*7B\r\n$GPGGA,120001,,,,,0,00,,,M,,M,,*7A\r\n"
     let result = try await Program.run(["--replay", "-", "--speed", "max", "--once"], input: Data(noFix.utf8))
@@ -176,6 +188,18 @@ import Testing
     #expect(result.output.hasPrefix("PATH"))
   }
 
+  @Test func devicesAsJSONIsAlwaysOneArray() async throws {
+    let pty = try PseudoTerminal()
+    defer { pty.unplug() }
+    let listed = try await Program.run(["devices", pty.slavePath, "--json"])
+    #expect(listed.status == 0 && listed.output.hasPrefix("[{") && listed.output.hasSuffix("}]\n"), "\(listed.output)")
+    let array = try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]]
+    #expect(array?.contains { $0["path"] as? String == pty.slavePath } == true)
+    if DeviceDiscoveryHasNoReceiver.value {
+      #expect(try await Program.run(["devices", "--json"]).output == "[]\n")
+    }
+  }
+
   @Test(.enabled(if: getuid() == 0, "switching to the user 'nobody' needs root (CI runs as root)"))
   func permissionDeniedNamesTheFix() throws {
     // CI runs as root, which may open anything: run the program as 'nobody' instead.
@@ -256,7 +280,10 @@ import Testing
     defer { gpsd.stop() }
     let result = try await Program.run(["--gpsd", "127.0.0.1:\(gpsd.port)", "--once", "--json"], timeout: 20)
     #expect(result.status == 0, "\(result.error)")
-    let line = try #require(result.output.split(separator: "\n").last)
+    // One line, the location: `… --once --json | jq .locations[0].latitude` prints a number.
+    let lines = result.output.split(separator: "\n")
+    #expect(lines.count == 1, "\(result.output)")
+    let line = try #require(lines.last)
     let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
     #expect(object?["event"] as? String == "didUpdateLocations")
     let location = (object?["locations"] as? [[String: Any]])?.first

@@ -52,8 +52,14 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
     let broadcaster = self.broadcaster
     let waitForRoom: (@Sendable () async -> Void)? =
       receiver.source.prefersLosslessDelivery ? { @Sendable in await broadcaster.waitForRoom() } : nil
+    // The engine's work needs only the state and the broadcaster; the core itself is asked
+    // (weakly) only when the source or the timer must change.
     let listener = Listener()
-    receiver.listen(waitForRoom: waitForRoom) { event in listener.core?.receive(event) }
+    let state = self.state
+    receiver.listen(waitForRoom: waitForRoom) { event in
+      guard Self.receive(event, state, broadcaster), let core = listener.core else { return }
+      Task { await core.reconcile() }
+    }
     listener.core = self
   }
 
@@ -80,6 +86,7 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
     state.withLock { state in
       var actions: [LocationManager.Action] = []
       for command in commands { state.engine.perform(command, now: now, into: &actions) }
+      Self.flush(&state, broadcaster)
       broadcaster.yield(contentsOf: actions)
     }
     if let stopping = reconcile() { await stopping.value }
@@ -87,13 +94,17 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
 
   /// Answers `requestState(for:)`: it changes nothing.
   nonisolated func requestState(for region: Region) {
-    state.withLock { state in broadcaster.yield(contentsOf: state.engine.requestState(for: region)) }
+    state.withLock { state in
+      Self.flush(&state, broadcaster)
+      broadcaster.yield(contentsOf: state.engine.requestState(for: region))
+    }
   }
 
   func requestAuthorization() async {
     let status = await receiver.source.checkAuthorization()
     state.withLock { state in
       state.authorization = status
+      Self.flush(&state, broadcaster)
       broadcaster.yield(.didChangeAuthorization(status))
       if state.stoppedBy != nil, status == .authorizedAlways || status == .authorizedWhenInUse {
         state.stoppedBy = nil
@@ -103,27 +114,42 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
     reconcile()
   }
 
-  /// One event from the receiver, on its source's queue.
-  private nonisolated func receive(_ event: ReceiverEvent) {
-    let behind = state.withLock { state -> Bool in
+  /// One event from the receiver, on its source's queue; whether the actor must catch up
+  /// (start or stop the source, set the timer).
+  private static func receive(_ event: ReceiverEvent, _ state: Locked<State>, _ broadcaster: Broadcaster<LocationManager.Action>) -> Bool {
+    state.withLock { state -> Bool in
       guard state.running else { return false }
       switch event {
       case .fix(let fix):
         state.lastProblem = nil
+        let answers = state.engine.hasPendingRequests
         state.engine.handle(fix, into: &state.actions)
-        broadcaster.yield(contentsOf: state.actions)
-        state.actions.removeAll(keepingCapacity: true)
+        // Gathered until the source flushes, so a fast replay wakes readers once a piece.
+        if state.actions.count >= gatheredActions { flush(&state, broadcaster) }
+        // Only answering a request can change what the actor arranged.
+        guard answers else { return false }
+      case .flush:
+        flush(&state, broadcaster)
       case .status(let status):
-        receive(status, &state)
+        flush(&state, broadcaster)
+        receive(status, &state, broadcaster)
       case .bytes, .sentence, .notice, .rejected, .attempt:
         return false
       }
       return state.needsReconcile
     }
-    if behind { Task { await self.reconcile() } }
   }
 
-  private nonisolated func receive(_ status: SourceEvent, _ state: inout State) {
+  /// At most this many actions wait for the source's next flush.
+  static var gatheredActions: Int { 256 }
+
+  private static func flush(_ state: inout State, _ broadcaster: Broadcaster<LocationManager.Action>) {
+    guard !state.actions.isEmpty else { return }
+    broadcaster.yield(contentsOf: state.actions)
+    state.actions.removeAll(keepingCapacity: true)
+  }
+
+  private static func receive(_ status: SourceEvent, _ state: inout State, _ broadcaster: Broadcaster<LocationManager.Action>) {
     switch status {
     case .authorization(let status):
       guard status != state.authorization else { return }
@@ -141,9 +167,11 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
       state.lastProblem = error
       broadcaster.yield(.didFailWithError(error))
     case .ended(let reason):
-      // Nothing went away, so no pause: one error says the capture is over.
+      // Nothing went away, so no pause: one error says the capture is over, and the delegate
+      // streams end after it, so a `for await` over a replay ends by itself.
       state.sourceEnded = true
       broadcaster.yield(contentsOf: state.engine.sourceEnded() + [.didFailWithError(LocationManager.Error(reason))])
+      broadcaster.finish()
     case .stopped(let reason):
       // One error says why; requests still waiting are answered with it (once).
       let error = LocationManager.Error(reason)
@@ -158,6 +186,7 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
     let current = state.withLock { state in
       guard generation == state.generation else { return false }
       state.running = false
+      Self.flush(&state, broadcaster)
       return true
     }
     guard current else { return }
@@ -170,7 +199,7 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
   private enum Change { case start(Int), stop, none }
 
   @discardableResult
-  private func reconcile() -> Task<Void, Never>? {
+  fileprivate func reconcile() -> Task<Void, Never>? {
     let (change, deadline): (Change, Duration?) = state.withLock { state in
       var change = Change.none
       if state.engine.needsSource, !state.running, !state.sourceEnded {
@@ -178,6 +207,8 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
         state.running = true
         change = .start(state.generation)
       } else if !state.engine.needsSource, state.running {
+        // What the source's last fixes caused goes out before the source stops.
+        Self.flush(&state, broadcaster)
         state.generation += 1
         state.running = false
         change = .stop
@@ -232,6 +263,7 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
     timerTask = nil
     state.withLock { state in
       state.timerDeadline = nil
+      Self.flush(&state, broadcaster)
       broadcaster.yield(contentsOf: state.engine.advance(to: now, cause: state.lastProblem))
     }
     reconcile()

@@ -6,7 +6,8 @@ extension LocationManager {
   /// A manager that replays a capture through the same pipeline and engine as a live
   /// receiver, so a recorded drive yields the actions the device did. Authorization is
   /// `authorizedAlways`; the end of the capture is reported as one `didFailWithError` with
-  /// code ``Error/Code/endOfCapture`` (not as a pause: nothing went away). Playing starts with
+  /// code ``Error/Code/endOfCapture`` (not as a pause: nothing went away), after which the
+  /// delegate streams finish, so `for await` over them ends by itself. Playing starts with
   /// the first command that needs a source: give your commands as one step with ``perform``
   /// (regions, heading, updates) and they all land before the first fix, so a replay gives the
   /// same actions every time.

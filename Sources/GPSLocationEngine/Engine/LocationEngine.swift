@@ -107,7 +107,15 @@ public struct LocationEngine: Sendable {
   }
 
   /// When the driver must call ``advance(to:)`` next, if ever.
-  public var nextDeadline: Duration? { pending.map(\.deadline).min() }
+  public var nextDeadline: Duration? {
+    var earliest: Duration?
+    for request in pending where earliest.map({ request.deadline < $0 }) ?? true { earliest = request.deadline }
+    return earliest
+  }
+
+  /// Whether a `requestLocation` waits for its answer: only then can a fix change what the
+  /// driver must do (stop the source, drop the timer).
+  public var hasPendingRequests: Bool { !pending.isEmpty }
 
   public var monitoredRegions: Set<Region> { regions.regions }
 
