@@ -20,7 +20,7 @@ extension SourceError {
     case .captureUnreadable(_, _, let denied): denied ? .denied : .locationUnknown
     case .noDevice, .deviceBusy, .notASerialDevice, .unsupportedBaudRate, .deviceFailed, .deviceLost: .deviceUnavailable
     case .silentDevice, .noNMEAAtRate, .noNMEAAtAnyRate, .gpsdHasNoDevice, .gpsdHasNoFix, .captureHasNoData: .locationUnknown
-    case .gpsdNotRunning, .hostNotFound, .hostLookupFailed, .gpsdUnreachable, .gpsdConnectionLost, .gpsdError: .network
+    case .gpsdNotRunning, .hostNotFound, .hostLookupFailed, .gpsdUnreachable, .gpsdSilent, .gpsdConnectionLost, .gpsdError: .network
     case .endOfCapture: .endOfCapture
     }
   }

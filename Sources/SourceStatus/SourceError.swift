@@ -31,6 +31,9 @@ public enum SourceError: Error, Hashable, Sendable, CustomStringConvertible {
   case hostLookupFailed(host: String)
   /// gpsd could not be reached for another reason, named by the C library.
   case gpsdUnreachable(address: String, description: String)
+  /// A server accepted the connection at the gpsd address but sent nothing (no VERSION banner)
+  /// for this many seconds: not a gpsd, or a hung one.
+  case gpsdSilent(address: String, seconds: Int)
   /// An open connection to gpsd ended or went silent.
   case gpsdConnectionLost(address: String, description: String)
   /// gpsd answered a request with an error.
@@ -106,6 +109,8 @@ public enum SourceError: Error, Hashable, Sendable, CustomStringConvertible {
       "Cannot look up the gpsd host '\(host)': the name server did not answer. Check the network, or give an address such as 192.168.1.20."
     case .gpsdUnreachable(let address, let description):
       "Cannot reach gpsd on \(address): \(description). Check the host and port."
+    case .gpsdSilent(let address, let seconds):
+      "The server at \(address) accepted the connection and sent nothing for \(seconds) s: a gpsd greets every client at once. Is it a gpsd, and is it running normally?"
     case .gpsdConnectionLost(let address, let description):
       "Lost the connection to gpsd on \(address) (\(description))."
     case .gpsdError(let address, let message):

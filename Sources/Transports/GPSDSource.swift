@@ -23,6 +23,9 @@ import SourceStatus
 public struct GPSDSource: ByteSource {
   package struct Timing: Hashable, Sendable {
     package var connectTimeout = 3
+    /// How long a server that accepted the connection may take to send gpsd's VERSION banner
+    /// before it is taken for no gpsd (or a hung one), and the connection tried again.
+    package var bannerTimeout: Duration = .seconds(3)
     package var silenceTimeout: Duration = .seconds(5)
     package var noFixTimeout: Duration = .seconds(10)
     package var reconnectMinimum: Duration = .milliseconds(100)
@@ -99,8 +102,9 @@ public struct GPSDSource: ByteSource {
     await reconnecting(
       receiver,
       open: { () throws(SourceError) -> FileDescriptor in
+        let socket: FileDescriptor
         do throws(ConnectFailure) {
-          return try FileDescriptor.connectTCP(host: host, port: port, timeout: timing.connectTimeout)
+          socket = try FileDescriptor.connectTCP(host: host, port: port, timeout: timing.connectTimeout)
         } catch {
           switch error {
           case .unknownHost(let name): throw .hostNotFound(host: name)
@@ -109,6 +113,14 @@ public struct GPSDSource: ByteSource {
           case .system(let errno): throw .gpsdUnreachable(address: address.description, description: errno.description)
           }
         }
+        // A gpsd speaks first (its VERSION banner): a server that accepts and says nothing is
+        // not one, or is hung, and holding on to it would wait forever.
+        let wait = timing.bannerTimeout.components
+        guard socket.waitUntilReadable(milliseconds: Int(wait.seconds) * 1000 + Int(wait.attoseconds / 1_000_000_000_000_000)) else {
+          try? socket.close()
+          throw .gpsdSilent(address: address.description, seconds: Int(wait.seconds))
+        }
+        return socket
       },
       read: { socket in await read(socket, shape, receiver) }, close: { try? $0.close() })
   }

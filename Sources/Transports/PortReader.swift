@@ -24,10 +24,13 @@ final class PortReader: @unchecked Sendable {
   private var counters = Counters()
   private var reader: DescriptorReader!
 
-  init(port: SerialPort, receiver: Receiver, defaultDate: UTCDate?, continuation: AsyncStream<Event>.Continuation) {
+  /// A reader of `port` decoding with `pipeline`: the previous session's, after a replug, so
+  /// what it learned of the receiver's cycle (where an epoch ends) still holds and the first
+  /// epoch after the replug goes out the moment it is complete.
+  init(port: SerialPort, receiver: Receiver, pipeline: Pipeline, continuation: AsyncStream<Event>.Continuation) {
     self.receiver = receiver
     self.continuation = continuation
-    self.pipeline = Pipeline(for: receiver, defaultDate: defaultDate)
+    self.pipeline = pipeline
     self.reader = DescriptorReader(
       descriptor: port.descriptor, label: "gpsbridge.serial",
       onBytes: { [weak self] bytes in self?.received(bytes) },
@@ -36,7 +39,7 @@ final class PortReader: @unchecked Sendable {
         continuation.yield(.tick(counters))
       },
       onClosed: { [weak self] error in
-        if let self { pipeline.finish(for: receiver) }
+        if let self { self.pipeline.finish(for: receiver) }
         continuation.yield(.closed(error))
         continuation.finish()
       })
@@ -44,6 +47,9 @@ final class PortReader: @unchecked Sendable {
 
   func start() { reader.start() }
   func stop() async { await reader.stop() }
+
+  /// The pipeline, for the next session; read only once the reader has stopped.
+  var finishedPipeline: Pipeline { pipeline }
 
   /// Takes the bytes as the receiver's from now on (autobaud settled, or a fixed rate), and
   /// says `notice` if they were not yet (a fix may have settled them already).

@@ -140,6 +140,7 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
   private var pipeline: Pipeline?
   private var reports = GPSDStreamDecoder()
   private var fixes = 0
+  private var positions = 0
 
   init(receiver: Receiver, pacer: Pacer<C>) {
     self.receiver = receiver
@@ -190,6 +191,7 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
     while let fix = nextFix(keepingSentences: keepingSentences) {
       if paced { guard await pacer.wait(for: fix) else { return false } }
       fixes += 1
+      if fix.hasPosition { positions += 1 }
       if pipeline != nil { pipeline?.release(fix, for: receiver) } else { receiver.publish(.fix(fix)) }
       if paced { guard await flush() else { return false } }
     }
@@ -209,8 +211,9 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
     return !Task.isCancelled
   }
 
-  /// What was played ("250 fixes from 2,491 sentences, 2 skipped"), or `nil` when the capture
-  /// held no NMEA sentence and no gpsd report at all.
+  /// What was played ("250 epochs (230 with a position) from 2491 sentences, 2 skipped"), or
+  /// `nil` when the capture held no NMEA sentence and no gpsd report at all. An epoch without a
+  /// position is no location, so the two are counted apart.
   var summary: String? {
     var (unit, count, skipped, found) = ("reports", reports.counters.reports, reports.counters.rejected, reports.counters.reports)
     if let pipeline {
@@ -220,6 +223,7 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
       found = framed.sentences + framed.badChecksum + framed.missingChecksum
     }
     guard found > 0 else { return nil }
-    return "\(fixes) fixes from \(count) \(unit)" + (skipped > 0 ? ", \(skipped) skipped" : "")
+    let epochs = fixes == 1 ? "1 epoch" : "\(fixes) epochs"
+    return "\(epochs) (\(positions) with a position) from \(count) \(unit)" + (skipped > 0 ? ", \(skipped) skipped" : "")
   }
 }

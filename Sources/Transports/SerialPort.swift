@@ -46,9 +46,10 @@ final class SerialPort: Sendable {
       try? descriptor.close()
       throw .unsupportedBaudRate(path: path, rate: baudRate, supportedRates: BaudRate.candidates)
     }
+    // What the receiver sent before the port opened is kept, not discarded: after a replug it
+    // is the start of the first epoch (bytes at a wrong speed are only counted as noise).
     do {
       try settings.apply(to: descriptor)
-      try descriptor.discardInput()
     } catch {
       try? descriptor.close()
       throw describe(error, path: path)

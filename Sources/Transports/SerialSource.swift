@@ -74,6 +74,8 @@ public struct SerialSource: ByteSource {
     let watcher = DeviceWatcher(path: path)
     var seen = watcher.changes
     var appeared: ContinuousClock.Instant?
+    // One pipeline for the source's whole run: what it learns of the receiver survives replugs.
+    var pipeline = Pipeline(for: receiver, defaultDate: WallClock.today)
     await runReconnecting(
       for: receiver,
       open: { () throws(SourceError) in
@@ -82,7 +84,7 @@ public struct SerialSource: ByteSource {
         return try SerialPort.open(path, baudRate: knownRate ?? BaudRate.candidates[0])
       },
       session: { port in
-        switch await read(port, knownRate: &knownRate, receiver) {
+        switch await read(port, knownRate: &knownRate, pipeline: &pipeline, receiver) {
         case .cancelled: return .cancelled
         case .gone(let error, let hadFix):
           return .lost(.deviceLost(path: path, description: error?.description), hadFix: hadFix)
@@ -111,9 +113,10 @@ public struct SerialSource: ByteSource {
     case gone(Errno?, hadFix: Bool)
   }
 
-  private func read(_ port: SerialPort, knownRate: inout Int?, _ receiver: Receiver) async -> Outcome {
+  private func read(_ port: SerialPort, knownRate: inout Int?, pipeline: inout Pipeline, _ receiver: Receiver) async -> Outcome {
     let (events, continuation) = AsyncStream.makeStream(of: PortReader.Event.self, bufferingPolicy: .bufferingNewest(256))
-    let reader = PortReader(port: port, receiver: receiver, defaultDate: WallClock.today, continuation: continuation)
+    let reader = PortReader(port: port, receiver: receiver, pipeline: pipeline, continuation: continuation)
+    defer { pipeline = reader.finishedPipeline }
 
     let automatic = baudRate == .automatic
     var candidates = BaudRate.candidates

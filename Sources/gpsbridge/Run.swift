@@ -26,7 +26,7 @@ func run(_ options: RunOptions) async -> Int32 {
     options.visits = true
   }
   let manager = source.manager
-  var output: any ActionOutput = options.json ? JSONLinesOutput() : TextOutput(sourceName: source.name, rejects: source.rejects)
+  var output: any ActionOutput = options.json ? JSONLinesOutput() : TextOutput(status: source.status)
   defer { output.finish() }
   let actions = manager.delegateBatches()
   // Every command in one step: the source starts after the last, so a replay gives the same

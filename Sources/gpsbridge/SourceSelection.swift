@@ -3,12 +3,13 @@ import GPSLocation
 import NMEASimulation
 import Plumbing
 
-/// A source opened for the run: its manager, a name for the status line, what it rejects,
+/// A source opened for the run: its manager, a name for the status line, the status line,
 /// and whether it is the demo drive.
 struct OpenedSource {
   var manager: LocationManager
   var name: String
-  var rejects: RejectedInput?
+  /// The status line that follows the source's receiver.
+  var status: StatusLine?
   var isDemo = false
 }
 
@@ -76,12 +77,12 @@ func gpsdSource(_ address: GPSDAddress, configuration: LocationEngine.Configurat
 }
 
 /// The manager for `source`, its receiver telling the terminal its progress ("NMEA at 9600
-/// baud") and keeping what it rejects for the status line.
+/// baud") and followed by the status line.
 func opened(_ source: some ByteSource, configuration: LocationEngine.Configuration, name: String) -> OpenedSource {
   let receiver = Receiver(source)
   receiver.listen(wanting: []) { event in
     if case .notice(let notice) = event { Terminal.diagnostic("gpsbridge: \(notice)") }
   }
-  let rejects = RejectedInput(listeningTo: receiver)
-  return OpenedSource(manager: .receiver(receiver, configuration: configuration), name: name, rejects: rejects)
+  let status = StatusLine(sourceName: name, receiver: receiver)
+  return OpenedSource(manager: .receiver(receiver, configuration: configuration), name: name, status: status)
 }

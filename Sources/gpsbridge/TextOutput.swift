@@ -3,84 +3,47 @@ import GPSLocation
 import NMEA
 import Plumbing
 
-/// One readable line per action, and on a terminal a status line that updates in place
-/// (source, fix quality, satellites, rate). The status line is drawn only when stdout is a
-/// terminal, so none of it reaches a pipe. Lines are held back until ``flush()``.
+/// One readable line per action, and on a terminal the receiver's ``StatusLine`` beneath
+/// them. The status line is drawn only when stdout is a terminal, so none of it reaches a
+/// pipe. Lines are held back until ``flush()``.
 struct TextOutput: ActionOutput {
-  let sourceName: String
-  /// What the source has thrown away, shown on the status line.
-  let rejects: RejectedInput?
+  /// The status line, when the run has one (a receiver to follow).
+  let status: StatusLine?
   let showsStatus: Bool
-  private var statusShown = false
-  private var recent: [Date] = []
-  private var quality = "no fix"
-  private var satellites: Int?
   private var pending = ""
   /// The time of the latest location or heading, which events without a time of their own show.
   private var latest: Date?
   private(set) var failure: Errno?
 
-  init(sourceName: String, rejects: RejectedInput? = nil, showsStatus: Bool = Terminal.standardOutputIsTerminal) {
-    self.sourceName = sourceName
-    self.rejects = rejects
+  init(status: StatusLine? = nil, showsStatus: Bool = Terminal.standardOutputIsTerminal) {
+    self.status = status
     self.showsStatus = showsStatus
   }
 
   mutating func write(_ action: LocationManager.Action) {
-    if case .didUpdateLocations(let locations) = action, let location = locations.last {
-      recent.append(location.timestamp)
-      if recent.count > 11 { recent.removeFirst(recent.count - 11) }
-      let dimension = location.verticalAccuracy >= 0 || location.ellipsoidalAltitude != nil ? "3D" : "2D"
-      quality = dimension + " " + (location.fixQuality.map(Self.name) ?? "fix")
-      satellites = location.satellitesUsed
-    }
-    if case .didPauseLocationUpdates = action { quality = "paused" }
     switch action {
     case .didUpdateLocations(let locations): latest = locations.last?.timestamp ?? latest
     case .didUpdateHeading(let heading): latest = heading.timestamp
     default: break
     }
-    // Before any fix, events are stamped with the clock: the only time known.
-    pending += Self.line(for: action, at: latest ?? Date(), emphasised: showsStatus) + "\n"
+    // One time base per run, the receiver's: before its first fix, events have no time yet.
+    pending += Self.line(for: action, at: latest, emphasised: showsStatus) + "\n"
   }
 
-  /// Prints the lines held back, then the status line under them.
+  /// Prints the lines held back, with the status line under them.
   mutating func flush() {
     guard !pending.isEmpty, failure == nil else { return }
-    clearStatus()
-    put(pending)
+    if let status {
+      failure = status.write(pending)
+    } else {
+      failure = Terminal.tryWrite(Array(pending.utf8))
+    }
     pending = ""
-    drawStatus()
-  }
-
-  /// Writes `text` to stdout, remembering the first failure.
-  private mutating func put(_ text: String) {
-    guard failure == nil else { return }
-    failure = Terminal.tryWrite(Array(text.utf8))
   }
 
   mutating func finish() {
     flush()
-    clearStatus()
-  }
-
-  private mutating func clearStatus() {
-    guard statusShown else { return }
-    put("\r\u{1B}[K")
-    statusShown = false
-  }
-
-  private mutating func drawStatus() {
-    guard showsStatus else { return }
-    var parts = [sourceName, quality]
-    if let satellites { parts.append("\(satellites) satellites") }
-    if recent.count >= 2, let first = recent.first, let last = recent.last, last > first {
-      let rate = Double(recent.count - 1) / last.timeIntervalSince(first)
-      parts.append(format(rate, 1) + " Hz")
-    }
-    if let rejected = rejects?.description { parts.append("rejected: " + rejected) }
-    put("\u{1B}[7m " + parts.joined(separator: " │ ") + " \u{1B}[0m")
-    statusShown = true
+    status?.clear()
   }
 
   static func name(_ quality: FixQuality) -> String {
@@ -99,9 +62,10 @@ struct TextOutput: ActionOutput {
 
   /// One line: locations and headings as the stream they are; everything else is an event,
   /// marked `▶` (and bold on a terminal) so an entry or a visit stands out among the
-  /// locations. Every line has a time: its own, else the latest fix's (`time`).
-  static func line(for action: LocationManager.Action, at time: Date, emphasised: Bool = false) -> String {
-    func clock(_ date: Date) -> String { String(iso8601(date).dropFirst(11).dropLast()) }
+  /// locations. Every line has a time: its own, else the latest fix's (`time`), else (before
+  /// the first fix) a placeholder: the receiver's clock is the only one shown.
+  static func line(for action: LocationManager.Action, at time: Date?, emphasised: Bool = false) -> String {
+    func clock(_ date: Date?) -> String { date.map { String(iso8601($0).dropFirst(11).dropLast()) } ?? "--:--:--.---" }
     func coordinate(_ coordinate: LocationCoordinate2D) -> String {
       format(coordinate.latitude, 6) + ", " + format(coordinate.longitude, 6)
     }

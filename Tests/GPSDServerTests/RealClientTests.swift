@@ -156,7 +156,7 @@ struct RealClientTests {
   }
 
   @Test(.enabled(if: Installed.path("tmux") != nil, "tmux is not installed"))
-  func cgpsShowsTheFix() throws {
+  func cgpsShowsTheFix() async throws {
     let served = try Served("sirf-nmea22-1hz.nmea", speed: 2)
     let session = "cgps-\(getpid())"
     // Through the shell, with tmux's output sent nowhere: the server tmux leaves behind
@@ -164,8 +164,8 @@ struct RealClientTests {
     #expect(shell("tmux new-session -d -s \(session) -x 120 -y 40 'cgps 127.0.0.1:\(served.port)' </dev/null >/dev/null 2>&1").status == 0)
     defer { _ = shell("tmux kill-session -t \(session) </dev/null >/dev/null 2>&1") }
     var screen = ""
-    for _ in 0..<50 where !screen.contains("3D FIX") {
-      Thread.sleep(forTimeInterval: 0.1)
+    for _ in 0..<200 where !screen.contains("3D FIX") {
+      try await Task.sleep(for: .milliseconds(100))
       screen = shell("tmux capture-pane -p -t \(session)").output
     }
     #expect(screen.contains("3D FIX"), "\(screen)")

@@ -175,6 +175,25 @@ struct GPSDSourceTests {
     #expect(server.connections >= 2 && server.connections <= 20, "\(server.connections) connections")
   }
 
+  /// A server that accepts and never speaks is not taken for a gpsd: the manager says so and
+  /// tries again, rather than waiting on that connection forever.
+  @Test func aServerThatNeverSpeaksIsSaidAndTriedAgain() async throws {
+    let server = try ScriptedServer(lines: [])
+    defer { server.stop() }
+    var timing = Self.fast
+    timing.bannerTimeout = .milliseconds(300)
+    let manager = LocationManager.gpsd(port: server.port, timing: timing)
+    let stream = manager.delegate()
+    await manager.startUpdatingLocation()
+    var error: LocationManager.Error?
+    for await action in stream { if case .didFailWithError(let failure) = action { error = failure; break } }
+    #expect(error?.reason == .gpsdSilent(address: "127.0.0.1:\(server.port)", seconds: 0))
+    #expect(error?.message.contains("accepted the connection and sent nothing") == true)
+    // Tried again: a second connection comes, however long a busy machine takes to make it.
+    while server.connections < 2 { try await Task.sleep(for: .milliseconds(50)) }
+    await manager.stopUpdatingLocation()
+  }
+
   @Test func aReceiverWithoutAFixIsReportedNotInvented() async throws {
     let capture = FileManager.default.temporaryDirectory.appendingPathComponent("nofix-\(getpid()).nmea")
     let lines = (0..<120).map { second -> String in

@@ -29,7 +29,7 @@ import Testing
     #expect(locations(actions).count == 56)  // 60 epochs, the first 4 without a fix
     #expect(!actions.contains(.didPauseLocationUpdates))  // the end is no pause: nothing went away
     guard case .didFailWithError(let error) = try #require(actions.last) else { return }
-    #expect(error.message == "End of capture \(Self.capture): 60 fixes from 300 sentences.")
+    #expect(error.message == "End of capture \(Self.capture): 60 epochs (56 with a position) from 300 sentences.")
   }
 
   @Test func theSameCaptureGivesTheSameActionsAtAnySpeed() async {

@@ -101,6 +101,44 @@ import Testing
     await manager.stopUpdatingLocation()
   }
 
+  /// After each of 20 replugs the first epoch the receiver sends is the first location, and
+  /// it comes as soon as that epoch is complete: the test writes one epoch and waits for its
+  /// location without writing the next, so a fix held back until the next time stamp (what a
+  /// source that forgot the receiver's cycle would do) never comes and the test fails.
+  @Test func everyReplugsFirstEpochIsItsFirstLocationAtOnce() async throws {
+    let link = PseudoTerminal.temporaryLink("gps-replug-epoch")
+    var epochs = Simulation(route: Route.demoDrive.lasting(600), profile: .ublox, rate: 1).epochs().makeIterator()
+    var terminal = try PseudoTerminal(link: link)
+    let manager = Self.manager(path: link, attempts: Attempts())
+    var actions = manager.delegate().makeAsyncIterator()
+    await manager.startUpdatingLocation()
+    func nextLocation() async -> Location? {
+      guard
+        case .didUpdateLocations(let locations)? = await Self.next(&actions, { if case .didUpdateLocations = $0 { true } else { false } })
+      else { return nil }
+      return locations.last
+    }
+    // Three epochs teach the source where the receiver's epoch ends.
+    for _ in 0..<3 {
+      let epoch = epochs.next()
+      terminal.write(try #require(epoch).bytes)
+    }
+    _ = await nextLocation()
+    for replug in 0..<20 {
+      terminal.unplug()
+      #expect(await Self.next(&actions) { $0 == .didPauseLocationUpdates } != nil, "replug \(replug)")
+      // Plugged in, and the receiver's first epoch already on the line when the port opens.
+      terminal = try PseudoTerminal(link: link)
+      let next = epochs.next()
+      let epoch = try #require(next)
+      terminal.write(epoch.bytes)
+      let location = try #require(await nextLocation(), "replug \(replug)")
+      #expect(location.timestamp.timeIntervalSince1970 == epoch.truth.time.secondsSince1970, "replug \(replug)")
+    }
+    terminal.unplug()
+    await manager.stopUpdatingLocation()
+  }
+
   @Test func aPortBusyWhenItAppearsIsTriedAgainUntilItIsFree() async throws {
     let link = PseudoTerminal.temporaryLink("gps-probed")
     unlink(link)

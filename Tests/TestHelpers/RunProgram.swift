@@ -58,9 +58,11 @@ private func waitForExit(_ process: Process, reading pipes: [Pipe], timeout: Tim
     }
   }
   if pipes.isEmpty {
+    // Nothing to read to its end: its exit is watched for (waitUntilExit on a dispatch thread
+    // does not always hear of it).
     group.enter()
     DispatchQueue.global().async {
-      process.waitUntilExit()
+      while process.isRunning { usleep(5_000) }
       group.leave()
     }
   }

@@ -5,10 +5,10 @@ import Testing
 /// Every failure that cannot go away ends the program at once: exit 1, the real cause on
 /// stderr. A closed pipe is not a failure.
 @Suite struct FailureExitTests {
-  /// Runs the program. A cause that is retried rather than ended would run until the 10 s
+  /// Runs the program. A cause that is retried rather than ended would run until the 30 s
   /// limit stops it (status 15, not 1): the exit status says the run ended by itself.
   static func ended(_ arguments: [String]) async throws -> Program.Result {
-    try await Program.run(arguments, timeout: 10)
+    try await Program.run(arguments, timeout: 30)
   }
 
   @Test(arguments: [
@@ -44,6 +44,21 @@ import Testing
       #expect(result.status == 1, "\(arguments)")
       #expect(result.error.hasPrefix(message), "\(arguments): \(result.error)")
     }
+  }
+
+  /// A "gpsd" that accepts and never speaks: `--once` names it, `record --gpsd` says so.
+  @Test func aSilentGPSDIsNamedNotTheSky() async throws {
+    let server = try ScriptedServer(lines: [])
+    defer { server.stop() }
+    let once = try await Self.ended(["--gpsd", "127.0.0.1:\(server.port)", "--once", "--json"])
+    #expect(once.status == 1)
+    #expect(once.error.contains("The server at 127.0.0.1:\(server.port) accepted the connection and sent nothing"), "\(once.error)")
+    #expect(!once.error.contains("clear view of the sky"))
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("silent-\(UUID().uuidString).nmea").path
+    defer { unlink(output) }
+    let record = try await Self.ended(["record", "--gpsd", "127.0.0.1:\(server.port)", "--output", output, "--duration", "4"])
+    #expect(record.status == 1)
+    #expect(record.error.contains("accepted the connection and sent nothing"), "\(record.error)")
   }
 
   @Test func aPlainFileIsNotAReceiver() async throws {

@@ -76,7 +76,7 @@ import Testing
     let locations = lines.filter { $0.hasPrefix(#"{"event":"didUpdateLocations""#) }
     #expect(locations.count == 25)
     #expect(locations.first?.contains(#""timestamp":"2024-05-01T10:15:19.000Z","latitude":47.3769"#) == true)
-    #expect(lines.last?.contains("25 fixes from 60 reports") == true)
+    #expect(lines.last?.contains("25 epochs (25 with a position) from 60 reports") == true)
   }
 
   @Test func onceWithoutAFixFailsSayingSo() async throws {
