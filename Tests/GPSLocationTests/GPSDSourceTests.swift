@@ -42,10 +42,18 @@ struct GPSDSourceTests {
     pipe.standardOutput = output
     pipe.standardError = FileHandle.nullDevice
     try pipe.run()
-    // gpspipe watches before the manager starts, however long a busy machine takes to start it:
-    // both then see the same epochs of gpsfake's first pass over the capture.
+    // gpspipe gets its first TPV before the manager starts, however long a busy machine takes
+    // to start it: both then see the same epochs of gpsfake's first pass over the capture.
     let first = await withCheckedContinuation { continuation in
-      Thread.detachNewThread { continuation.resume(returning: output.fileHandleForReading.availableData) }
+      Thread.detachNewThread {
+        var data = Data()
+        while !String(decoding: data, as: UTF8.self).contains(#""class":"TPV""#) {
+          let more = output.fileHandleForReading.availableData
+          if more.isEmpty { break }
+          data += more
+        }
+        continuation.resume(returning: data)
+      }
     }
 
     let manager = LocationManager.gpsd(port: gpsd.port, timing: Self.fast)
