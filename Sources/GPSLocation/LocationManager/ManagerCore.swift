@@ -22,8 +22,8 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
   struct State {
     var engine: LocationEngine
     var authorization: AuthorizationStatus
-    /// Which run of the source the listener takes events from: a stopped one's stragglers
-    /// are ignored.
+    /// Which run of the source is the current one: the end of a run that was already stopped
+    /// changes nothing. (Events after a stop are ignored by `running`.)
     var generation = 0
     var sourceEnded = false
     /// The error that stopped the source for good, if one did (not a capture's end): trying
