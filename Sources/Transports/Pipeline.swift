@@ -89,7 +89,7 @@ package struct Pipeline: Sendable {
   // MARK: Paced
 
   /// Adds bytes read from a capture, to be released with the fixes they make.
-  package mutating func append(_ bytes: some Collection<UInt8>, for receiver: Receiver) {
+  package mutating func append(_ bytes: some Collection<UInt8>, for receiver: some ReceiverEventSink) {
     if receiver.interests.contains(.bytes) { heldBytes.append(contentsOf: bytes) }
     appended += bytes.count
     decoder.append(bytes)
@@ -108,19 +108,19 @@ package struct Pipeline: Sendable {
   }
 
   /// Publishes the bytes read up to `fix`, its sentences, and `fix`.
-  package mutating func release(_ fix: consuming Fix, for receiver: Receiver) {
+  package mutating func release(_ fix: consuming Fix, for receiver: some ReceiverEventSink) {
     releaseHeld(through: appended - decoder.framer.bufferedByteCount, for: receiver)
     receiver.publish(.fix(fix))
     publishRejects(for: receiver)
   }
 
   /// Publishes what is left at the end of a capture.
-  package mutating func releaseRest(for receiver: Receiver) {
+  package mutating func releaseRest(for receiver: some ReceiverEventSink) {
     releaseHeld(through: appended, for: receiver)
     publishRejects(for: receiver)
   }
 
-  private mutating func releaseHeld(through consumed: Int, for receiver: Receiver) {
+  private mutating func releaseHeld(through consumed: Int, for receiver: some ReceiverEventSink) {
     if !heldBytes.isEmpty, consumed > released {
       let count = min(heldBytes.count, consumed - released)
       receiver.publish(.bytes(Array(heldBytes.prefix(count))))
@@ -150,7 +150,7 @@ package struct Pipeline: Sendable {
     return parts.isEmpty ? nil : parts.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
   }
 
-  private mutating func publishRejects(for receiver: Receiver) {
+  private mutating func publishRejects(for receiver: some ReceiverEventSink) {
     guard isSettled else { return }
     let rejected = self.rejected
     guard rejected != lastRejected else { return }

@@ -17,7 +17,7 @@ import SourceStatus
 /// Task { await receiver.run() }
 /// for await event in events { print(event) }
 /// ```
-public final class Receiver: Sendable {
+public final class Receiver: Sendable, ReceiverEventSink {
   /// What a listener wants besides the source's status, notices, rejects and flushes, which
   /// every listener hears.
   public struct Interests: OptionSet, Hashable, Sendable {
@@ -121,5 +121,27 @@ public final class Receiver: Sendable {
   package func waitForListeners() async {
     let entries = state.withLock { $0.entries }
     for entry in entries { if let wait = entry.waitForRoom { await wait() } }
+  }
+}
+
+/// Where a source's pipeline publishes: the receiver itself, or a batch that a fast replay
+/// hands to the receiver a piece at a time.
+package protocol ReceiverEventSink {
+  /// What the listeners want together.
+  var interests: Receiver.Interests { get }
+  func publish(_ event: ReceiverEvent)
+}
+
+/// Events gathered for the receiver and published later, in order, all at once.
+package final class ReceiverEventBatch: ReceiverEventSink {
+  package let interests: Receiver.Interests
+  package private(set) var events: [ReceiverEvent] = []
+
+  package init(for receiver: Receiver) {
+    interests = receiver.interests
+  }
+
+  package func publish(_ event: ReceiverEvent) {
+    events.append(event)
   }
 }

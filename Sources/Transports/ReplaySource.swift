@@ -57,14 +57,21 @@ public struct ReplaySource<C: Clock>: ByteSource where C.Duration == Duration {
       do {
         piece = try pieces.next()
       } catch {
+        await player.published()
         receiver.publish(.status(.stopped(error)))
         return
       }
       guard let piece else { break }
       bytes += piece.count
-      guard await player.play(piece) else { return }
+      guard await player.play(piece) else {
+        await player.published()
+        return
+      }
     }
-    guard await player.finish() else { return }
+    guard await player.finish() else {
+      await player.published()
+      return
+    }
     guard let summary = player.summary else {
       receiver.publish(.status(.stopped(.captureHasNoData(path: capture.description, bytes: bytes))))
       return
@@ -141,6 +148,8 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
   private var reports = GPSDStreamDecoder()
   private var fixes = 0
   private var positions = 0
+  /// The piece being published, when playing as fast as possible.
+  private var publishing: Task<Void, Never>?
 
   init(receiver: Receiver, pacer: Pacer<C>) {
     self.receiver = receiver
@@ -179,23 +188,57 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
     pipeline?.finishAppending()
     reports.finish()
     guard await drain() else { return false }
+    await published()
     pipeline?.releaseRest(for: receiver)
     receiver.publish(.flush)
     return true
   }
 
-  /// Releases every fix the input so far completes, each when it is due.
+  /// Releases every fix the input so far completes: each when it is due, or, as fast as it
+  /// can, the whole piece's at once (see ``handOff(_:)``).
   private mutating func drain() async -> Bool {
     let receiver = self.receiver
     let keepingSentences = receiver.interests.contains(.sentences)
-    while let fix = nextFix(keepingSentences: keepingSentences) {
-      if paced { guard await pacer.wait(for: fix) else { return false } }
-      fixes += 1
-      if fix.hasPosition { positions += 1 }
-      if pipeline != nil { pipeline?.release(fix, for: receiver) } else { receiver.publish(.fix(fix)) }
-      if paced { guard await flush() else { return false } }
+    guard paced else {
+      let batch = ReceiverEventBatch(for: receiver)
+      while let fix = nextFix(keepingSentences: keepingSentences) { release(fix, for: batch) }
+      return await handOff(batch)
     }
-    return paced ? true : await flush()
+    while let fix = nextFix(keepingSentences: keepingSentences) {
+      guard await pacer.wait(for: fix) else { return false }
+      release(fix, for: receiver)
+      guard await flush() else { return false }
+    }
+    return true
+  }
+
+  private mutating func release(_ fix: Fix, for sink: some ReceiverEventSink) {
+    fixes += 1
+    if fix.hasPosition { positions += 1 }
+    if pipeline != nil { pipeline?.release(fix, for: sink) } else { sink.publish(.fix(fix)) }
+  }
+
+  /// As fast as it can, a piece's events go to the listeners on a task of their own while the
+  /// next piece is decoded: one hand-off a piece (not an event), so decoding, the listeners'
+  /// work (the engine) and their readers (the command line's output) run side by side. One
+  /// piece at most waits to be published.
+  private mutating func handOff(_ batch: ReceiverEventBatch) async -> Bool {
+    await publishing?.value
+    guard !Task.isCancelled else { return false }
+    let receiver = self.receiver
+    let events = batch.events
+    publishing = Task {
+      for event in events { receiver.publish(event) }
+      receiver.publish(.flush)
+      await receiver.waitForListeners()
+    }
+    return true
+  }
+
+  /// Returns once everything handed off has been published.
+  mutating func published() async {
+    await publishing?.value
+    publishing = nil
   }
 
   private mutating func nextFix(keepingSentences: Bool) -> Fix? {
