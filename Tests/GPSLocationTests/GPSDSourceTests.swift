@@ -37,7 +37,8 @@ struct GPSDSourceTests {
     let gpsd = try FakeGPSD(capture: Self.capturePath)
     defer { gpsd.stop() }
     // gpsd's own view first: gpspipe connects, which starts gpsfake's playback.
-    let pipe = try gpsd.pipe(seconds: 5)
+    // gpspipe runs until the manager has its locations (60 s is only a bound): it sees them all.
+    let pipe = try gpsd.pipe(seconds: 60)
     let output = Pipe()
     pipe.standardOutput = output
     pipe.standardError = FileHandle.nullDevice
@@ -66,7 +67,7 @@ struct GPSDSourceTests {
       if received.count >= 20 { break }
     }
     await manager.stopUpdatingLocation()
-    pipe.terminate()
+    kill(pipe.processIdentifier, SIGKILL)  // gpspipe may not heed SIGTERM while it waits on gpsd
     let data = first + output.fileHandleForReading.readDataToEndOfFile()
     pipe.waitUntilExit()
 
