@@ -194,8 +194,7 @@ struct GPSDSourceTests {
     let manager = LocationManager.gpsd(port: server.port, timing: timing)
     let stream = manager.delegate()
     await manager.startUpdatingLocation()
-    var error: LocationManager.Error?
-    for await action in stream { if case .didFailWithError(let failure) = action { error = failure; break } }
+    let error = await firstFailure(stream)
     #expect(error?.reason == .gpsdSilent(address: "127.0.0.1:\(server.port)", seconds: 0))
     #expect(error?.message.contains("accepted the connection and sent nothing") == true)
     // Tried again: a second connection comes, however long a busy machine takes to make it.
@@ -269,8 +268,7 @@ struct GPSDSourceTests {
     #expect(await manager.locationServicesEnabled() == false)
     let stream = manager.delegate()
     await manager.startUpdatingLocation()
-    var error: LocationManager.Error?
-    for await action in stream { if case .didFailWithError(let failure) = action { error = failure; break } }
+    let error = await firstFailure(stream)
     #expect(error?.code == .network)
     #expect(
       error?.message

@@ -191,8 +191,7 @@ import Testing
     let second = LocationManager.serial(path: link, baudRate: .fixed(9600), timing: Self.fast)
     let stream = second.delegate()
     await second.startUpdatingLocation()
-    var error: LocationManager.Error?
-    for await action in stream { if case .didFailWithError(let failure) = action { error = failure; break } }
+    let error = await firstFailure(stream)
     #expect(error?.code == .deviceUnavailable && error?.message.contains("is busy") == true)
     await second.stopUpdatingLocation()
     // The last stop releases the device: the next manager opens it.
@@ -213,8 +212,7 @@ import Testing
     let manager = LocationManager.serial(path: link, baudRate: .fixed(1234), timing: Self.fast)
     let stream = manager.delegate()
     await manager.startUpdatingLocation()
-    var error: LocationManager.Error?
-    for await action in stream { if case .didFailWithError(let failure) = action { error = failure; break } }
+    let error = await firstFailure(stream)
     #expect(error?.reason == .unsupportedBaudRate(path: link, rate: 1234, supportedRates: BaudRate.candidates))
     #expect(error?.reason?.isPermanent == true)
     #expect(error?.message.hasPrefix("Cannot set \(link) to 1234 baud: the serial port takes 4800, 9600,") == true)
@@ -227,8 +225,7 @@ import Testing
     let manager = LocationManager.serial(path: path, timing: Self.fast)
     let stream = manager.delegate()
     await manager.startUpdatingLocation()
-    var error: LocationManager.Error?
-    for await action in stream { if case .didFailWithError(let failure) = action { error = failure; break } }
+    let error = await firstFailure(stream)
     #expect(error?.reason == .notASerialDevice(path: path))
     #expect(error?.message.hasPrefix("\(path) is not a serial device. Give the receiver's tty") == true)
     await manager.stopUpdatingLocation()

@@ -15,3 +15,9 @@ func collect(_ stream: AsyncStream<LocationManager.Action>, until stop: (Locatio
 func locations(_ actions: [LocationManager.Action]) -> [Location] {
   actions.flatMap { action -> [Location] in if case .didUpdateLocations(let locations) = action { locations } else { [] } }
 }
+
+/// The first error a delegate stream reports, skipping everything before it.
+func firstFailure(_ stream: AsyncStream<LocationManager.Action>) async -> LocationManager.Error? {
+  for await action in stream { if case .didFailWithError(let failure) = action { return failure } }
+  return nil
+}
