@@ -45,15 +45,26 @@ struct DifferentialTests {
     return epochs
   }
 
+  /// Reads a server with gpspipe a few seconds at a time until 40 epochs are in (a busy
+  /// machine may give gpsfake's gpsd its first seconds for nothing), at most five times.
+  static func epochs(from port: Int, gpspipe: String) async throws -> [String: Epoch] {
+    var epochs: [String: Epoch] = [:]
+    for _ in 0..<5 where epochs.count < 40 {
+      let output = try await runProgram(gpspipe, ["-w", "-x", "6", "127.0.0.1:\(port)"], timeout: 30).output
+      epochs.merge(Self.epochs(output)) { earlier, later in later.track != nil || earlier.track == nil ? later : earlier }
+    }
+    return epochs
+  }
+
   @Test(arguments: ["ublox-m8-1hz.nmea", "sirf-nmea22-1hz.nmea"])
   func aRealGPSDAndTheServerAgreeEpochByEpoch(_ fixture: String) async throws {
     let path = Served.fixtures.appendingPathComponent(fixture).path
     let gpsd = try FakeGPSD(capture: path, cycle: 0.002)
     defer { gpsd.stop() }
     let gpspipe = Installed.path("gpspipe")!
-    let theirs = Self.epochs(try await runProgram(gpspipe, ["-w", "-x", "6", "127.0.0.1:\(gpsd.port)"], timeout: 30).output)
+    let theirs = try await Self.epochs(from: gpsd.port, gpspipe: gpspipe)
     let served = try Served(fixture, speed: 20)
-    let ours = Self.epochs(try await runProgram(gpspipe, ["-w", "-x", "6", "127.0.0.1:\(served.port)"], timeout: 30).output)
+    let ours = try await Self.epochs(from: served.port, gpspipe: gpspipe)
     let common = Set(theirs.keys).intersection(ours.keys)
     #expect(common.count >= 30, "\(common.count) epochs in common (gpsd \(theirs.count), gpsbridge \(ours.count))")
     var differences: [String] = []
