@@ -15,6 +15,7 @@ let package = Package(
     .library(name: "GPSLocation", targets: ["GPSLocation"]),
     .library(name: "GPSLocationTestSupport", targets: ["GPSLocationTestSupport"]),
     .library(name: "GPSDServer", targets: ["GPSDServer"]),
+    .library(name: "TimeService", targets: ["TimeService"]),
     .executable(name: "gpsbridge", targets: ["gpsbridge"]),
   ],
   traits: [
@@ -57,13 +58,17 @@ let package = Package(
     // gpsd's client library, for the `libgps` trait only: a module map and a shim header that
     // is the one place libgps's version-dependent structs are read.
     .systemLibrary(name: "CLibGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+    // Time for the system clock: samples from a receiver's epochs and pulses, and the reference
+    // clocks chrony and ntpd read them from (chrony's SOCK, NTP shared memory).
+    .target(name: "TimeService", dependencies: ["NMEA", "Transports", "Plumbing"]),
     // gpsd's protocol served to gpsd's clients: sockets, clients, watch state, and feeds from
     // the transports' pipelines.
     .target(name: "GPSDServer", dependencies: ["GPSD", "NMEA", "Transports", "SourceStatus", "Plumbing"]),
     // Test values that fail the running test; kept apart so the library never links Testing.
     .target(name: "GPSLocationTestSupport", dependencies: ["GPSLocation", "Plumbing"]),
     .executableTarget(
-      name: "gpsbridge", dependencies: ["GPSLocation", "NMEA", "NMEASimulation", "GPSD", "GPSDServer", "Transports", "Plumbing"]),
+      name: "gpsbridge",
+      dependencies: ["GPSLocation", "NMEA", "NMEASimulation", "GPSD", "GPSDServer", "Transports", "TimeService", "Plumbing"]),
 
     // Benchmarks are executables of their own, never part of a library product.
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
@@ -105,6 +110,7 @@ let package = Package(
       name: "GPSDServerTests", dependencies: ["GPSDServer", "GPSD", "GPSLocation", "NMEA", "NMEASimulation", "TestHelpers", "Plumbing"],
       exclude: ["Clients"]),
     .testTarget(name: "GPSLocationEngineTests", dependencies: ["GPSLocationEngine", "NMEA", "NMEASimulation"]),
+    .testTarget(name: "TimeServiceTests", dependencies: ["TimeService", "Transports", "NMEA", "TestHelpers", "Plumbing"]),
     .testTarget(name: "TransportsTests", dependencies: ["Transports", "TestHelpers", "Plumbing"]),
     .testTarget(
       name: "GPSLocationTests", dependencies: ["GPSLocation", "GPSLocationTestSupport", "NMEASimulation", "TestHelpers", "Plumbing"]),

@@ -15,6 +15,8 @@
 /// contributes no position, since receivers repeat their last position in such sentences.
 struct Epoch: Sendable {
   var time: UTCTime?
+  /// When the first sentence of the epoch arrived, by the system clock (live sources only).
+  var arrival: UTCTimestamp?
   var date: UTCDate?
 
   var latitude: Coordinate?

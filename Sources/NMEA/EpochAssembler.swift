@@ -91,6 +91,10 @@ public struct EpochAssembler: Sendable {
   var markerStep: Int64 = 0
   var rate = EpochRate()
 
+  /// When the sentence being added arrived, by the system clock, for a live source (set by
+  /// ``FixDecoder``); the epoch it opens keeps it as its ``Fix/arrival``.
+  package var arrival: UTCTimestamp?
+
   var knownDate: UTCDate?
   var knownDateTime = UTCTime(nanosecondsSinceMidnight: 0)
   var dateFromSentence = false
@@ -127,6 +131,7 @@ public struct EpochAssembler: Sendable {
       }
       if epoch.time == nil {
         epoch.time = time
+        epoch.arrival = arrival
         cycle.begin(with: base)
       }
     } else if epoch.time == nil {
@@ -240,6 +245,7 @@ public struct EpochAssembler: Sendable {
     let time = epoch.time ?? UTCTime(nanosecondsSinceMidnight: 0)
     let date = resolveDate(for: time)
     var fix = Fix(time: time, timestamp: date.map { UTCTimestamp(date: $0, time: time) })
+    fix.arrival = epoch.arrival
     let stated = epoch.statedQuality
     let hasPosition = epoch.latitude != nil && epoch.longitude != nil
     let quality = hasPosition ? (stated ?? .gps) : .invalid

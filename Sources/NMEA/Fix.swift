@@ -40,6 +40,10 @@ public struct Fix: Hashable, Sendable, Codable {
   public var horizontalAccuracy: Double?
   /// Vertical uncertainty, metres: GST's altitude σ, else VDOP × UERE.
   public var verticalAccuracy: Double?
+  /// When the epoch's first sentence began to arrive, by the system clock: set for a live
+  /// receiver, whose bursts start at a fixed delay after the second they report, so that the
+  /// pair is a time sample; `nil` for captures and other sources.
+  public var arrival: UTCTimestamp?
 
   /// Whether the fix carries a usable position.
   public var hasPosition: Bool { mode != .none && latitude != nil && longitude != nil }

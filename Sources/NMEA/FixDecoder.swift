@@ -20,6 +20,9 @@ public struct FixDecoder: Sendable {
   public private(set) var tally: SentenceTally?
   var finished = false
   var captureDate: UTCDate?
+  /// For a live source: when the latest bytes arrived and where they begin in the framer's
+  /// buffer, and when the bytes before them arrived (a sentence may have begun in those).
+  var arrivals: (latest: UTCTimestamp, start: Int, previous: UTCTimestamp)?
 
   /// - Parameters:
   ///   - options: what the framer accepts.
@@ -44,6 +47,13 @@ public struct FixDecoder: Sendable {
   public mutating func append(_ bytes: UnsafeRawBufferPointer) {
     finished = false
     framer.append(bytes)
+  }
+
+  /// Adds bytes that arrived at `time` by the system clock: each epoch's fix carries when its
+  /// first sentence began to arrive (``Fix/arrival``).
+  package mutating func append(_ bytes: UnsafeRawBufferPointer, arrivedAt time: UTCTimestamp) {
+    append(bytes)
+    arrivals = (time, framer.storage.count - bytes.count, arrivals?.latest ?? time)
   }
 
   /// Marks the end of input; the last epoch is emitted by the following ``next()`` calls.
@@ -83,6 +93,7 @@ public struct FixDecoder: Sendable {
         captureDate = framer.captureDate
         assembler.defaultDate = captureDate
       }
+      if let arrivals { assembler.arrival = frame.start >= arrivals.start ? arrivals.latest : arrivals.previous }
       do throws(NMEAError) {
         try framer.storage.withUnsafeBufferPointer { (buffer: UnsafeBufferPointer<UInt8>) throws(NMEAError) in
           try assembler.add(SentenceView(base: buffer.baseAddress!, frame: frame))

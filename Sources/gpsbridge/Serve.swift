@@ -3,6 +3,7 @@ import GPSDServer
 import GPSLocation
 import NMEASimulation
 import Plumbing
+import TimeService
 
 /// `gpsbridge serve`: a receiver (or a capture, or another gpsd) served to gpsd's clients
 /// until Ctrl-C, a capture's end, or a cause that cannot go away.
@@ -29,6 +30,15 @@ func serve(_ options: ServeOptions) async -> Int32 {
   let status = ServeStatus(server: server, name: name)
   let drawing = Task { await status.run() }
   let receiver = source.receiver
+  let clock: Task<Void, Never>?
+  do {
+    clock = try feedClock(from: receiver, options, status: status)
+  } catch {
+    Terminal.diagnostic("Error: \(error)")
+    drawing.cancel()
+    return 1
+  }
+  defer { clock?.cancel() }
   receiver.listen(wanting: []) { event in
     switch event {
     case .status(.failed(let error)), .status(.paused(let error)), .status(.ended(let error)):
@@ -49,6 +59,20 @@ func serve(_ options: ServeOptions) async -> Int32 {
   await drawing.value
   status.say()
   return outcome.withLock { $0 }
+}
+
+/// Feeds the receiver's time to chrony's and ntpd's reference clocks, when asked to, and says
+/// after a minute how late its NMEA time arrives and how to tell chrony.
+func feedClock(from receiver: Receiver, _ options: ServeOptions, status: ServeStatus) throws(ClockFeedError) -> Task<Void, Never>? {
+  guard options.servesTime else { return nil }
+  let feed = try ClockFeed(.init(chrony: options.chrony, sharedMemoryUnit: options.ntpSharedMemory))
+  let samples = receiver.timeSamples()
+  return Task {
+    for await sample in samples {
+      guard let report = feed.take(sample) else { continue }
+      for line in feed.advice(report) { status.say("gpsbridge: \(line)") }
+    }
+  }
 }
 
 /// The source to serve, and its name for people.

@@ -4,10 +4,19 @@ import GPSD
 struct ServeOptions: Equatable {
   var source = SourceChoice.automatic
   var listen = GPSDAddress.standard
+  /// chrony's SOCK refclock socket for the receiver's NMEA time.
+  var chrony: String?
+  /// The NTP shared-memory unit for the receiver's NMEA time.
+  var ntpSharedMemory: Int?
+
+  /// Whether the receiver's time feeds the system clock.
+  var servesTime: Bool { chrony != nil || ntpSharedMemory != nil }
 
   struct Draft {
     var sources = SourceDraft()
     var listen: GPSDAddress?
+    var chrony: String?
+    var ntpSharedMemory: Int?
   }
 
   static let spec = CommandSpec<Draft>(
@@ -21,7 +30,7 @@ struct ServeOptions: Equatable {
       address.
       """,
     usage:
-      "gpsbridge serve [--device <path> [--baud <rate>] | --replay <file> [--speed <n|max>] | --gpsd <host[:port]>] [--listen <address[:port]>]",
+      "gpsbridge serve [--device <path> [--baud <rate>] | --replay <file> [--speed <n|max>] | --gpsd <host[:port]>] [--listen <address[:port]>] [--chrony <path>] [--ntp-shm <unit>]",
     options: SourceDraft.options(replay: true, gpsdHelp: "Serve another gpsd's fixes again.").map { $0.lifted(\Draft.sources) } + [
       CommandOption(
         names: ["--listen"], value: "<address[:port]>", help: "Where gpsd's clients connect.",
@@ -32,17 +41,46 @@ struct ServeOptions: Equatable {
             message: "--listen takes ADDRESS[:PORT], like 127.0.0.1:2947 (IPv6 in brackets); got '\(value ?? "")'.", topic: .serve)
         }
         draft.listen = address
-      }
+      },
+      CommandOption(
+        names: ["--chrony"], value: "<path>",
+        help:
+          "Send the receiver's NMEA time to chrony's SOCK refclock at <path> (chrony.conf: refclock SOCK <path>). chrony may start before or after."
+      ) { draft, value in
+        draft.chrony = value
+      },
+      CommandOption(
+        names: ["--ntp-shm"], value: "<unit>",
+        help:
+          "Write the receiver's NMEA time to NTP shared-memory unit <unit> (key 0x4E545030+unit) for ntpd or chrony's refclock SHM. Units 0 and 1 are root's only (0600); from 2 any local user may write them (0666)."
+      ) { draft, value throws(UsageError) in
+        guard let value, let unit = Int(value), (0...255).contains(unit) else {
+          throw UsageError(message: "--ntp-shm takes a unit number from 0 to 255, like 2; got '\(value ?? "")'.", topic: .serve)
+        }
+        draft.ntpSharedMemory = unit
+      },
     ],
     examples: [
       "gpsbridge serve",
       "gpsbridge serve --device /dev/ttyACM0",
       "gpsbridge serve --replay drive.nmea --listen 127.0.0.1:2948 & gpspipe -w -n 10 127.0.0.1:2948",
+      "gpsbridge serve --device /dev/ttyACM0 --chrony /run/chrony.gps.sock",
     ])
 
   static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
     var draft = Draft()
     guard try spec.parse(arguments, into: &draft) else { return .help(.serve) }
-    return .serve(ServeOptions(source: try draft.sources.choice(topic: .serve), listen: draft.listen ?? .standard))
+    let source = try draft.sources.choice(topic: .serve)
+    if draft.chrony != nil || draft.ntpSharedMemory != nil {
+      switch source {
+      case .device, .automatic: break
+      case .replay, .gpsd:
+        throw UsageError(
+          message: "--chrony and --ntp-shm need a receiver on a serial port (--device): only its bytes arrive in time with the second.",
+          topic: .serve)
+      }
+    }
+    return .serve(
+      ServeOptions(source: source, listen: draft.listen ?? .standard, chrony: draft.chrony, ntpSharedMemory: draft.ntpSharedMemory))
   }
 }

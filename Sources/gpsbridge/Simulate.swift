@@ -1,15 +1,24 @@
 import NMEA
 import NMEASimulation
 import Plumbing
+import Transports
 
 /// `gpsbridge simulate`: a simulated receiver's bytes, to a file at once or to a
 /// pseudo-terminal in real time.
 func simulate(_ options: SimulateOptions) async -> Int32 {
   var route = Route.demoDrive
-  if let duration = options.duration { route = route.lasting(duration) }
+  if options.live {
+    // The next whole second, and a day of driving unless told otherwise.
+    route.start = UTCTimestamp(nanosecondsSince1970: (WallClock.now.nanosecondsSince1970 / 1_000_000_000 + 1) * 1_000_000_000)
+    route = route.lasting(options.duration ?? 86_400)
+  } else if let duration = options.duration {
+    route = route.lasting(duration)
+  }
   let simulation = Simulation(
     route: route, profile: options.profile, rate: options.rate, seed: options.seed, positionNoise: options.noise)
-  if let link = options.pty { return await playOnPseudoTerminal(simulation, link: link) }
+  if let link = options.pty {
+    return await playOnPseudoTerminal(simulation, link: link, latency: options.live ? options.latency : nil)
+  }
 
   let output: FileDescriptor
   do {
@@ -40,8 +49,9 @@ func simulate(_ options: SimulateOptions) async -> Int32 {
 
 /// Plays the simulation in real time on a new pseudo-terminal whose device is linked at
 /// `link`, as a USB receiver would appear; stops at its end, on Ctrl-C or SIGTERM. Bytes nobody
-/// reads are dropped, as on a serial line.
-func playOnPseudoTerminal(_ simulation: Simulation, link: String) async -> Int32 {
+/// reads are dropped, as on a serial line. With a `latency` (milliseconds) each epoch is sent
+/// that long after the system clock reaches its time, as a live receiver's are.
+func playOnPseudoTerminal(_ simulation: Simulation, link: String, latency: Int? = nil) async -> Int32 {
   var master: CInt = -1, slave: CInt = -1
   var name = [CChar](repeating: 0, count: 256)
   guard openpty(&master, &slave, &name, nil, nil) == 0 else {
@@ -70,9 +80,16 @@ func playOnPseudoTerminal(_ simulation: Simulation, link: String) async -> Int32
   let first = simulation.route.start.nanosecondsSince1970
   let port = FileDescriptor(rawValue: master)
   for epoch in simulation.epochs() {
-    let due = start.advanced(by: .nanoseconds(epoch.truth.time.nanosecondsSince1970 - first))
+    // Live: the system clock decides, read again before each epoch so that nothing drifts.
+    let due =
+      if let latency {
+        clock.now.advanced(
+          by: .nanoseconds(epoch.truth.time.nanosecondsSince1970 + Int64(latency) * 1_000_000 - WallClock.now.nanosecondsSince1970))
+      } else {
+        start.advanced(by: .nanoseconds(epoch.truth.time.nanosecondsSince1970 - first))
+      }
     do {
-      try await clock.sleep(until: due)
+      try await clock.sleep(until: due, tolerance: .microseconds(100))
     } catch {
       return 0
     }

@@ -9,6 +9,10 @@ struct SimulateOptions: Equatable {
   var pty: String?
   var seed: UInt64 = 7
   var noise = 0.0
+  /// Whether epochs are stamped with the present time and sent in step with it (`--live`).
+  var live = false
+  /// With `live`: how long after the second each burst starts, milliseconds.
+  var latency = 150
 
   static let spec = CommandSpec<SimulateOptions>(
     topic: .simulate,
@@ -20,7 +24,8 @@ struct SimulateOptions: Equatable {
       other programs (gpsd, your own) open as if it were a USB receiver. The same options
       always give the same bytes.
       """,
-    usage: "gpsbridge simulate [--profile <name>] [--duration <seconds>] [--rate <hz>] [--output <file> | --pty <link>]",
+    usage:
+      "gpsbridge simulate [--profile <name>] [--duration <seconds>] [--rate <hz>] [--output <file> | --pty <link> [--live [--latency <ms>]]]",
     options: [
       CommandOption(
         names: ["--profile"], value: "<name>",
@@ -72,16 +77,33 @@ struct SimulateOptions: Equatable {
       ) { options, value in
         options.pty = value
       },
+      .flag(
+        "--live", \.live,
+        help:
+          "With --pty: stamp each epoch with the present UTC time and send it that long after the second (--latency), as a receiver feeding a clock does; runs until stopped."
+      ),
+      CommandOption(
+        names: ["--latency"], value: "<ms>", help: "With --live: how late after the second each burst starts.", defaultValue: "150"
+      ) { options, value throws(UsageError) in
+        guard let value, let milliseconds = Int(value), (0...900).contains(milliseconds) else {
+          throw UsageError(message: "--latency takes milliseconds from 0 to 900, like 150; got '\(value ?? "")'.", topic: .simulate)
+        }
+        options.latency = milliseconds
+      },
     ],
     examples: [
       "gpsbridge simulate --output drive.nmea",
       "gpsbridge simulate --profile rtk --duration 60 | gpsbridge --replay - --json",
       "gpsbridge simulate --profile sirf --pty /tmp/gps0 & gpsbridge --device /tmp/gps0",
+      "gpsbridge simulate --pty /tmp/gps0 --live --latency 150 & gpsbridge serve --device /tmp/gps0 --listen 127.0.0.1:2951 --chrony /tmp/chrony.gps.sock",
     ])
 
   static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
     var options = SimulateOptions()
     guard try spec.parse(arguments, into: &options) else { return .help(.simulate) }
+    if options.live, options.pty == nil {
+      throw UsageError(message: "--live plays in step with the clock, so it needs --pty <link>.", topic: .simulate)
+    }
     return .simulate(options)
   }
 }

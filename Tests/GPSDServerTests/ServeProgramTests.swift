@@ -1,4 +1,5 @@
 import Foundation
+import TestHelpers
 import Testing
 
 /// `gpsbridge serve`, the program: what it says, and round trips through gpsbridge itself.

@@ -107,16 +107,3 @@ func shell(_ command: String) -> (status: Int32, output: String) {
   let status = pclose(pipe)
   return (status, String(decoding: output, as: UTF8.self))
 }
-
-/// The built `gpsbridge`, beside the test bundle in the build folder.
-enum Gpsbridge {
-  static let executable: String = {
-    let me = URL(
-      fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
-    var directory = me.deletingLastPathComponent()
-    while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("gpsbridge").path), directory.path != "/" {
-      directory = directory.deletingLastPathComponent()
-    }
-    return directory.appendingPathComponent("gpsbridge").path
-  }()
-}

@@ -1,0 +1,77 @@
+import Plumbing
+
+/// chrony's SOCK reference clock: each sample one 40-byte datagram to the Unix socket that
+/// chronyd made at `path` (`refclock SOCK path` in chrony.conf).
+///
+/// Nothing here waits for chrony: the socket is not connected, each sample is sent to the
+/// path as it is then, so chrony may start after gpsbridge, or restart, and samples resume by
+/// themselves; while nobody listens a sample is dropped and counted, and a full queue drops
+/// rather than blocks.
+package final class ChronySocket: @unchecked Sendable {
+  package let path: String
+  private let descriptor: FileDescriptor
+  private let state = Locked(State())
+
+  package struct State: Sendable {
+    /// Samples chrony received.
+    package var sent = 0
+    /// Samples dropped because no chronyd was listening, or it could take no more.
+    package var dropped = 0
+    /// Why the last sample was dropped, while samples are being dropped.
+    package var lastError: Errno?
+  }
+
+  /// The magic number that ends each datagram, "SOCK" in ASCII.
+  package static let magic: Int32 = 0x534f_434b
+
+  /// A socket to send to chrony at `path`: fails only when no socket can be made at all.
+  package init(path: String) throws(Errno) {
+    self.path = path
+    let raw = try valueOrErrno { socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | socketCloseOnExec | Int32(SOCK_NONBLOCK.rawValue), 0) }
+    descriptor = FileDescriptor(rawValue: raw)
+  }
+
+  deinit { try? descriptor.close() }
+
+  /// What was sent and dropped so far.
+  package var counts: State { state.withLock { $0 } }
+
+  /// Sends `sample`; a chronyd that is not there (yet) only counts a drop.
+  package func send(_ sample: TimeSample) {
+    let datagram = Self.datagram(for: sample)
+    let result = datagram.withUnsafeBytes { bytes in
+      FileDescriptor.sendDatagram(descriptor, bytes, toUnixPath: path)
+    }
+    state.withLock { state in
+      switch result {
+      case .success:
+        state.sent += 1
+        state.lastError = nil
+      case .failure(let error):
+        state.dropped += 1
+        state.lastError = error
+      }
+    }
+  }
+
+  /// chrony's `struct sock_sample`, in this machine's byte order: the system time as a
+  /// `timeval`, the offset (reference − system, seconds), whether it is a pulse, the leap
+  /// second status (0: none announced; NMEA announces none), padding and the magic number.
+  package static func datagram(for sample: TimeSample) -> [UInt8] {
+    // The offset is taken from the microsecond the timeval says, so chrony's reference time
+    // (timeval + offset) is the sample's to the nanosecond.
+    let system = sample.system.nanosecondsSince1970 / 1000 * 1000
+    let offset = Double(sample.reference.nanosecondsSince1970 - system) / 1e9
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(40)
+    func append<Value: FixedWidthInteger>(_ value: Value) { withUnsafeBytes(of: value) { bytes.append(contentsOf: $0) } }
+    append(Int64(system / 1_000_000_000))
+    append(Int64(system % 1_000_000_000 / 1000))
+    append(offset.bitPattern)
+    append(Int32(sample.kind == .pulse ? 1 : 0))
+    append(Int32(0))
+    append(Int32(0))
+    append(magic)
+    return bytes
+  }
+}

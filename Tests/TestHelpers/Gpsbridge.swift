@@ -1,0 +1,14 @@
+import Foundation
+
+/// The built `gpsbridge`, beside the test bundle in the build folder.
+public enum Gpsbridge {
+  public static let executable: String = {
+    let me = URL(
+      fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+    var directory = me.deletingLastPathComponent()
+    while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("gpsbridge").path), directory.path != "/" {
+      directory = directory.deletingLastPathComponent()
+    }
+    return directory.appendingPathComponent("gpsbridge").path
+  }()
+}

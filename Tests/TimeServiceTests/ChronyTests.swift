@@ -1,0 +1,109 @@
+import Foundation
+import TestHelpers
+import Testing
+
+/// The whole time service against a real chronyd: a simulated live receiver on a pty, served
+/// with `--chrony` and `--ntp-shm`, and chronyd measuring both refclocks.
+@Suite(
+  .serialized, .timeLimit(.minutes(3)), .enabled(if: Chronyd.isAvailable, "chrony is not installed, or this is not root (Debian: chrony)"))
+struct ChronyTests {
+  static let latency = 150
+
+  /// Starts `gpsbridge` with `arguments`, its output discarded; the caller terminates it.
+  static func start(_ arguments: [String]) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    return process
+  }
+
+  /// Polls chronyd until the refclocks have fresh samples whose estimated offset is
+  /// `expected` within 5 ms, or a minute has gone; gives what it saw last.
+  static func waitFor(_ chronyd: Chronyd, refids: [String], offset expected: Double) async throws -> [String: Chronyd.Source] {
+    var sources: [String: Chronyd.Source] = [:]
+    for _ in 0..<60 {
+      try await Task.sleep(for: .seconds(1))
+      sources = try await chronyd.sources()
+      let good = refids.allSatisfy { refid in
+        guard let source = sources[refid], source.reach != 0, source.lastSample < 20, let estimated = source.estimatedOffset else {
+          return false
+        }
+        return abs(estimated - expected) < 0.005
+      }
+      if good { break }
+    }
+    return sources
+  }
+
+  /// The README's chrony.conf line for the SOCK refclock, for the socket at `path`.
+  static func readmeChronyLine(socket path: String) throws -> String {
+    let readme = try String(
+      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md"), encoding: .utf8)
+    let line = try #require(readme.split(separator: "\n").first { $0.hasPrefix("refclock SOCK /run/chrony.gps.sock") })
+    return line.replacingOccurrences(of: "/run/chrony.gps.sock", with: path)
+  }
+
+  @Test func chronyMeasuresTheSimulatedLatencyOnBothRefclocksWhateverTheStartOrder() async throws {
+    let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+      "gpsbridge-chrony-\(getpid())-\(Int.random(in: 0..<1_000_000))")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let socket = directory.appendingPathComponent("gps.sock").path
+    let link = directory.appendingPathComponent("gps0").path
+    let unit = Int.random(in: 10..<200)
+    let chronyd = try Chronyd(
+      refclocks: ["refclock SOCK \(socket) refid GPS poll 0 noselect", "refclock SHM \(unit) refid SHM poll 0 noselect"],
+      directory: directory)
+    defer { shell("ipcrm -M \(0x4E54_5030 + unit) 2>/dev/null") }
+
+    // gpsbridge first: chrony is not there yet.
+    let simulator = try Self.start(["simulate", "--pty", link, "--live", "--latency", String(Self.latency)])
+    defer { simulator.terminate() }
+    for _ in 0..<100 where !FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
+    let server = try Self.start([
+      "serve", "--device", link, "--listen", "127.0.0.1:\(Int.random(in: 30_000...60_000))", "--chrony", socket, "--ntp-shm", String(unit),
+    ])
+    defer { server.terminate() }
+    try await Task.sleep(for: .seconds(3))
+
+    try chronyd.start()
+    let latency = Double(Self.latency) / 1000
+    var sources = try await Self.waitFor(chronyd, refids: ["GPS", "SHM"], offset: latency)
+    for refid in ["GPS", "SHM"] {
+      let source = try #require(sources[refid], "chronyd has no \(refid): \(sources)")
+      #expect(source.reach != 0, "\(source)")
+      let estimated = try #require(source.estimatedOffset, "\(source)")
+      #expect(abs(estimated - latency) < 0.005, "\(source)")
+    }
+
+    // chrony restarted mid-run: samples resume on the same socket.
+    chronyd.stop()
+    try chronyd.start()
+    sources = try await Self.waitFor(chronyd, refids: ["GPS"], offset: latency)
+    let resumed = try #require(sources["GPS"], "after the restart: \(sources)")
+    #expect(resumed.reach != 0 && resumed.lastSample < 5, "\(resumed)")
+    #expect(server.isRunning)
+    chronyd.stop()
+
+    // The README's line, whose offset corrects the simulated receiver's 150 ms: near zero.
+    let corrected = try Chronyd(refclocks: [try Self.readmeChronyLine(socket: socket)], directory: directory)
+    try corrected.start()
+    defer { corrected.stop() }
+    sources = try await Self.waitFor(corrected, refids: ["NMEA"], offset: 0)
+    let nmea = try #require(sources["NMEA"], "with the README's line: \(sources)")
+    #expect(abs(nmea.estimatedOffset ?? 1) < 0.005, "\(nmea)")
+  }
+}
+
+/// Runs `command` with `/bin/sh`.
+@discardableResult
+func shell(_ command: String) -> Int32 {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/bin/sh")
+  process.arguments = ["-c", command]
+  try? process.run()
+  process.waitUntilExit()
+  return process.terminationStatus
+}
