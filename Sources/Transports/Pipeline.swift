@@ -19,6 +19,8 @@ package struct Pipeline: Sendable {
   /// What to tell listeners when a fix settles the input ("NMEA at 9600 baud").
   package var settledNotice: String?
   private var lastRejected = 0
+  /// Fixes in a row with a position but no date, until ``undatedNotice`` has been said.
+  private var undatedFixes = 0
   /// For a paced replay: the sentences of the fix not yet released, and the bytes read and
   /// not yet released (only while someone wants them).
   private var heldSentences: [[UInt8]] = []
@@ -69,14 +71,32 @@ package struct Pipeline: Sendable {
 
   private mutating func publishAvailable(for receiver: Receiver, _ interests: Receiver.Interests) {
     if isSettled, interests.contains(.sentences) {
-      while let fix = decoder.next(onSentence: { receiver.publish(.sentence(Array($0.bytes))) }) { receiver.publish(.fix(fix)) }
+      while let fix = decoder.next(onSentence: { receiver.publish(.sentence(Array($0.bytes))) }) { publish(fix, for: receiver) }
     } else {
       while let fix = decoder.next() {
         settle(for: receiver)
-        receiver.publish(.fix(fix))
+        publish(fix, for: receiver)
       }
     }
     publishRejects(for: receiver)
+  }
+
+  /// What a live receiver is told when its fixes stay undated: they give no locations, and
+  /// the system's date is never put on them.
+  static let undatedNotice =
+    "the receiver's fixes have no date (it sends no RMC or ZDA), so they give no locations and no time: "
+    + "the system's date is never used. Turn on RMC or ZDA in the receiver's settings."
+
+  private mutating func publish(_ fix: Fix, for receiver: Receiver) {
+    if undatedFixes >= 0, fix.hasPosition {
+      undatedFixes = fix.timestamp == nil ? undatedFixes + 1 : 0
+      // Three in a row: not just a receiver first heard mid-burst.
+      if undatedFixes == 3 {
+        receiver.publish(.notice(Self.undatedNotice))
+        undatedFixes = -1
+      }
+    }
+    receiver.publish(.fix(fix))
   }
 
   /// Takes the input as the receiver's from now on, saying so once.

@@ -4,7 +4,8 @@ import Plumbing
 /// The system's calendar clock (`CLOCK_REALTIME`), read here and nowhere else: everything
 /// that decides where you are runs on the receiver's own times and an injected monotonic
 /// clock; only what must say the date of the machine asks this (a recording's `# Date:`, a
-/// served device's activation time, a `?POLL`'s time).
+/// served device's activation time, a `?POLL`'s time, and a time sample's arrival). No fix is
+/// ever dated from it.
 package enum WallClock {
   /// Now, to the nanosecond.
   package static var now: UTCTimestamp {
@@ -13,7 +14,6 @@ package enum WallClock {
     return UTCTimestamp(nanosecondsSince1970: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
   }
 
-  /// Today's date in UTC: the date a live receiver's GGA-only fixes and an undated capture's
-  /// fixes are placed on.
+  /// Today's date in UTC: for a recording's `# Date:` line only, never for a fix.
   package static var today: UTCDate { now.date }
 }

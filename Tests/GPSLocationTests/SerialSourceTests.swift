@@ -54,6 +54,77 @@ import Testing
     await manager.stopUpdatingLocation()
   }
 
+  /// A receiver first heard mid-burst: its first epoch has a GGA but no RMC, so no date. It
+  /// stays undated (and gives no location), never the system's date; the next epochs carry
+  /// the receiver's own. Every live fix says when it arrived.
+  @Test func aLiveEpochWithoutADateIsNeverGivenTheSystemsDate() async throws {
+    let link = PseudoTerminal.temporaryLink("gps-no-date")
+    let pty = try PseudoTerminal(link: link)
+    let receiver = Receiver(SerialSource(path: link, baudRate: .fixed(9600), timing: Self.fast))
+    let events = receiver.events()
+    let running = Task { await receiver.run() }
+    defer { running.cancel() }
+    let bursts = [
+      ["$GPGGA,080000.00,3351.6000,S,15112.6000,E,1,08,1.2,30.0,M,,M,,*5D"],
+      [
+        "$GPRMC,080001.00,A,3351.6000,S,15112.6000,E,15.55,90.00,010524,,*2A",
+        "$GPGGA,080001.00,3351.6000,S,15112.6000,E,1,08,1.2,30.0,M,,M,,*5C",
+      ],
+      [
+        "$GPRMC,080002.00,A,3351.6000,S,15112.6000,E,15.55,90.00,010524,,*29",
+        "$GPGGA,080002.00,3351.6000,S,15112.6000,E,1,08,1.2,30.0,M,,M,,*5F",
+      ],
+    ]
+    let player = Task {
+      guard await pty.waitUntilHeld() else { return }
+      for burst in bursts {
+        pty.write(Array(burst.map { $0 + "\r\n" }.joined().utf8))
+        try? await Task.sleep(for: .milliseconds(100))
+      }
+      try? await Task.sleep(for: .milliseconds(200))
+      pty.unplug()
+    }
+    var fixes: [Fix] = []
+    for await event in events {
+      if case .fix(let fix) = event { fixes.append(fix) }
+      if case .status(.paused) = event { break }
+    }
+    await player.value
+    #expect(fixes.map(\.timestamp?.description) == [nil, "2024-05-01T08:00:01.000Z", "2024-05-01T08:00:02.000Z"])
+    #expect(fixes.allSatisfy { $0.arrival != nil })
+    #expect(fixes.compactMap { Location($0) }.count == 2)
+  }
+
+  /// A GGA-only receiver never says the date: the user is told why no location comes, once.
+  @Test func aReceiverThatNeverSendsADateIsToldSoOnce() async throws {
+    let link = PseudoTerminal.temporaryLink("gps-gga-only")
+    let pty = try PseudoTerminal(link: link)
+    let receiver = Receiver(SerialSource(path: link, baudRate: .fixed(9600), timing: Self.fast))
+    let events = receiver.events()
+    let running = Task { await receiver.run() }
+    defer { running.cancel() }
+    let simulation = Simulation(route: Route.demoDrive.lasting(6), profile: .ggaOnly)
+    let player = Task {
+      guard await pty.waitUntilHeld() else { return }
+      for epoch in simulation.epochs() {
+        pty.write(epoch.bytes)
+        try? await Task.sleep(for: .milliseconds(50))
+      }
+      try? await Task.sleep(for: .milliseconds(200))
+      pty.unplug()
+    }
+    var notices: [String] = []
+    var fixes: [Fix] = []
+    for await event in events {
+      if case .notice(let notice) = event { notices.append(notice) }
+      if case .fix(let fix) = event { fixes.append(fix) }
+      if case .status(.paused) = event { break }
+    }
+    await player.value
+    #expect(fixes.count >= 5 && fixes.allSatisfy { $0.timestamp == nil })
+    #expect(notices.filter { $0.contains("no date (it sends no RMC or ZDA)") }.count == 1, "\(notices)")
+  }
+
   @Test func aReceiverUnpluggedAfterItsFirstEpochStillGivesThatFix() async throws {
     let link = PseudoTerminal.temporaryLink("gps-one-epoch")
     let pty = try PseudoTerminal(link: link)

@@ -21,7 +21,8 @@ public final class FakeGPSD: @unchecked Sendable {
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
-    let deadline = Date().addingTimeInterval(10)
+    // A bound, not an expectation: gpsfake is Python, and slow to start on a busy machine.
+    let deadline = Date().addingTimeInterval(30)
     while Date() < deadline {
       if Self.accepts(port: port) { return }
       Thread.sleep(forTimeInterval: 0.05)

@@ -74,20 +74,15 @@ public struct Location: Hashable, Sendable, Codable {
 }
 
 extension Location {
-  /// The location a fix describes, or `nil` for a fix without a position.
+  /// The location a fix describes, or `nil` for a fix without a position or without a date.
   ///
-  /// When the fix has no date (a GGA-only stream with no `# Date:`), `fallbackDate` supplies
-  /// the day, or else 1970-01-01: the fix's time of day is placed on it. The system clock is
-  /// never asked: a wrong day is worse than an obviously unknown one.
-  public init?(_ fix: Fix, fallbackDate: Date? = nil) {
-    guard fix.hasPosition, let latitude = fix.latitude, let longitude = fix.longitude else { return nil }
-    let timestamp: Date
-    if let stamp = fix.timestamp {
-      timestamp = Date(timeIntervalSince1970: stamp.secondsSince1970)
-    } else {
-      let day = ((fallbackDate?.timeIntervalSince1970 ?? 0) / 86_400).rounded(.down) * 86_400
-      timestamp = Date(timeIntervalSince1970: day + Double(fix.time.nanosecondsSinceMidnight) / 1e9)
-    }
+  /// A fix has no date when its stream never said one (a GGA-only receiver, a capture without
+  /// RMC, ZDA or a `# Date:` line). Such a fix gives no location: neither the system clock's
+  /// date nor any other guess is put on it, since a location with a wrong day is worse than
+  /// none (and a clock fed from it would be wrong by days).
+  public init?(_ fix: Fix) {
+    guard fix.hasPosition, let latitude = fix.latitude, let longitude = fix.longitude, let stamp = fix.timestamp else { return nil }
+    let timestamp = Date(timeIntervalSince1970: stamp.secondsSince1970)
     // A 2D fix's altitude is a guess the receiver held over (or made up): it is not reported.
     let isThreeD = fix.mode == .threeD
     self.init(
