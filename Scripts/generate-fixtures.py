@@ -499,6 +499,23 @@ def stamped_apart(states, day0):
     return lines
 
 
+def jittered_stamps(states, day0):
+    """An old handheld whose stamps jitter inside a burst: GLL at .295 s (three decimals), GGA
+    and RMC at .30 s (two). One epoch each, at the later stamp."""
+    lines = []
+    for state in states:
+        y, m, d = date_of(day0, state.t)
+        date = "%02d%02d%02d" % (d, m, y % 100)
+        lat, ns, _ = fmt_coord(state.lat, 2, 4, "NS")
+        lon, ew, _ = fmt_coord(state.lon, 3, 4, "EW")
+        lines += [sentence("GPGLL,%s,%s,%s,%s,%s,A" % (lat, ns, lon, ew, fmt_time(state.t + 0.295, 3))),
+                  sentence("GPGGA,%s,%s,%s,%s,%s,1,06,1.4,%s,M,-34.0,M,," % (fmt_time(state.t + 0.3, 2), lat, ns, lon, ew,
+                           fmt_number(state.alt, 1)[0])),
+                  sentence("GPRMC,%s,A,%s,%s,%s,%s,%s,%s,%s,,,A" % (fmt_time(state.t + 0.3, 2), lat, ns, lon, ew,
+                           fmt_number(state.speed / float(KNOT), 1)[0], fmt_number(state.course, 1)[0], date))]
+    return lines
+
+
 def receiver_habits():
     day = (2024, 5, 1)
     states = journey(9 * 3600, 1, [(30, 8, 0, True), (12, 8, 1, False), (30, 10, -1, True)], lat=51.5074, lon=-0.1278, alt=20)
@@ -526,6 +543,10 @@ def receiver_habits():
 
     states = journey(13 * 3600, 1, [(40, 9, 0, True)], lat=59.3293, lon=18.0686, alt=28)
     write_habit("stamped-apart-1hz", ["# Device: simulated receiver stamping RMC 50 ms after GGA"], stamped_apart(states, day))
+
+    states = journey(16 * 3600, 1, [(40, 1.5, 2, True)], lat=-36.8485, lon=174.7633, alt=30)
+    write_habit("jittered-stamps-1hz", ["# Device: simulated handheld whose GLL is stamped 5 ms before GGA and RMC"],
+                jittered_stamps(states, day))
 
     first = journey(15 * 3600 + 20 * 60, 1, [(20, 10, 0, True)], lat=35.6762, lon=139.6503, alt=40)
     second = journey(15 * 3600, 1, [(20, 10, 0, True)], lat=35.6800, lon=139.6600, alt=40)

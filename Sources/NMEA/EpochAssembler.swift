@@ -129,7 +129,11 @@ public struct EpochAssembler: Sendable {
       if let open = epoch.time, !rate.isSameEpoch(time, open) {
         close(byTimeChange: abs(time.nanosecondsSinceMidnight - open.nanosecondsSinceMidnight))
       }
-      if epoch.time == nil {
+      if let open = epoch.time {
+        // Jitter within the burst: the epoch takes the later stamp, as gpsd does.
+        let ahead = time.nanosecondsSinceMidnight - open.nanosecondsSinceMidnight
+        if ahead > 0, ahead <= EpochRate.jitter { epoch.time = time }
+      } else {
         epoch.time = time
         epoch.arrival = arrival
         cycle.begin(with: base)
@@ -425,10 +429,17 @@ struct EpochRate: Sendable {
     return false
   }
 
-  /// Whether `time` belongs to the epoch stamped `open`: within half an interval of it.
+  /// Times this close are one epoch's whatever the rate: a receiver's sentences of one burst
+  /// stamped a few milliseconds apart (an old handheld's GLL at .295 s, its GGA and RMC at
+  /// .30 s). Nanoseconds; gpsd draws the same line.
+  static let jitter: Int64 = 10_000_000
+
+  /// Whether `time` belongs to the epoch stamped `open`: within ``jitter`` or half an
+  /// interval of it.
   func isSameEpoch(_ time: UTCTime, _ open: UTCTime) -> Bool {
     let difference = abs(time.nanosecondsSinceMidnight - open.nanosecondsSinceMidnight)
-    guard let interval else { return difference == 0 }
+    if difference <= Self.jitter { return true }
+    guard let interval else { return false }
     return 2 * difference < interval
   }
 }

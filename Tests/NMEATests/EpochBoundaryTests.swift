@@ -29,6 +29,23 @@ import Testing
     decodeFixes(Array(lines.joined().utf8), date: date)
   }
 
+  // MARK: Stamps that jitter inside a burst
+
+  /// An old handheld stamps GLL at .295 s and GGA and RMC at .30 s: one epoch a burst, the
+  /// first burst included (before any rate is known), at the later stamp, as gpsd reports it.
+  @Test func stampsAFewMillisecondsApartInOneBurstAreOneEpoch() {
+    let bursts = (0..<4).flatMap { second in
+      [
+        nmea("GPGLL,4807.100,N,01131.000,E,12000\(second).295,A"),
+        nmea("GPGGA,12000\(second).30,4807.100,N,01131.000,E,1,06,1.4,545.4,M,46.9,M,,"),
+        nmea("GPRMC,12000\(second).30,A,4807.100,N,01131.000,E,5.0,90.0,010524,,,A"),
+      ]
+    }
+    let fixes = Self.decode(bursts)
+    #expect(fixes.map(\.time.description) == ["12:00:00.300", "12:00:01.300", "12:00:02.300", "12:00:03.300"])
+    #expect(fixes.allSatisfy { $0.speed != nil && $0.altitude != nil })
+  }
+
   // MARK: 1. A long no-fix period
 
   @Test func aLongUntimedNoFixPeriodDoesNotShiftLaterFixes() throws {
