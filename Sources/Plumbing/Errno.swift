@@ -36,6 +36,8 @@ package struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
   package static let connectionAborted = Errno(rawValue: ECONNABORTED)
   /// `ECONNREFUSED`: nothing listens on that port.
   package static let connectionRefused = Errno(rawValue: ECONNREFUSED)
+  /// `ETIMEDOUT`: a wait ran out (a PPS fetch with no pulse).
+  package static let timedOut = Errno(rawValue: ETIMEDOUT)
   /// `ENAMETOOLONG`: a path longer than a Unix socket address can hold.
   package static let nameTooLong = Errno(rawValue: ENAMETOOLONG)
   /// `EEXIST`: it exists already (a shared-memory segment of another size or owner).

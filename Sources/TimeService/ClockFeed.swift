@@ -11,10 +11,27 @@ package final class ClockFeed: Sendable {
     package var chrony: String?
     /// The NTP shared-memory unit for the serial time.
     package var sharedMemoryUnit: Int?
+    /// Whether pulses (PPS) are fed too: to their own refclocks, ``pulseChrony`` and
+    /// ``pulseSharedMemoryUnit``, since chrony and ntpd weigh the two as two clocks.
+    package var pulses: Bool
 
-    package init(chrony: String? = nil, sharedMemoryUnit: Int? = nil) {
+    package init(chrony: String? = nil, sharedMemoryUnit: Int? = nil, pulses: Bool = false) {
       self.chrony = chrony
       self.sharedMemoryUnit = sharedMemoryUnit
+      self.pulses = pulses
+    }
+
+    /// The PPS refclock's socket: the serial one's with `-pps` before `.sock`
+    /// (`/run/chrony.gps.sock` → `/run/chrony.gps-pps.sock`).
+    package var pulseChrony: String? {
+      guard pulses, let chrony else { return nil }
+      return chrony.hasSuffix(".sock") ? String(chrony.dropLast(5)) + "-pps.sock" : chrony + "-pps"
+    }
+
+    /// The PPS refclock's shared-memory unit: the one after the serial one.
+    package var pulseSharedMemoryUnit: Int? {
+      guard pulses, let sharedMemoryUnit else { return nil }
+      return sharedMemoryUnit + 1
     }
   }
 
@@ -24,21 +41,37 @@ package final class ClockFeed: Sendable {
   private let outputs: Outputs
   private let chrony: ChronySocket?
   private let sharedMemory: NTPSharedMemory?
-  private let meter = Locked(OffsetMeter())
+  private let pulseChrony: ChronySocket?
+  private let pulseSharedMemory: NTPSharedMemory?
+  private let meter: Locked<OffsetMeter>
+  /// The latest pulse, whose second a serial sample of the same second is measured against.
+  private let lastPulse = Locked<TimeSample?>(nil)
 
   /// Opens the outputs.
   /// - Throws: a ``ClockFeedError`` naming the output that cannot be opened and why.
   package init(_ outputs: Outputs) throws(ClockFeedError) {
     self.outputs = outputs
+    meter = Locked(OffsetMeter(against: outputs.pulses ? "PPS" : "the system clock"))
+    chrony = try Self.socket(outputs.chrony)
+    pulseChrony = try Self.socket(outputs.pulseChrony)
+    sharedMemory = try Self.segment(outputs.sharedMemoryUnit)
+    pulseSharedMemory = try Self.segment(outputs.pulseSharedMemoryUnit)
+  }
+
+  private static func socket(_ path: String?) throws(ClockFeedError) -> ChronySocket? {
+    guard let path else { return nil }
     do {
-      chrony = try outputs.chrony.map { path throws(Errno) in try ChronySocket(path: path) }
+      return try ChronySocket(path: path)
     } catch {
       throw ClockFeedError(message: "cannot make a socket to send chrony samples: \(error).")
     }
+  }
+
+  private static func segment(_ unit: Int?) throws(ClockFeedError) -> NTPSharedMemory? {
+    guard let unit else { return nil }
     do {
-      sharedMemory = try outputs.sharedMemoryUnit.map { unit throws(NTPSharedMemory.Failure) in try NTPSharedMemory(unit: unit) }
+      return try NTPSharedMemory(unit: unit)
     } catch {
-      let unit = outputs.sharedMemoryUnit ?? 0
       throw ClockFeedError(message: Self.explain(error, unit: unit))
     }
   }
@@ -72,13 +105,32 @@ package final class ClockFeed: Sendable {
   /// due (after ``samplesBeforeReport`` serial samples).
   @discardableResult
   package func take(_ sample: TimeSample) -> OffsetReport? {
-    chrony?.send(sample)
-    sharedMemory?.write(sample, precision: sample.kind == .pulse ? -20 : -1)
-    guard sample.kind == .serial else { return nil }
-    return meter.withLock { meter in
-      meter.add(sample)
-      let report = meter.report
-      return report?.count == Self.samplesBeforeReport ? report : nil
+    switch sample.kind {
+    case .pulse:
+      pulseChrony?.send(sample)
+      pulseSharedMemory?.write(sample, precision: -20)
+      lastPulse.withLock { $0 = sample }
+      return nil
+    case .serial:
+      chrony?.send(sample)
+      sharedMemory?.write(sample, precision: -1)
+      // With PPS, the delay is measured from the pulse of the same second: the system
+      // clock's own error drops out.
+      let delay: Double
+      if outputs.pulses {
+        guard let pulse = lastPulse.withLock({ $0 }),
+          pulse.reference.nanosecondsSince1970 / 1_000_000_000
+            == sample.reference.nanosecondsSince1970 / 1_000_000_000
+        else { return nil }
+        delay = Double(sample.system.nanosecondsSince1970 - pulse.system.nanosecondsSince1970) / 1e9
+      } else {
+        delay = -sample.offset
+      }
+      return meter.withLock { meter in
+        meter.add(delay: delay)
+        let report = meter.report
+        return report?.count == Self.samplesBeforeReport ? report : nil
+      }
     }
   }
 
@@ -91,6 +143,12 @@ package final class ClockFeed: Sendable {
     }
     if let unit = outputs.sharedMemoryUnit {
       lines.append("for chrony.conf: \(report.chronyLine(sharedMemory: unit))")
+    }
+    if let path = outputs.pulseChrony {
+      lines.append("for chrony.conf, the pulses: refclock SOCK \(path) refid PPS lock NMEA")
+    }
+    if let unit = outputs.pulseSharedMemoryUnit {
+      lines.append("for chrony.conf, the pulses: refclock SHM \(unit) refid PPS lock NMEA")
     }
     if outputs.chrony == nil, outputs.sharedMemoryUnit == nil {
       lines.append("for chrony.conf, with --chrony PATH: \(report.chronyLine(socket: "PATH"))")
@@ -106,4 +164,5 @@ package final class ClockFeed: Sendable {
 package struct ClockFeedError: Error, Sendable, CustomStringConvertible {
   package var message: String
   package var description: String { message }
+  package init(message: String) { self.message = message }
 }

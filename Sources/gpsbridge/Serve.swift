@@ -32,7 +32,7 @@ func serve(_ options: ServeOptions) async -> Int32 {
   let receiver = source.receiver
   let clock: Task<Void, Never>?
   do {
-    clock = try feedClock(from: receiver, options, status: status)
+    clock = try feedClock(from: receiver, options, device: source.device, status: status)
   } catch {
     Terminal.diagnostic("Error: \(error)")
     drawing.cancel()
@@ -61,17 +61,36 @@ func serve(_ options: ServeOptions) async -> Int32 {
   return outcome.withLock { $0 }
 }
 
-/// Feeds the receiver's time to chrony's and ntpd's reference clocks, when asked to, and says
-/// after a minute how late its NMEA time arrives and how to tell chrony.
-func feedClock(from receiver: Receiver, _ options: ServeOptions, status: ServeStatus) throws(ClockFeedError) -> Task<Void, Never>? {
+/// Feeds the receiver's time (and its pulses, with `--pps`) to chrony's and ntpd's reference
+/// clocks, when asked to, and says after a minute how late its NMEA time arrives and how to
+/// tell chrony. Cancelling the task stops it all.
+func feedClock(from receiver: Receiver, _ options: ServeOptions, device: String?, status: ServeStatus) throws(ClockFeedError)
+  -> Task<Void, Never>?
+{
   guard options.servesTime else { return nil }
-  let feed = try ClockFeed(.init(chrony: options.chrony, sharedMemoryUnit: options.ntpSharedMemory))
+  let feed = try ClockFeed(.init(chrony: options.chrony, sharedMemoryUnit: options.ntpSharedMemory, pulses: options.pps != nil))
+  let labeller = Locked(PulseLabeller())
+  var pulses: PulseReader?
+  if let pps = options.pps {
+    do {
+      pulses = try PulseReader(
+        pps, serialPort: device,
+        edge: { edge in
+          if let sample = labeller.withLock({ $0.label(edge: edge) }) { feed.take(sample) }
+        },
+        said: { status.say("gpsbridge: \($0)") })
+    } catch {
+      throw ClockFeedError(message: error.description)
+    }
+  }
   let samples = receiver.timeSamples()
-  return Task {
+  return Task { [pulses] in
     for await sample in samples {
+      labeller.withLock { $0.take(sample) }
       guard let report = feed.take(sample) else { continue }
       for line in feed.advice(report) { status.say("gpsbridge: \(line)") }
     }
+    pulses?.stop()
   }
 }
 

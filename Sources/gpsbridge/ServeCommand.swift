@@ -1,4 +1,5 @@
 import GPSD
+import TimeService
 
 /// What `gpsbridge serve` was asked to do.
 struct ServeOptions: Equatable {
@@ -8,6 +9,8 @@ struct ServeOptions: Equatable {
   var chrony: String?
   /// The NTP shared-memory unit for the receiver's NMEA time.
   var ntpSharedMemory: Int?
+  /// Where the receiver's pulse-per-second edges come from.
+  var pps: PulseSource?
 
   /// Whether the receiver's time feeds the system clock.
   var servesTime: Bool { chrony != nil || ntpSharedMemory != nil }
@@ -17,6 +20,7 @@ struct ServeOptions: Equatable {
     var listen: GPSDAddress?
     var chrony: String?
     var ntpSharedMemory: Int?
+    var pps: PulseSource?
   }
 
   static let spec = CommandSpec<Draft>(
@@ -30,7 +34,7 @@ struct ServeOptions: Equatable {
       address.
       """,
     usage:
-      "gpsbridge serve [--device <path> [--baud <rate>] | --replay <file> [--speed <n|max>] | --gpsd <host[:port]>] [--listen <address[:port]>] [--chrony <path>] [--ntp-shm <unit>]",
+      "gpsbridge serve [--device <path> [--baud <rate>] | --replay <file> [--speed <n|max>] | --gpsd <host[:port]>] [--listen <address[:port]>] [--chrony <path>] [--ntp-shm <unit>] [--pps <source>]",
     options: SourceDraft.options(replay: true, gpsdHelp: "Serve another gpsd's fixes again.").map { $0.lifted(\Draft.sources) } + [
       CommandOption(
         names: ["--listen"], value: "<address[:port]>", help: "Where gpsd's clients connect.",
@@ -59,6 +63,16 @@ struct ServeOptions: Equatable {
         }
         draft.ntpSharedMemory = unit
       },
+      CommandOption(
+        names: ["--pps"], value: "<source>",
+        help:
+          "Also feed the receiver's pulse per second: a kernel PPS device (/dev/pps0), or the serial port's dcd or cts line; 'simulated' pulses on each second of this machine's clock, for trying. The pulses go to their own refclock: the --chrony path with -pps before .sock, the --ntp-shm unit plus one."
+      ) { draft, value throws(UsageError) in
+        guard let value, let source = PulseSource(parsing: value) else {
+          throw UsageError(message: "--pps takes a PPS device (/dev/pps0), dcd, cts or simulated; got '\(value ?? "")'.", topic: .serve)
+        }
+        draft.pps = source
+      },
     ],
     examples: [
       "gpsbridge serve",
@@ -71,6 +85,9 @@ struct ServeOptions: Equatable {
     var draft = Draft()
     guard try spec.parse(arguments, into: &draft) else { return .help(.serve) }
     let source = try draft.sources.choice(topic: .serve)
+    if draft.pps != nil, draft.chrony == nil, draft.ntpSharedMemory == nil {
+      throw UsageError(message: "--pps feeds the refclocks of --chrony or --ntp-shm: name one.", topic: .serve)
+    }
     if draft.chrony != nil || draft.ntpSharedMemory != nil {
       switch source {
       case .device, .automatic: break
@@ -81,6 +98,7 @@ struct ServeOptions: Equatable {
       }
     }
     return .serve(
-      ServeOptions(source: source, listen: draft.listen ?? .standard, chrony: draft.chrony, ntpSharedMemory: draft.ntpSharedMemory))
+      ServeOptions(
+        source: source, listen: draft.listen ?? .standard, chrony: draft.chrony, ntpSharedMemory: draft.ntpSharedMemory, pps: draft.pps))
   }
 }

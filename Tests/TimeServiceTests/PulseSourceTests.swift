@@ -1,0 +1,42 @@
+import Foundation
+import TestHelpers
+import Testing
+
+@testable import TimeService
+
+/// The PPS inputs' errors, as this machine can give them: it has no PPS device, and a
+/// pseudo-terminal has no modem lines. (Permission denied cannot be shown to root.)
+struct PulseSourceTests {
+  static func failure(_ body: () throws(PPSDevice.Failure) -> Void) -> String? {
+    do {
+      try body()
+      return nil
+    } catch {
+      return error.description
+    }
+  }
+
+  @Test func aFileThatIsNotAPPSDeviceIsNamedSo() {
+    let message = Self.failure { () throws(PPSDevice.Failure) in _ = try PPSDevice(path: "/dev/null") }
+    #expect(message?.contains("/dev/null is not a PPS device") == true, "\(message ?? "")")
+  }
+
+  @Test func aMissingPPSDeviceSaysWhichDriverMakesIt() {
+    let message = Self.failure { () throws(PPSDevice.Failure) in _ = try PPSDevice(path: "/dev/pps-gpsbridge-none") }
+    #expect(message?.contains("does not exist: is the PPS driver loaded") == true, "\(message ?? "")")
+  }
+
+  @Test func aPseudoTerminalHasNoModemLineToWaitOn() throws {
+    let pty = try PseudoTerminal()
+    defer { pty.unplug() }
+    let message = Self.failure { () throws(PPSDevice.Failure) in _ = try ModemLineWaiter(path: pty.slavePath, line: .dcd) }
+    #expect(message?.contains("has no modem lines to wait on") == true, "\(message ?? "")")
+  }
+
+  @Test func theSourcesAreNamedAsOnTheCommandLine() {
+    #expect(PulseSource(parsing: "/dev/pps0") == .device("/dev/pps0"))
+    #expect(PulseSource(parsing: "dcd") == .modemLine(.dcd))
+    #expect(PulseSource(parsing: "cts") == .modemLine(.cts))
+    #expect(PulseSource(parsing: "pps0") == nil)
+  }
+}
