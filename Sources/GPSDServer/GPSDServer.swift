@@ -30,10 +30,15 @@ public final class GPSDServer: @unchecked Sendable {
     public var queueLimit = 1 << 20
     /// How long a client that watches nothing may stay silent.
     public var idleTimeout: Duration = .seconds(60)
-    /// The protocol minor version announced; the major is always 3.
-    public var protocolMinor = 14
-    /// The `release` the VERSION banner names.
-    public var release = "3.22 (gpsbridge)"
+    /// The `release` the VERSION banner names: the installed gpsd clients' own, so that
+    /// xgps and cgps, which compare it with theirs, do not warn (see ``InstalledRelease``).
+    public var release = Self.installedRelease
+    /// The protocol minor version announced (the major is always 3): the one `release` speaks.
+    public var protocolMinor = InstalledRelease.protocolMinor(for: Self.installedRelease)
+    /// The `rev` the VERSION banner names: the server's own name and version.
+    public var revision = "gpsbridge"
+
+    static let installedRelease = InstalledRelease.find() ?? InstalledRelease.fallback
 
     public init() {}
   }
@@ -249,7 +254,7 @@ public final class GPSDServer: @unchecked Sendable {
   private var version: GPSDReport {
     .version(
       GPSDReport.Version(
-        release: configuration.release, revision: configuration.release, protocolMajor: GPSDReport.protocolMajor,
+        release: configuration.release, revision: configuration.revision, protocolMajor: GPSDReport.protocolMajor,
         protocolMinor: configuration.protocolMinor))
   }
 

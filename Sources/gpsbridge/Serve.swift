@@ -11,6 +11,7 @@ func serve(_ options: ServeOptions) async -> Int32 {
   var configuration = GPSDServer.Configuration()
   configuration.host = options.listen.host
   configuration.port = options.listen.port
+  configuration.revision = "gpsbridge \(version)"
   if !isLoopback(options.listen.host) {
     Terminal.diagnostic(
       "gpsbridge: warning: listening on \(options.listen), beyond this machine: anyone who can reach it can read your location.")

@@ -1,5 +1,6 @@
 import Foundation
 import NMEA
+import TestHelpers
 import Testing
 
 /// `GPSDServer` read by the programs people run against gpsd: gpspipe, Python's `gps`
@@ -171,5 +172,36 @@ struct RealClientTests {
     #expect(screen.contains("3D FIX"), "\(screen)")
     #expect(screen.contains("33.860") && screen.contains("151.21"), "\(screen)")
     #expect(screen.contains("Seen  7/Used  7"), "\(screen)")
+    // cgps compares the server's release with its own and warns when they differ.
+    #expect(!screen.contains("WARNING"), "\(screen)")
+  }
+
+  static var canRunXGPS: Bool {
+    Installed.path("xgps") != nil && Installed.path("xvfb-run") != nil
+      && shell("/usr/bin/python3 -c \"import gi; gi.require_version('Gtk', '3.0')\" 2>/dev/null").status == 0
+  }
+
+  /// xgps, on a virtual display, connects and shows the fix without the warning it gives a
+  /// server whose release is not its own.
+  @Test(
+    .enabled(
+      if: canRunXGPS, "xgps, xvfb-run or GTK for Python is not installed (Debian: gpsd-clients xvfb xauth gir1.2-gtk-3.0 python3-gi-cairo)")
+  )
+  func xgpsConnectsWithoutAWarning() async throws {
+    let served = try Served("sirf-nmea22-1hz.nmea", speed: 2)
+    // xvfb-run starts Xvfb and xgps, which run until stopped: the whole process group is.
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Installed.path("xvfb-run")!)
+    process.arguments = ["-a", "xgps", "127.0.0.1:\(served.port)"]
+    let output = Pipe(), error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    let result = await finish(process, reading: [output, error], timeout: 8) { kill(-$0.processIdentifier, SIGTERM) }
+    // xgps runs until it is closed: it was stopped, not ended by an error.
+    #expect(!result.endedByItself, "xgps ended by itself: \(result.error)")
+    #expect(!result.error.contains("WARNING") && !result.error.contains("different than expected"), "\(result.error)")
+    // The replay starts when a client watches: fixes went out only if xgps watched.
+    #expect(served.server.statistics.fixes > 0, "xgps never watched")
   }
 }
