@@ -10,7 +10,14 @@ final class Client: @unchecked Sendable {
   private let queue: DispatchQueue
   var watch = GPSDWatch()
   var requests = GPSDRequestReader()
+  /// When the client last completed a request (or connected): only complete requests count,
+  /// so a client that dribbles bytes is not kept alive by them.
   var lastHeard = ContinuousClock.now
+  /// Since when bytes of a request not yet complete have been waiting.
+  var incompleteSince: ContinuousClock.Instant?
+  /// Since when the client has been on its way out: told why, its writing side shut, its
+  /// last bytes read and dropped, so that it reads the farewell rather than a reset.
+  var leavingSince: ContinuousClock.Instant?
   /// Output not yet sent, from `sent` on.
   private var outgoing: [UInt8] = []
   private var sent = 0
@@ -110,6 +117,13 @@ final class Client: @unchecked Sendable {
     outgoing.removeAll(keepingCapacity: true)
     sent = 0
     return true
+  }
+
+  /// Shuts the sending side once the queued output is in the kernel: the client reads what
+  /// was sent, then the end.
+  func shutDownSending() {
+    _ = flush()
+    shutdown(socket.rawValue, Int32(SHUT_WR))
   }
 
   func close() {

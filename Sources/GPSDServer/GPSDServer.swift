@@ -10,12 +10,16 @@ import Transports
 /// Swift program can serve its receiver beside its `LocationManager`; ``feed(from:report:)``
 /// does it all for a serial receiver, a capture or another gpsd.
 ///
-/// **Clients.** Up to ``Configuration/maximumClients``; one more is told so and closed. Each
-/// has its own `WATCH` and its own queue of output; a client whose queue grows past
-/// ``Configuration/queueLimit`` (it stopped reading) is disconnected, so it slows neither the
-/// receiver nor the others. A client that watches nothing and says nothing for
-/// ``Configuration/idleTimeout`` is closed. The server is read-only: `?DEVICE` requests that
-/// would change the receiver are refused.
+/// **Clients.** Up to ``Configuration/maximumClients``. Each has its own `WATCH` and its own
+/// queue of output; a client whose queue grows past ``Configuration/queueLimit`` (it stopped
+/// reading) is disconnected, so it slows neither the receiver nor the others. Only complete
+/// requests and watching count as activity: a client that watches nothing and completes no
+/// request for ``Configuration/idleTimeout``, or leaves a request incomplete for
+/// ``Configuration/requestTimeout``, is closed; when every slot is taken, a newcomer gets the
+/// slot of the least active client that has done nothing for ``Configuration/requestTimeout``,
+/// else is turned away. Every client closed or turned away reads why first (an ERROR report,
+/// then the end, never a reset). The server is read-only: `?DEVICE` requests that would
+/// change the receiver are refused.
 ///
 /// All work happens on one serial queue: publishing only schedules it.
 public final class GPSDServer: @unchecked Sendable {
@@ -28,8 +32,11 @@ public final class GPSDServer: @unchecked Sendable {
     public var maximumClients = 64
     /// Bytes queued for a client before it is taken to have stopped reading.
     public var queueLimit = 1 << 20
-    /// How long a client that watches nothing may stay silent.
+    /// How long a client that watches nothing may go without completing a request.
     public var idleTimeout: Duration = .seconds(60)
+    /// How long a request may stay incomplete before its client is closed: a client that
+    /// sends a byte now and then of a request that never ends does not hold a slot.
+    public var requestTimeout: Duration = .seconds(5)
     /// The `release` the VERSION banner names: the installed gpsd clients' own, so that
     /// xgps and cgps, which compare it with theirs, do not warn (see ``InstalledRelease``).
     public var release = Self.installedRelease
@@ -68,6 +75,9 @@ public final class GPSDServer: @unchecked Sendable {
   private var acceptSource: (any DispatchSourceRead)?
   private var idleTimer: (any DispatchSourceTimer)?
   private var clients: [Int: Client] = [:]
+  /// Clients told why they are closed, whose last bytes are read until they hang up (or a
+  /// moment passes): they hold no slot.
+  private var leaving: [Int: Client] = [:]
   private var nextClient = 0
   private var device: ServedDevice?
   private var latestFix: Fix?
@@ -118,7 +128,7 @@ public final class GPSDServer: @unchecked Sendable {
       source.resume()
       acceptSource = source
       let timer = DispatchSource.makeTimerSource(queue: queue)
-      timer.schedule(deadline: .now() + .seconds(5), repeating: .seconds(5))
+      timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
       timer.setEventHandler { [weak self] in self?.closeIdleClients() }
       timer.resume()
       idleTimer = timer
@@ -146,7 +156,9 @@ public final class GPSDServer: @unchecked Sendable {
       idleTimer?.cancel()
       idleTimer = nil
       for client in clients.values { client.close() }
+      for client in leaving.values { client.close() }
       clients.removeAll()
+      leaving.removeAll()
       counters.clients = 0
     }
   }
@@ -214,14 +226,6 @@ public final class GPSDServer: @unchecked Sendable {
     guard let listener else { return }
     while let socket = try? listener.accept() {
       counters.connections += 1
-      guard clients.count < configuration.maximumClients else {
-        var refusal = JSONWriter()
-        GPSDReport.error(.init(message: "Too many clients: at most \(configuration.maximumClients) at once.")).write(into: &refusal)
-        refusal.bytes.withUnsafeBytes { _ = try? socket.sendSome($0) }
-        try? socket.close()
-        counters.dropped += 1
-        continue
-      }
       let id = nextClient
       nextClient += 1
       // A small send buffer keeps a client's backlog in the queue counted below rather than
@@ -229,24 +233,65 @@ public final class GPSDServer: @unchecked Sendable {
       var sendBuffer: CInt = 65_536
       setsockopt(socket.rawValue, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<CInt>.size))
       let client = Client(id: id, socket: socket, queue: queue)
-      clients[id] = client
-      counters.clients = clients.count
       client.start(
         onBytes: { [weak self] bytes in self?.received(bytes, from: id) },
         onWritable: { [weak self] in self?.flush(id) },
         onClosed: { [weak self] in self?.remove(id) })
+      if clients.count >= configuration.maximumClients, !makeRoom() {
+        counters.dropped += 1
+        dismiss(client, saying: "Too many clients: at most \(configuration.maximumClients) at once.")
+        continue
+      }
+      clients[id] = client
+      counters.clients = clients.count
       var banner = JSONWriter()
       version.write(into: &banner)
       send(banner.bytes, to: client)
     }
   }
 
+  /// Closes the client that has done least for longest, if one has done nothing for a while
+  /// (no complete request for ``Configuration/requestTimeout``, or a request still
+  /// incomplete), so that a newcomer gets its slot; `false` when every client is busy.
+  private func makeRoom() -> Bool {
+    let now = ContinuousClock.now
+    let idle = clients.values.filter { client in
+      !client.watch.enable && (client.incompleteSince != nil || client.lastHeard.duration(to: now) > configuration.requestTimeout)
+    }
+    guard let oldest = idle.min(by: { $0.lastHeard < $1.lastHeard }) else { return false }
+    counters.dropped += 1
+    dismiss(oldest, saying: "Closed to make room for another client: no complete request for a while.")
+    return true
+  }
+
+  /// Tells `client` why it goes, in gpsd's ERROR report, and lets it go: its slot is free at
+  /// once, its last bytes are read until it hangs up, so it reads the reason, not a reset.
+  private func dismiss(_ client: Client, saying message: String) {
+    remove(client.id)
+    var farewell = JSONWriter()
+    GPSDReport.error(.init(message: message)).write(into: &farewell)
+    _ = client.queue(farewell.bytes, limit: configuration.queueLimit)
+    client.shutDownSending()
+    client.leavingSince = .now
+    leaving[client.id] = client
+  }
+
   private func received(_ bytes: UnsafeRawBufferPointer, from id: Int) {
-    guard let client = clients[id] else { return }
-    client.lastHeard = .now
+    guard let client = clients[id] else { return }  // a leaving client's bytes are dropped
     client.requests.append(bytes)
     var reply = JSONWriter()
-    while let request = client.requests.next() { answer(request, for: client, into: &reply) }
+    var completed = false
+    while let request = client.requests.next() {
+      completed = true
+      answer(request, for: client, into: &reply)
+      guard clients[id] != nil else { return }  // dismissed: its farewell is on its way
+    }
+    if completed { client.lastHeard = .now }
+    if client.requests.bufferedByteCount == 0 {
+      client.incompleteSince = nil
+    } else if client.incompleteSince == nil || completed {
+      client.incompleteSince = .now
+    }
     if !reply.bytes.isEmpty { send(reply.bytes, to: client) }
   }
 
@@ -296,7 +341,8 @@ public final class GPSDServer: @unchecked Sendable {
     case .unrecognized(let text):
       error("Unrecognized request '\(text.prefix(GPSDRequestReader.maximumEcho))'")
     case .tooLong:
-      error("Request too long: more than \(GPSDRequestReader.maximumPending) bytes without a complete request.")
+      counters.dropped += 1
+      dismiss(client, saying: "Request too long: more than \(GPSDRequestReader.maximumPending) bytes without a complete request.")
     }
   }
 
@@ -339,14 +385,26 @@ public final class GPSDServer: @unchecked Sendable {
   }
 
   private func remove(_ id: Int) {
+    if let client = leaving.removeValue(forKey: id) { client.close() }
     guard clients.removeValue(forKey: id) != nil else { return }
     counters.clients = clients.count
   }
 
+  /// Once a second: clients silent too long, or stuck on a request that never ends, are
+  /// told so and closed; clients told so a moment ago are closed for good.
   private func closeIdleClients() {
     let now = ContinuousClock.now
-    for client in clients.values where !client.watch.enable && client.lastHeard.duration(to: now) > configuration.idleTimeout {
-      close(client)
+    for client in clients.values {
+      if let since = client.incompleteSince, since.duration(to: now) > configuration.requestTimeout {
+        counters.dropped += 1
+        dismiss(client, saying: "Request incomplete for \(configuration.requestTimeout): closed.")
+      } else if !client.watch.enable, client.lastHeard.duration(to: now) > configuration.idleTimeout {
+        dismiss(client, saying: "No request for \(configuration.idleTimeout): closed.")
+      }
+    }
+    for client in leaving.values where client.leavingSince.map({ $0.duration(to: now) > .seconds(2) }) ?? true {
+      leaving.removeValue(forKey: client.id)
+      client.close()
     }
   }
 }

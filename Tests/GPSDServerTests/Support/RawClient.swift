@@ -2,7 +2,7 @@ import Foundation
 import Plumbing
 
 /// A hand-made gpsd client over a plain socket, for sending what real clients never would.
-final class RawClient {
+final class RawClient: @unchecked Sendable {
   let socket: FileDescriptor
   private var complete: [String] = []
   private var partial: [UInt8] = []
