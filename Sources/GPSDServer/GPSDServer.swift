@@ -71,8 +71,9 @@ public final class GPSDServer: @unchecked Sendable {
   public let configuration: Configuration
   private let queue = DispatchQueue(label: "gpsbridge.gpsd-server")
   // The state below is touched on `queue` only.
-  private var listener: FileDescriptor?
-  private var acceptSource: (any DispatchSourceRead)?
+  /// The sockets clients connect to: one, or those a service manager handed over.
+  private var listeners: [FileDescriptor] = []
+  private var acceptSources: [any DispatchSourceRead] = []
   private var idleTimer: (any DispatchSourceTimer)?
   private var clients: [Int: Client] = [:]
   /// Clients told why they are closed, whose last bytes are read until they hang up (or a
@@ -103,7 +104,7 @@ public final class GPSDServer: @unchecked Sendable {
   }
 
   deinit {
-    acceptSource?.cancel()
+    for source in acceptSources { source.cancel() }
     idleTimer?.cancel()
   }
 
@@ -120,13 +121,29 @@ public final class GPSDServer: @unchecked Sendable {
         throw .cannotListen(host: configuration.host, port: configuration.port, reason: "the address does not resolve")
       }
     }
+    listen(on: [socket])
+  }
+
+  /// Starts serving on sockets already listening, handed over by a service manager (systemd's
+  /// socket activation: ``SocketActivation``): TCP sockets are served gpsd's protocol; a Unix
+  /// socket, as Debian's `gpsd.socket` hands over for gpsd's control channel (hotplug's
+  /// `gpsdctl add`), is answered `ERROR`: this server takes no devices from it.
+  public func start(adopting descriptors: [Int32]) {
+    listen(on: descriptors.map(FileDescriptor.init(rawValue:)))
+  }
+
+  private func listen(on sockets: [FileDescriptor]) {
     queue.sync {
-      listener = socket
-      let source = DispatchSource.makeReadSource(fileDescriptor: socket.rawValue, queue: queue)
-      source.setEventHandler { [weak self] in self?.acceptWaiting() }
-      source.setCancelHandler { try? socket.close() }
-      source.resume()
-      acceptSource = source
+      listeners = sockets
+      for socket in sockets {
+        _ = fcntl(socket.rawValue, F_SETFL, fcntl(socket.rawValue, F_GETFL) | O_NONBLOCK)
+        let control = socket.isUnixSocket
+        let source = DispatchSource.makeReadSource(fileDescriptor: socket.rawValue, queue: queue)
+        source.setEventHandler { [weak self] in self?.acceptWaiting(on: socket, control: control) }
+        source.setCancelHandler { try? socket.close() }
+        source.resume()
+        acceptSources.append(source)
+      }
       let timer = DispatchSource.makeTimerSource(queue: queue)
       timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
       timer.setEventHandler { [weak self] in self?.closeIdleClients() }
@@ -136,7 +153,7 @@ public final class GPSDServer: @unchecked Sendable {
   }
 
   /// The port listened on (useful after asking for port 0).
-  public var port: Int? { queue.sync { listener?.localPort } }
+  public var port: Int? { queue.sync { listeners.lazy.compactMap(\.localPort).first } }
 
   /// What has happened so far.
   public var statistics: Counters {
@@ -150,9 +167,9 @@ public final class GPSDServer: @unchecked Sendable {
   /// Stops listening and closes every client.
   public func stop() {
     queue.sync {
-      acceptSource?.cancel()
-      acceptSource = nil
-      listener = nil
+      for source in acceptSources { source.cancel() }
+      acceptSources.removeAll()
+      listeners.removeAll()
       idleTimer?.cancel()
       idleTimer = nil
       for client in clients.values { client.close() }
@@ -222,9 +239,12 @@ public final class GPSDServer: @unchecked Sendable {
 
   // MARK: Clients
 
-  private func acceptWaiting() {
-    guard let listener else { return }
+  private func acceptWaiting(on listener: FileDescriptor, control: Bool) {
     while let socket = try? listener.accept() {
+      if control {
+        answerControl(socket)
+        continue
+      }
       counters.connections += 1
       let id = nextClient
       nextClient += 1
@@ -248,6 +268,13 @@ public final class GPSDServer: @unchecked Sendable {
       version.write(into: &banner)
       send(banner.bytes, to: client)
     }
+  }
+
+  /// gpsd's control channel (`gpsdctl add /dev/ttyUSB0`): refused, and closed.
+  private func answerControl(_ socket: FileDescriptor) {
+    Array("ERROR\n".utf8).withUnsafeBytes { _ = try? socket.sendSome($0) }
+    shutdown(socket.rawValue, Int32(SHUT_WR))
+    try? socket.close()
   }
 
   /// Closes the client that has done least for longest, if one has done nothing for a while

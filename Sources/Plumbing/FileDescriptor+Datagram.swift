@@ -1,5 +1,6 @@
 extension FileDescriptor {
-  /// Sends `bytes` as one datagram on `socket` to the Unix socket at `path`, without waiting
+  /// Sends `bytes` as one datagram on `socket` to the Unix socket at `path` (abstract when it
+  /// starts with a zero byte), without waiting
   /// (the socket should be non-blocking): the error says why it could not go (`ENOENT` or
   /// `ECONNREFUSED` when nobody listens there, `EAGAIN` when the listener's queue is full).
   package static func sendDatagram(_ socket: FileDescriptor, _ bytes: UnsafeRawBufferPointer, toUnixPath path: String)
@@ -14,9 +15,12 @@ extension FileDescriptor {
       raw.copyBytes(from: pathBytes)
       raw[pathBytes.count] = 0
     }
+    // The exact length: an abstract name (a leading zero byte) is all of its bytes and no more.
+    let isAbstract = pathBytes.first == 0
+    let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + pathBytes.count + (isAbstract ? 0 : 1))
     let sent = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-        sendto(socket.rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), pointer, socklen_t(MemoryLayout<sockaddr_un>.size))
+        sendto(socket.rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), pointer, length)
       }
     }
     return sent < 0 ? .failure(Errno.current) : .success(())

@@ -24,6 +24,16 @@ extension FileDescriptor {
     return FileDescriptor(rawValue: fd)
   }
 
+  /// Whether this is a Unix-domain socket (not TCP).
+  package var isUnixSocket: Bool {
+    var address = sockaddr_storage()
+    var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+    let result = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(rawValue, $0, &length) }
+    }
+    return result == 0 && address.ss_family == sa_family_t(AF_UNIX)
+  }
+
   /// The port a listening socket is bound to.
   package var localPort: Int? {
     var address = sockaddr_storage()

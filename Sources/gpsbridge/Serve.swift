@@ -12,21 +12,39 @@ func serve(_ options: ServeOptions) async -> Int32 {
   configuration.host = options.listen.host
   configuration.port = options.listen.port
   configuration.revision = "gpsbridge \(version)"
-  if !isLoopback(options.listen.host) {
-    Terminal.diagnostic(
-      "gpsbridge: warning: listening on \(options.listen), beyond this machine: anyone who can reach it can read your location.")
-  }
   let server = GPSDServer(configuration: configuration)
-  do {
-    try server.start()
-  } catch {
-    Terminal.diagnostic("Error: \(error)")
-    return 1
+  // Sockets systemd handed over (socket activation) are served as they are; else --listen.
+  let listening: String
+  if let sockets = SocketActivation.takeListeningSockets() {
+    server.start(adopting: sockets)
+    listening = "the \(sockets.count == 1 ? "socket" : "\(sockets.count) sockets") systemd handed over"
+  } else {
+    if !isLoopback(options.listen.host) {
+      Terminal.diagnostic(
+        "gpsbridge: warning: listening on \(options.listen), beyond this machine: anyone who can reach it can read your location.")
+    }
+    do {
+      try server.start()
+    } catch {
+      Terminal.diagnostic("Error: \(error)")
+      return 1
+    }
+    listening = options.listen.description
   }
-  defer { server.stop() }
+  defer {
+    SocketActivation.notify("STOPPING=1")
+    server.stop()
+  }
+  SocketActivation.notify("READY=1")
+  let watchdog = SocketActivation.watchdogInterval.map { interval in
+    Task {
+      while await sleepUnlessCancelled(interval) { SocketActivation.notify("WATCHDOG=1") }
+    }
+  }
+  defer { watchdog?.cancel() }
 
   let (source, name) = servedSource(options.source)
-  Terminal.diagnostic("gpsbridge: serving \(name) to gpsd clients on \(options.listen); stop with Ctrl-C.")
+  Terminal.diagnostic("gpsbridge: serving \(name) to gpsd clients on \(listening); stop with Ctrl-C.")
   let outcome = Locked<Int32>(0)
   let status = ServeStatus(server: server, name: name)
   let drawing = Task { await status.run() }

@@ -1,0 +1,100 @@
+import Foundation
+import Plumbing
+import TestHelpers
+import Testing
+
+/// systemd's ways of starting `serve`, with systemd's own tools: socket activation, readiness
+/// and watchdog notifications, and the unit files in the repository.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct SystemdTests {
+  static let capture = Served.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea").path
+
+  /// A temporary path for a socket.
+  static func socketPath(_ name: String) -> String {
+    NSTemporaryDirectory() + "gpsbridge-\(name)-\(getpid())-\(Int.random(in: 0..<1_000_000)).sock"
+  }
+
+  @Test(.enabled(if: Installed.path("systemd-socket-activate") != nil && Installed.path("gpspipe") != nil))
+  func socketActivationServesOnTheSocketsHandedOver() async throws {
+    let port = Int.random(in: 30_000...60_000)
+    let control = Self.socketPath("control")
+    defer { unlink(control) }
+    // As Debian's gpsd.socket hands gpsd its control socket and its TCP port. Started by the
+    // shell, in the background: a systemd-socket-activate started with Foundation's
+    // Process (it execs the program) kept gpspipe below from being seen to end until it did.
+    let started = shell(
+      "\(Installed.path("systemd-socket-activate")!) -l \(control) -l 127.0.0.1:\(port) \(Gpsbridge.executable) serve --replay \(Self.capture) </dev/null >/dev/null 2>&1 &"
+    )
+    try #require(started.status == 0)
+    defer { _ = shell("pkill -f 'serve --replay \(Self.capture)$' ; pkill -f 'systemd-socket-activate -l \(control)'") }
+    for _ in 0..<100 where !FileManager.default.fileExists(atPath: control) { try await Task.sleep(for: .milliseconds(50)) }
+    // The control socket (gpsdctl's) is answered, and takes no devices.
+    let answer = shell("printf '+/dev/ttyUSB9\\r\\n' | socat -t 2 - UNIX-CONNECT:\(control)")
+    #expect(answer.output.hasPrefix("ERROR"), "\(answer)")
+    let result = try await runProgram(Installed.path("gpspipe")!, ["-w", "-n", "6", "127.0.0.1:\(port)"], timeout: 20)
+    #expect(result.output.contains(#""class":"TPV""#), "\(result.output) \(result.error)")
+    #expect(result.output.contains(#""rev":"gpsbridge"#), "\(result.output)")
+  }
+
+  /// A `Type=notify` service's messages, caught on a datagram socket standing in for systemd's.
+  @Test func readinessWatchdogAndStoppingAreNotified() async throws {
+    let path = Self.socketPath("notify")
+    defer { unlink(path) }
+    let listener = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+    defer { close(listener) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    try #require(bound == 0)
+
+    let server = Process()
+    server.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
+    server.arguments = ["serve", "--replay", Self.capture, "--listen", "127.0.0.1:\(Int.random(in: 30_000...60_000))"]
+    var environment = ProcessInfo.processInfo.environment
+    environment["NOTIFY_SOCKET"] = path
+    environment["WATCHDOG_USEC"] = "400000"
+    server.environment = environment
+    server.standardError = FileHandle.nullDevice
+    try server.run()
+
+    var messages: [String] = []
+    func receive(until wanted: String) {
+      var buffer = [UInt8](repeating: 0, count: 512)
+      for _ in 0..<200 where !messages.contains(wanted) {
+        var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, 100) > 0 else { continue }
+        let count = recv(listener, &buffer, buffer.count, 0)
+        if count > 0 { messages.append(String(decoding: buffer[0..<count], as: UTF8.self)) }
+      }
+    }
+    receive(until: "READY=1")
+    receive(until: "WATCHDOG=1")
+    server.terminate()
+    receive(until: "STOPPING=1")
+    server.waitUntilExit()
+    #expect(messages.first == "READY=1", "\(messages)")
+    #expect(messages.contains("WATCHDOG=1"), "\(messages)")
+    #expect(messages.last == "STOPPING=1", "\(messages)")
+  }
+
+  /// The unit files in the repository, as `systemd-analyze verify` reads them (with the built
+  /// program in place of the installed one, which it checks exists).
+  @Test(.enabled(if: Installed.path("systemd-analyze") != nil))
+  func theUnitFilesVerifyClean() throws {
+    let units = Served.fixtures.deletingLastPathComponent().appendingPathComponent("Scripts/systemd")
+    let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("gpsbridge-units-\(getpid())")
+    try? FileManager.default.removeItem(at: directory)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    for name in ["gpsbridge.service", "gpsbridge.socket"] {
+      let text = try String(contentsOf: units.appendingPathComponent(name), encoding: .utf8)
+      try text.replacingOccurrences(of: "/usr/local/bin/gpsbridge", with: Gpsbridge.executable)
+        .write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+    let result = shell("cd \(directory.path) && systemd-analyze verify ./gpsbridge.socket ./gpsbridge.service 2>&1")
+    #expect(result.status == 0 && result.output.isEmpty, "\(result.output)")
+  }
+}
