@@ -23,15 +23,11 @@ extension GPSDReport.TPV {
       ellipsoidalAltitude = fix.ellipsoidalAltitude
       altitudeMSL = fix.altitude
       altitude = fix.altitude
-      verticalError = fix.verticalAccuracy
       geoidSeparation = fix.geoidSeparation
     }
-    longitudeError = fix.errorEstimate?.longitude
-    latitudeError = fix.errorEstimate?.latitude
     course = fix.course
     magneticVariation = fix.magneticVariation
     speed = fix.speed
-    horizontalError = fix.horizontalAccuracy
   }
 
   /// gpsd's `status` for a fix quality, from DGPS up (as gpsd writes it).
@@ -89,13 +85,12 @@ extension GPSDReport.GST {
 
 extension GPSDReport {
   /// The reports one fix makes, in gpsd's order: TPV; SKY when there are satellites or DOPs;
-  /// GST when the receiver sent error estimates; ATT when it has a heading.
+  /// GST when the receiver sent error estimates; ATT when it has a heading. With the figures
+  /// gpsd computes from this fix alone (see ``GPSDErrorModel``; those that need the fix
+  /// before come from a model fed every fix).
   public static func reports(for fix: Fix, device: String) -> [GPSDReport] {
-    var reports: [GPSDReport] = [.tpv(TPV(fix, device: device))]
-    if !fix.satellites.isEmpty || fix.hdop != nil { reports.append(.sky(SKY(fix, device: device))) }
-    if fix.errorEstimate != nil { reports.append(.gst(GST(fix, device: device))) }
-    if let heading = fix.trueHeading { reports.append(.att(ATT(device: device, time: fix.timestamp?.description, heading: heading))) }
-    return reports
+    var model = GPSDErrorModel()
+    return model.reports(for: fix, device: device)
   }
 }
 

@@ -65,6 +65,8 @@ extension GPSDReport {
     public var courseError: Double?
     /// Estimated climb error, metres per second.
     public var climbError: Double?
+    /// Estimated spherical (3D) position error, metres.
+    public var sphericalError: Double?
 
     public init(device: String? = nil, mode: Mode? = nil, time: String? = nil) {
       self.device = device
@@ -91,6 +93,7 @@ extension GPSDReport {
       case speedError = "eps"
       case courseError = "epd"
       case climbError = "epc"
+      case sphericalError = "sep"
     }
   }
 }

@@ -121,6 +121,7 @@ extension GPSDReport.TPV {
     if let climbError { writer.field("epc", climbError, decimals: 2) }
     if let horizontalError { writer.field("eph", horizontalError, decimals: 3) }
     if let geoidSeparation { writer.field("geoidSep", geoidSeparation, decimals: 3) }
+    if let sphericalError { writer.field("sep", sphericalError, decimals: 3) }
   }
 }
 

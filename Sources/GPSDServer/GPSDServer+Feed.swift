@@ -48,13 +48,19 @@ extension GPSDServer {
   /// and `DEVICE` notices when it comes and goes. Other listeners of the receiver (a status
   /// line) hear the same events.
   public func serve(_ receiver: Receiver, device: String, bitsPerSecond: Int? = nil) async {
+    // The line's speed, once known, whichever of it and the device's arrival comes first.
+    let speed = Locked(bitsPerSecond)
     let listener = receiver.listen(wanting: [.fixes, .bytes, .sentences, .satellites]) { [self] event in
       switch event {
       case .fix(let fix): publish(.fix(fix))
       case .sentence(let sentence): publish(.sentence(sentence))
       case .bytes(let bytes): publish(.bytes(bytes))
-      case .status(.authorization(.authorizedAlways)): publish(.deviceAppeared(path: device, bitsPerSecond: bitsPerSecond, cycle: 1))
+      case .status(.authorization(.authorizedAlways)):
+        publish(.deviceAppeared(path: device, bitsPerSecond: speed.withLock { $0 }, cycle: 1))
       case .status(.paused), .status(.ended), .status(.stopped): publish(.deviceWentAway)
+      case .lineSpeed(let rate):
+        speed.withLock { $0 = rate }
+        publish(.deviceSpeed(rate))
       default: break
       }
     }

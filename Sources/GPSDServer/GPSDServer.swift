@@ -82,6 +82,8 @@ public final class GPSDServer: @unchecked Sendable {
   private var nextClient = 0
   private var device: ServedDevice?
   private var latestFix: Fix?
+  /// gpsd's computed figures for the device's fixes (they need the fix before).
+  private var errorModel = GPSDErrorModel()
   private var reports = JSONWriter(capacity: 4096)
   private var counters = Counters()
 
@@ -189,6 +191,8 @@ public final class GPSDServer: @unchecked Sendable {
     case deviceAppeared(path: String, bitsPerSecond: Int?, cycle: Double)
     /// The receiver went away.
     case deviceWentAway
+    /// The receiver's serial speed is known (autobaud found it): DEVICE says it again.
+    case deviceSpeed(Int)
     /// One epoch's fix: TPV, and SKY, GST and ATT as it has them, to clients watching JSON.
     case fix(Fix)
     /// One sentence as the receiver sent it (without its line end), to clients watching NMEA.
@@ -208,6 +212,13 @@ public final class GPSDServer: @unchecked Sendable {
     case .deviceAppeared(let path, let bitsPerSecond, let cycle):
       let served = ServedDevice(path: path, activated: .nowToTheMillisecond, bitsPerSecond: bitsPerSecond, cycle: cycle)
       device = served
+      errorModel = GPSDErrorModel()
+      GPSDReport.device(served.report).write(into: &reports)
+      broadcast(to: { $0.enable })
+    case .deviceSpeed(let bitsPerSecond):
+      guard var served = device, served.bitsPerSecond != bitsPerSecond else { return }
+      served.bitsPerSecond = bitsPerSecond
+      device = served
       GPSDReport.device(served.report).write(into: &reports)
       broadcast(to: { $0.enable })
     case .deviceWentAway:
@@ -219,7 +230,7 @@ public final class GPSDServer: @unchecked Sendable {
       latestFix = fix
       counters.fixes += 1
       let path = device?.path ?? "gpsbridge"
-      for report in GPSDReport.reports(for: fix, device: path) { report.write(into: &reports) }
+      for report in errorModel.reports(for: fix, device: path) { report.write(into: &reports) }
       broadcast(to: \.wantsReports)
     case .sentence(let sentence):
       for byte in sentence { reports.append(ascii: byte) }

@@ -17,6 +17,9 @@ public enum ReceiverEvent: Sendable, Equatable {
   case rejected(String)
   /// The source is about to open its device or connection.
   case attempt
+  /// The serial line's speed in bits per second, once the receiver's bytes are read at it
+  /// (autobaud has found it, or it was given): a gpsd's DEVICE report says it.
+  case lineSpeed(Int)
   /// The source has published all it has for now (a read's bytes, a replay's piece or paced
   /// epoch): a listener that gathers events passes them on here, so a fast replay wakes its
   /// readers once a piece rather than once a fix, and a live one as soon as a burst is in.

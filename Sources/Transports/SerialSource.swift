@@ -131,7 +131,7 @@ public struct SerialSource: ByteSource {
     var hadFix = false
     if automatic, candidates[0] != (knownRate ?? BaudRate.candidates[0]) { try? port.setBaudRate(candidates[0]) }
     func notice(_ index: Int) -> String { "\(path): NMEA at \(candidates[index]) baud" }
-    if probing { reader.unsettle(saying: notice(0)) }
+    if probing { reader.unsettle(saying: notice(0)) } else { receiver.publish(.lineSpeed(candidates[0])) }
     reader.start()
 
     /// Keeps the rate being tried: a fix, or two sentences, prove it (a fix settles the
@@ -140,6 +140,7 @@ public struct SerialSource: ByteSource {
       probing = false
       reader.settle()
       knownRate = candidates[index]
+      receiver.publish(.lineSpeed(candidates[index]))
     }
     /// Tries `candidates[next]` from `now` on, with the decoder and its counters afresh.
     func probe(_ next: Int, from now: ContinuousClock.Instant) {

@@ -24,6 +24,10 @@ import Testing
     let lines = client.read(for: 20) { lines in lines.filter { $0.hasPrefix("$") }.count >= 200 }
       .filter { $0.hasPrefix("$") }.map { $0.trimmingCharacters(in: .newlines) }
     await playing.value
+    // A tty's DEVICE says its line as gpsd's does, once autobaud has found the speed.
+    let line = #""native":0,"bps":9600,"parity":"N","stopbits":1"#
+    let devices = client.read(for: 10) { $0.contains { $0.contains(line) } }.filter { $0.contains(#""class":"DEVICE""#) }
+    #expect(devices.contains { $0.contains(line) }, "\(devices)")
     feeding.cancel()
     await feeding.value
     #expect(lines.count >= 200)

@@ -1,0 +1,71 @@
+import NMEA
+import Plumbing
+
+/// The dilutions of precision a receiver's sky gives, computed from the used satellites'
+/// azimuths and elevations: what gpsd fills in for the DOPs NMEA receivers do not send
+/// (`xdop`, `ydop`, `tdop`, `gdop`).
+///
+/// Each used satellite is a line of sight (east, north, up) and a clock term; with G the
+/// matrix of those rows, Q = (GᵀG)⁻¹, and each DOP is the square root of a sum of Q's
+/// diagonal: x east, y north, v up, t the clock, h = x + y, p = h + v, g all four.
+package struct DilutionOfPrecision: Hashable, Sendable {
+  package var x: Double
+  package var y: Double
+  package var horizontal: Double
+  package var vertical: Double
+  package var position: Double
+  package var time: Double
+  package var geometric: Double
+
+  /// The DOPs of `satellites`' used ones with a plausible azimuth and elevation; `nil` with
+  /// fewer than four, or when they lie so that no solution is defined.
+  package init?(_ satellites: [Fix.Satellite]) {
+    var normal = [[Double]](repeating: [0, 0, 0, 0], count: 4)
+    var count = 0
+    for satellite in satellites where satellite.isUsed && satellite.number >= 1 {
+      guard let azimuth = satellite.azimuth, (0...359).contains(azimuth), let elevation = satellite.elevation, abs(elevation) <= 90
+      else { continue }
+      let a = Double(azimuth) * .pi / 180, e = Double(elevation) * .pi / 180
+      let row = [sin(a) * cos(e), cos(a) * cos(e), sin(e), 1]
+      for i in 0..<4 { for j in 0..<4 { normal[i][j] += row[i] * row[j] } }
+      count += 1
+    }
+    guard count >= 4, let inverse = Self.inverse(normal) else { return nil }
+    let q = (0..<4).map { inverse[$0][$0] }
+    guard q.allSatisfy({ $0 >= 0 && $0.isFinite }) else { return nil }
+    x = q[0].squareRoot()
+    y = q[1].squareRoot()
+    horizontal = (q[0] + q[1]).squareRoot()
+    vertical = q[2].squareRoot()
+    position = (q[0] + q[1] + q[2]).squareRoot()
+    time = q[3].squareRoot()
+    geometric = (q[0] + q[1] + q[2] + q[3]).squareRoot()
+  }
+
+  /// The inverse of a 4×4 matrix by Gauss–Jordan elimination with partial pivoting; `nil`
+  /// when it is singular.
+  static func inverse(_ matrix: [[Double]]) -> [[Double]]? {
+    var a = matrix
+    var result = (0..<4).map { row in (0..<4).map { $0 == row ? 1.0 : 0.0 } }
+    for column in 0..<4 {
+      let pivot = (column..<4).max { abs(a[$0][column]) < abs(a[$1][column]) }!
+      guard abs(a[pivot][column]) > 1e-12 else { return nil }
+      a.swapAt(column, pivot)
+      result.swapAt(column, pivot)
+      let scale = a[column][column]
+      for j in 0..<4 {
+        a[column][j] /= scale
+        result[column][j] /= scale
+      }
+      for row in 0..<4 where row != column {
+        let factor = a[row][column]
+        guard factor != 0 else { continue }
+        for j in 0..<4 {
+          a[row][j] -= factor * a[column][j]
+          result[row][j] -= factor * result[column][j]
+        }
+      }
+    }
+    return result
+  }
+}
