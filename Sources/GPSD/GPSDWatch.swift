@@ -47,6 +47,8 @@ public struct GPSDWatch: Hashable, Sendable, Codable {
   public var wantsReports: Bool { enable && (json || (!nmea && raw == 0)) }
   public var wantsSentences: Bool { enable && (nmea || raw == 1) }
   public var wantsBytes: Bool { enable && raw >= 2 }
+  /// Whether the watch takes what the receiver at `path` says: all receivers, or that one.
+  public func accepts(_ path: String) -> Bool { device == nil || device == path }
 
   /// The fields of a `?WATCH=` object; any of them may be left out.
   public struct Change: Codable, Hashable, Sendable {

@@ -52,15 +52,15 @@ extension GPSDServer {
     let speed = Locked(bitsPerSecond)
     let listener = receiver.listen(wanting: [.fixes, .bytes, .sentences, .satellites]) { [self] event in
       switch event {
-      case .fix(let fix): publish(.fix(fix))
-      case .sentence(let sentence): publish(.sentence(sentence))
-      case .bytes(let bytes): publish(.bytes(bytes))
+      case .fix(let fix): publish(.fix(fix, device: device))
+      case .sentence(let sentence): publish(.sentence(sentence, device: device))
+      case .bytes(let bytes): publish(.bytes(bytes, device: device))
       case .status(.authorization(.authorizedAlways)):
         publish(.deviceAppeared(path: device, bitsPerSecond: speed.withLock { $0 }, cycle: 1))
-      case .status(.paused), .status(.ended), .status(.stopped): publish(.deviceWentAway)
+      case .status(.paused), .status(.ended), .status(.stopped): publish(.deviceWentAway(device: device))
       case .lineSpeed(let rate):
         speed.withLock { $0 = rate }
-        publish(.deviceSpeed(rate))
+        publish(.deviceSpeed(rate, device: device))
       default: break
       }
     }

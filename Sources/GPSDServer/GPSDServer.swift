@@ -80,10 +80,31 @@ public final class GPSDServer: @unchecked Sendable {
   /// moment passes): they hold no slot.
   private var leaving: [Int: Client] = [:]
   private var nextClient = 0
-  private var device: ServedDevice?
-  private var latestFix: Fix?
-  /// gpsd's computed figures for the device's fixes (they need the fix before).
-  private var errorModel = GPSDErrorModel()
+  /// The receivers served, in the order they first appeared; a receiver that went away
+  /// stays listed (not present) so it keeps its place.
+  private var receivers: [Served] = []
+
+  /// One receiver as served.
+  struct Served {
+    var path: String
+    /// Its DEVICE, while it is there.
+    var device: ServedDevice?
+    var latestFix: Fix?
+    /// gpsd's computed figures for its fixes (they need the fix before).
+    var errorModel = GPSDErrorModel()
+  }
+
+  /// The index of the receiver at `path` (`nil`: the first, or a receiver with no name of its
+  /// own, "gpsbridge"), made when it is first heard of.
+  private func receiverIndex(_ path: String?) -> Int {
+    let name = path ?? receivers.first?.path ?? "gpsbridge"
+    if let index = receivers.firstIndex(where: { $0.path == name }) { return index }
+    receivers.append(Served(path: name))
+    return receivers.count - 1
+  }
+
+  /// The receivers there now.
+  private var presentDevices: [ServedDevice] { receivers.compactMap(\.device) }
   private var reports = JSONWriter(capacity: 4096)
   private var counters = Counters()
 
@@ -184,21 +205,22 @@ public final class GPSDServer: @unchecked Sendable {
 
   // MARK: What is served
 
-  /// What a receiver gives a server.
+  /// What a receiver gives a server. Events name their receiver by its path (`device`); with
+  /// one receiver it may be left out.
   public enum Event: Sendable {
     /// The receiver is there (again): `path` as clients will see it, its speed if known, and
     /// seconds between fixes.
     case deviceAppeared(path: String, bitsPerSecond: Int?, cycle: Double)
     /// The receiver went away.
-    case deviceWentAway
+    case deviceWentAway(device: String? = nil)
     /// The receiver's serial speed is known (autobaud found it): DEVICE says it again.
-    case deviceSpeed(Int)
+    case deviceSpeed(Int, device: String? = nil)
     /// One epoch's fix: TPV, and SKY, GST and ATT as it has them, to clients watching JSON.
-    case fix(Fix)
+    case fix(Fix, device: String? = nil)
     /// One sentence as the receiver sent it (without its line end), to clients watching NMEA.
-    case sentence([UInt8])
+    case sentence([UInt8], device: String? = nil)
     /// Bytes as they came, to clients watching `raw:2`.
-    case bytes([UInt8])
+    case bytes([UInt8], device: String? = nil)
   }
 
   /// Serves `event` to the clients that watch for it.
@@ -210,42 +232,48 @@ public final class GPSDServer: @unchecked Sendable {
     reports.removeAll()
     switch event {
     case .deviceAppeared(let path, let bitsPerSecond, let cycle):
+      let index = receiverIndex(path)
       let served = ServedDevice(path: path, activated: .nowToTheMillisecond, bitsPerSecond: bitsPerSecond, cycle: cycle)
-      device = served
-      errorModel = GPSDErrorModel()
+      receivers[index].device = served
+      receivers[index].errorModel = GPSDErrorModel()
       GPSDReport.device(served.report).write(into: &reports)
-      broadcast(to: { $0.enable })
-    case .deviceSpeed(let bitsPerSecond):
-      guard var served = device, served.bitsPerSecond != bitsPerSecond else { return }
+      broadcast(about: path, to: { $0.enable })
+    case .deviceSpeed(let bitsPerSecond, let path):
+      let index = receiverIndex(path)
+      guard var served = receivers[index].device, served.bitsPerSecond != bitsPerSecond else { return }
       served.bitsPerSecond = bitsPerSecond
-      device = served
+      receivers[index].device = served
       GPSDReport.device(served.report).write(into: &reports)
-      broadcast(to: { $0.enable })
-    case .deviceWentAway:
-      guard let path = device?.path else { return }
-      device = nil
-      GPSDReport.device(GPSDReport.Device(path: path, activated: "0")).write(into: &reports)
-      broadcast(to: { $0.enable })
-    case .fix(let fix):
-      latestFix = fix
+      broadcast(about: served.path, to: { $0.enable })
+    case .deviceWentAway(let path):
+      let index = receiverIndex(path)
+      guard let served = receivers[index].device else { return }
+      receivers[index].device = nil
+      GPSDReport.device(GPSDReport.Device(path: served.path, activated: "0")).write(into: &reports)
+      broadcast(about: served.path, to: { $0.enable })
+    case .fix(let fix, let path):
+      let index = receiverIndex(path)
+      receivers[index].latestFix = fix
       counters.fixes += 1
-      let path = device?.path ?? "gpsbridge"
-      for report in errorModel.reports(for: fix, device: path) { report.write(into: &reports) }
-      broadcast(to: \.wantsReports)
-    case .sentence(let sentence):
+      let name = receivers[index].path
+      for report in receivers[index].errorModel.reports(for: fix, device: name) { report.write(into: &reports) }
+      broadcast(about: name, to: \.wantsReports)
+    case .sentence(let sentence, let path):
       for byte in sentence { reports.append(ascii: byte) }
       reports.append(ascii: 0x0D)
       reports.append(ascii: 0x0A)
-      broadcast(to: \.wantsSentences)
-    case .bytes(let bytes):
-      for client in clients.values where client.watch.wantsBytes { send(bytes, to: client) }
+      broadcast(about: receivers[receiverIndex(path)].path, to: \.wantsSentences)
+    case .bytes(let bytes, let path):
+      let name = receivers[receiverIndex(path)].path
+      for client in clients.values where client.watch.wantsBytes && client.watch.accepts(name) { send(bytes, to: client) }
     }
   }
 
-  /// Sends what `reports` holds to every client whose watch `wants` it.
-  private func broadcast(to wants: (GPSDWatch) -> Bool) {
+  /// Sends what `reports` holds, about the receiver at `path`, to every client whose watch
+  /// `wants` it and takes that receiver.
+  private func broadcast(about path: String, to wants: (GPSDWatch) -> Bool) {
     guard !reports.bytes.isEmpty else { return }
-    for client in clients.values where wants(client.watch) { send(reports.bytes, to: client) }
+    for client in clients.values where wants(client.watch) && client.watch.accepts(path) { send(reports.bytes, to: client) }
   }
 
   // MARK: Clients
@@ -341,8 +369,9 @@ public final class GPSDServer: @unchecked Sendable {
         protocolMinor: configuration.protocolMinor))
   }
 
-  /// DEVICES: libgps 3.22 loops forever on more than 4 devices; there is at most one.
-  private var devices: GPSDReport { .devices(GPSDReport.Devices(devices: device.map { [$0.report] } ?? [])) }
+  /// DEVICES: every receiver there now. (libgps 3.22 loops forever on more than 4 devices:
+  /// see ``Configuration/maximumReceivers``.)
+  private var devices: GPSDReport { .devices(GPSDReport.Devices(devices: presentDevices.map(\.report))) }
 
   private func answer(_ output: GPSDRequestReader.Output, for client: Client, into reply: inout JSONWriter) {
     func error(_ message: String) { GPSDReport.error(.init(message: message)).write(into: &reply) }
@@ -353,7 +382,7 @@ public final class GPSDServer: @unchecked Sendable {
       devices.write(into: &reply)
     case .request(.watch(let change)):
       if let change {
-        if let wanted = change.device, wanted != device?.path {
+        if let wanted = change.device, !receivers.contains(where: { $0.path == wanted }) {
           error("No such device as \(wanted)")
           return
         }
@@ -369,8 +398,10 @@ public final class GPSDServer: @unchecked Sendable {
         error("gpsbridge serves its receiver read-only: it does not change the device's settings.")
         return
       }
-      guard let device else {
-        error("Can't perform DEVICE configuration, no devices attached.")
+      // The one named, else the first there.
+      let named = object.flatMap(Self.namedPath)
+      guard let device = presentDevices.first(where: { named == nil || $0.path == named }) else {
+        error(named.map { "No such device as \($0)" } ?? "Can't perform DEVICE configuration, no devices attached.")
         return
       }
       GPSDReport.device(device.report).write(into: &reply)
@@ -384,16 +415,28 @@ public final class GPSDServer: @unchecked Sendable {
     }
   }
 
-  /// POLL: the latest fix's TPV, GST and SKY, as lists, with the time of asking.
+  /// POLL: each receiver's latest TPV, GST and SKY, as lists, with the time of asking.
   private var poll: GPSDReport {
     var poll = GPSDReport.Poll(time: UTCTimestamp.nowToTheMillisecond.description, active: 0, tpv: [], gst: [], sky: [])
-    if let fix = latestFix, let device {
-      poll.active = 1
-      poll.tpv = [GPSDReport.TPV(fix, device: device.path)]
-      poll.gst = [GPSDReport.GST(fix, device: device.path)]
-      poll.sky = [GPSDReport.SKY(fix, device: device.path)]
+    for receiver in receivers {
+      guard let fix = receiver.latestFix, let device = receiver.device else { continue }
+      poll.active = (poll.active ?? 0) + 1
+      poll.tpv?.append(GPSDReport.TPV(fix, device: device.path))
+      poll.gst?.append(GPSDReport.GST(fix, device: device.path))
+      poll.sky?.append(GPSDReport.SKY(fix, device: device.path))
     }
     return .poll(poll)
+  }
+
+  /// The `"path"` a `?DEVICE=` object names, if any.
+  private static func namedPath(_ text: String) -> String? {
+    let bytes = Array(text.utf8), key = Array(#""path""#.utf8)
+    guard let start = (0...(max(0, bytes.count - key.count))).first(where: { bytes[$0...].starts(with: key) }) else { return nil }
+    let afterKey = bytes[(start + key.count)...]
+    guard let open = afterKey.firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+    let value = bytes[(open + 1)...]
+    guard let close = value.firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+    return String(decoding: value[..<close], as: UTF8.self)
   }
 
   /// Whether a `?DEVICE=` object asks nothing but which device (no speed, cycle or bytes).

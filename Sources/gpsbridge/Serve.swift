@@ -43,7 +43,8 @@ func serve(_ options: ServeOptions) async -> Int32 {
   }
   defer { watchdog?.cancel() }
 
-  let (source, name) = servedSource(options.source)
+  let (source, firstName) = servedSource(options.source)
+  let name = options.moreDevices.isEmpty ? firstName : ([firstName] + options.moreDevices).joined(separator: " and ")
   Terminal.diagnostic("gpsbridge: serving \(name) to gpsd clients on \(listening); stop with Ctrl-C.")
   let outcome = Locked<Int32>(0)
   let status = ServeStatus(server: server, name: name)
@@ -58,6 +59,28 @@ func serve(_ options: ServeOptions) async -> Int32 {
     return 1
   }
   defer { clock?.cancel() }
+  // Several receivers: each served under its own path, each on its own; one that fails for
+  // good is said and ends, the others go on.
+  var served = [(receiver, source.device, source.bitsPerSecond, firstName)]
+  for path in options.moreDevices {
+    let more = GPSDServer.Source.serial(path: path, baudRate: options.source.baudRate)
+    served.append((more.receiver, more.device, more.bitsPerSecond, path))
+  }
+  for (receiver, _, _, name) in served { sayWhatHappens(to: receiver, name: name, status: status, outcome: outcome) }
+  await withTaskGroup(of: Void.self) { group in
+    for (receiver, device, bitsPerSecond, _) in served {
+      group.addTask { await server.serve(receiver, device: device, bitsPerSecond: bitsPerSecond) }
+    }
+  }
+  drawing.cancel()
+  await drawing.value
+  status.say()
+  return outcome.withLock { $0 }
+}
+
+/// Says on stderr what happens to `receiver` (named `name`): problems, pauses, notices; a
+/// cause that cannot go away makes the exit status 1.
+func sayWhatHappens(to receiver: Receiver, name: String, status: ServeStatus, outcome: Locked<Int32>) {
   receiver.listen(wanting: []) { event in
     switch event {
     case .status(.failed(let error)), .status(.paused(let error)), .status(.ended(let error)):
@@ -73,11 +96,6 @@ func serve(_ options: ServeOptions) async -> Int32 {
       break
     }
   }
-  await server.serve(receiver, device: source.device, bitsPerSecond: source.bitsPerSecond)
-  drawing.cancel()
-  await drawing.value
-  status.say()
-  return outcome.withLock { $0 }
 }
 
 /// Feeds the receiver's time (and its pulses, with `--pps`) to chrony's and ntpd's reference

@@ -4,6 +4,8 @@ import TimeService
 /// What `gpsbridge serve` was asked to do.
 struct ServeOptions: Equatable {
   var source = SourceChoice.automatic
+  /// Receivers served beside the first (`--device` given more than once).
+  var moreDevices: [String] = []
   var listen = GPSDAddress.standard
   /// chrony's SOCK refclock socket for the receiver's NMEA time.
   var chrony: String?
@@ -29,12 +31,13 @@ struct ServeOptions: Equatable {
     discussion: """
       Speaks gpsd's JSON protocol, so programs written for gpsd read this receiver as
       if gpsd were running, while Swift programs use the LocationManager. With no
-      source it serves the first receiver found, else the demo drive. Listening beyond
-      127.0.0.1 shares your location with the network: only when --listen names such an
-      address.
+      source it serves the first receiver found, else the demo drive. Give --device
+      more than once to serve several receivers from one port (the first one's time
+      feeds --chrony, --ntp-shm and --pps). Listening beyond 127.0.0.1 shares your
+      location with the network: only when --listen names such an address.
       """,
     usage:
-      "gpsbridge serve [--device <path> [--baud <rate>] | --replay <file> [--speed <n|max>] | --gpsd <host[:port]>] [--listen <address[:port]>] [--chrony <path>] [--ntp-shm <unit>] [--pps <source>]",
+      "gpsbridge serve [--device <path>... [--baud <rate>] | --replay <file> [--speed <n|max>] | --gpsd <host[:port]>] [--listen <address[:port]>] [--chrony <path>] [--ntp-shm <unit>] [--pps <source>]",
     options: SourceDraft.options(replay: true, gpsdHelp: "Serve another gpsd's fixes again.").map { $0.lifted(\Draft.sources) } + [
       CommandOption(
         names: ["--listen"], value: "<address[:port]>", help: "Where gpsd's clients connect.",
@@ -79,6 +82,7 @@ struct ServeOptions: Equatable {
       "gpsbridge serve --device /dev/ttyACM0",
       "gpsbridge serve --replay drive.nmea --listen 127.0.0.1:2948 & gpspipe -w -n 10 127.0.0.1:2948",
       "gpsbridge serve --device /dev/ttyACM0 --chrony /run/chrony.gps.sock",
+      "gpsbridge serve --device /dev/serial/by-id/usb-gps-if00 --device /dev/ttyUSB1",
     ])
 
   static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
@@ -99,6 +103,7 @@ struct ServeOptions: Equatable {
     }
     return .serve(
       ServeOptions(
-        source: source, listen: draft.listen ?? .standard, chrony: draft.chrony, ntpSharedMemory: draft.ntpSharedMemory, pps: draft.pps))
+        source: source, moreDevices: draft.sources.moreDevices, listen: draft.listen ?? .standard, chrony: draft.chrony,
+        ntpSharedMemory: draft.ntpSharedMemory, pps: draft.pps))
   }
 }

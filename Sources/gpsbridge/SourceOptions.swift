@@ -8,6 +8,11 @@ enum SourceChoice: Equatable {
   case device(path: String, baud: BaudRate)
   case gpsd(GPSDAddress)
   case replay(path: String, speed: ReplaySpeed)
+
+  /// The baud rate `--baud` gave (every `--device` of `serve` shares it).
+  var baudRate: BaudRate {
+    if case .device(_, let baud) = self { baud } else { .automatic }
+  }
 }
 
 /// A source that is not a recording: what `record` can record.
@@ -21,6 +26,8 @@ enum LiveSourceChoice: Equatable {
 /// The source options as given, before they are checked to make one ``SourceChoice``.
 struct SourceDraft: Equatable {
   var device: String?
+  /// Further `--device` options, which only `serve` takes (several receivers at once).
+  var moreDevices: [String] = []
   var baud: BaudRate?
   var gpsd: GPSDAddress?
   var replay: String?
@@ -33,7 +40,9 @@ struct SourceDraft: Equatable {
         names: ["--device"], value: "<path>",
         help: "A serial receiver: /dev/ttyUSB0, /dev/ttyACM0, /dev/serial/by-id/…, or a udev link such as /dev/gps0.",
         section: "SOURCES"
-      ) { draft, value in draft.device = value },
+      ) { draft, value in
+        if draft.device == nil { draft.device = value } else if let value { draft.moreDevices.append(value) }
+      },
       CommandOption(
         names: ["--baud"], value: "<rate|auto>", help: "The receiver's baud rate, or auto to find it.", defaultValue: "auto",
         section: "SOURCES"
@@ -81,6 +90,9 @@ struct SourceDraft: Equatable {
 
   /// The one source these options choose.
   func choice(topic: HelpTopic) throws(UsageError) -> SourceChoice {
+    if !moreDevices.isEmpty, topic != .serve {
+      throw UsageError(message: "--device is given twice: only 'serve' takes several receivers.", topic: topic)
+    }
     let chosen = [device != nil, gpsd != nil, replay != nil].filter { $0 }.count
     guard chosen <= 1 else { throw UsageError(message: "Choose one source: --device, --gpsd or --replay.", topic: topic) }
     if baud != nil, device == nil { throw UsageError(message: "--baud applies to --device only.", topic: topic) }

@@ -1,0 +1,85 @@
+import Foundation
+import TestHelpers
+import Testing
+
+/// `serve` with two receivers (two simulated ones on pseudo-terminals), read with gpspipe and a
+/// plain socket: both listed, both reported under their own names, a watch for one gets one.
+@Suite(.serialized, .timeLimit(.minutes(2)), .enabled(if: Installed.path("gpspipe") != nil, "gpspipe is not installed"))
+struct SeveralReceiversTests {
+  static func start(_ arguments: [String]) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    return process
+  }
+
+  @Test func twoReceiversAreServedFromOnePortEachUnderItsName() async throws {
+    let first = PseudoTerminal.temporaryLink("first"), second = PseudoTerminal.temporaryLink("second")
+    let simulators = try [
+      Self.start(["simulate", "--pty", first, "--live"]), Self.start(["simulate", "--pty", second, "--live", "--profile", "sirf"]),
+    ]
+    defer { for simulator in simulators { simulator.terminate() } }
+    for link in [first, second] {
+      for _ in 0..<100 where !FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
+    }
+    let port = Int.random(in: 30_000...60_000)
+    let server = try Self.start(["serve", "--device", first, "--device", second, "--listen", "127.0.0.1:\(port)"])
+    defer { server.terminate() }
+
+    // Every receiver's TPVs, under its own name, once both are found.
+    var tpvDevices: Set<String> = []
+    var output = ""
+    for _ in 0..<10 where tpvDevices.count < 2 {
+      output = try await runProgram(Installed.path("gpspipe")!, ["-w", "-n", "16", "127.0.0.1:\(port)"], timeout: 15).output
+      tpvDevices = Set(Self.lines(output, class: "TPV").compactMap { $0["device"] as? String })
+    }
+    #expect(tpvDevices == [first, second], "\(output)")
+    // Both are listed (asked once both report: a receiver is listed from when it is found).
+    let client = try RawClient(port: port)
+    try client.send("?DEVICES;")
+    let answer = client.read(for: 5) { !Self.lines($0.joined(separator: "\n"), class: "DEVICES").isEmpty }.joined(separator: "\n")
+    let listed = Self.lines(answer, class: "DEVICES").last?["devices"] as? [[String: Any]] ?? []
+    #expect(Set(listed.compactMap { $0["path"] as? String }) == [first, second], "\(answer)")
+
+    // A watch for the second receiver gets its reports only.
+    try client.send(#"?WATCH={"enable":true,"json":true,"device":"\#(second)"};"#)
+    let watched = client.read(for: 10) { Self.lines($0.joined(separator: "\n"), class: "TPV").count >= 3 }.joined(separator: "\n")
+    let devices = Set(Self.lines(watched, class: "TPV").compactMap { $0["device"] as? String })
+    #expect(devices == [second], "\(watched)")
+
+    // ?POLL reports each.
+    try client.send("?POLL;")
+    let polled = client.read(for: 5) { !Self.lines($0.joined(separator: "\n"), class: "POLL").isEmpty }.joined(separator: "\n")
+    let poll = Self.lines(polled, class: "POLL").last
+    #expect(poll?["active"] as? Int == 2, "\(polled)")
+  }
+
+  /// A second "receiver" that is a plain file stops for good; the first is served on.
+  @Test func oneReceiverFailingStopsNoOther() async throws {
+    let link = PseudoTerminal.temporaryLink("survivor")
+    let simulator = try Self.start(["simulate", "--pty", link, "--live"])
+    defer { simulator.terminate() }
+    for _ in 0..<100 where !FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
+    let port = Int.random(in: 30_000...60_000)
+    let server = try Self.start(["serve", "--device", link, "--device", "/etc/hostname", "--listen", "127.0.0.1:\(port)"])
+    defer { server.terminate() }
+    var devices: Set<String> = []
+    for _ in 0..<10 where devices.isEmpty {
+      let output = try await runProgram(Installed.path("gpspipe")!, ["-w", "-n", "8", "127.0.0.1:\(port)"], timeout: 15).output
+      devices = Set(Self.lines(output, class: "TPV").compactMap { $0["device"] as? String })
+    }
+    #expect(devices == [link])
+    #expect(server.isRunning)
+  }
+
+  static func lines(_ text: String, class name: String) -> [[String: Any]] {
+    text.split(whereSeparator: \.isNewline).compactMap { line in
+      guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], object["class"] as? String == name
+      else { return nil }
+      return object
+    }
+  }
+}
