@@ -6,27 +6,18 @@ import Testing
 /// plain socket: both listed, both reported under their own names, a watch for one gets one.
 @Suite(.serialized, .timeLimit(.minutes(2)), .enabled(if: Installed.path("gpspipe") != nil, "gpspipe is not installed"))
 struct SeveralReceiversTests {
-  static func start(_ arguments: [String]) throws -> Process {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    return process
-  }
-
   @Test func twoReceiversAreServedFromOnePortEachUnderItsName() async throws {
     let first = PseudoTerminal.temporaryLink("first"), second = PseudoTerminal.temporaryLink("second")
     let simulators = try [
-      Self.start(["simulate", "--pty", first, "--live"]), Self.start(["simulate", "--pty", second, "--live", "--profile", "sirf"]),
+      Gpsbridge.start(["simulate", "--pty", first, "--live"]),
+      Gpsbridge.start(["simulate", "--pty", second, "--live", "--profile", "sirf"]),
     ]
     defer { for simulator in simulators { simulator.terminate() } }
     for link in [first, second] {
       for _ in 0..<100 where !FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
     }
     let port = Int.random(in: 30_000...60_000)
-    let server = try Self.start(["serve", "--device", first, "--device", second, "--listen", "127.0.0.1:\(port)"])
+    let server = try Gpsbridge.start(["serve", "--device", first, "--device", second, "--listen", "127.0.0.1:\(port)"])
     defer { server.terminate() }
 
     // Every receiver's TPVs, under its own name, once both are found.
@@ -60,11 +51,11 @@ struct SeveralReceiversTests {
   /// A second "receiver" that is a plain file stops for good; the first is served on.
   @Test func oneReceiverFailingStopsNoOther() async throws {
     let link = PseudoTerminal.temporaryLink("survivor")
-    let simulator = try Self.start(["simulate", "--pty", link, "--live"])
+    let simulator = try Gpsbridge.start(["simulate", "--pty", link, "--live"])
     defer { simulator.terminate() }
     for _ in 0..<100 where !FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
     let port = Int.random(in: 30_000...60_000)
-    let server = try Self.start(["serve", "--device", link, "--device", "/etc/hostname", "--listen", "127.0.0.1:\(port)"])
+    let server = try Gpsbridge.start(["serve", "--device", link, "--device", "/etc/hostname", "--listen", "127.0.0.1:\(port)"])
     defer { server.terminate() }
     var devices: Set<String> = []
     for _ in 0..<10 where devices.isEmpty {

@@ -11,4 +11,15 @@ public enum Gpsbridge {
     }
     return directory.appendingPathComponent("gpsbridge").path
   }()
+
+  /// Starts the built program with `arguments`, its output discarded; the caller stops it.
+  public static func start(_ arguments: [String]) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    return process
+  }
 }

@@ -9,17 +9,6 @@ import Testing
 struct ChronyTests {
   static let latency = 150
 
-  /// Starts `gpsbridge` with `arguments`, its output discarded; the caller terminates it.
-  static func start(_ arguments: [String]) throws -> Process {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    return process
-  }
-
   /// Polls chronyd until the refclocks have fresh samples whose estimated offset is
   /// `expected` within 5 ms, or a minute has gone; gives what it saw last.
   static func waitFor(_ chronyd: Chronyd, refids: [String], offset expected: Double) async throws -> [String: Chronyd.Source] {
@@ -59,10 +48,10 @@ struct ChronyTests {
     defer { shell("ipcrm -M \(0x4E54_5030 + unit) 2>/dev/null") }
 
     // gpsbridge first: chrony is not there yet.
-    let simulator = try Self.start(["simulate", "--pty", link, "--live", "--latency", String(Self.latency)])
+    let simulator = try Gpsbridge.start(["simulate", "--pty", link, "--live", "--latency", String(Self.latency)])
     defer { simulator.terminate() }
     for _ in 0..<100 where !FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
-    let server = try Self.start([
+    let server = try Gpsbridge.start([
       "serve", "--device", link, "--listen", "127.0.0.1:\(Int.random(in: 30_000...60_000))", "--chrony", socket, "--ntp-shm", String(unit),
     ])
     defer { server.terminate() }
@@ -113,10 +102,10 @@ extension ChronyTests {
       directory: directory)
     try chronyd.start()
     defer { chronyd.stop() }
-    let simulator = try Self.start(["simulate", "--pty", link, "--live", "--latency", String(Self.latency)])
+    let simulator = try Gpsbridge.start(["simulate", "--pty", link, "--live", "--latency", String(Self.latency)])
     defer { simulator.terminate() }
     for _ in 0..<100 where !FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
-    let server = try Self.start([
+    let server = try Gpsbridge.start([
       "serve", "--device", link, "--listen", "127.0.0.1:\(Int.random(in: 30_000...60_000))", "--chrony", socket, "--pps", "simulated",
     ])
     defer { server.terminate() }
