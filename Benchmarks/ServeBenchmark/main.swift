@@ -1,7 +1,8 @@
 // What `gpsbridge serve` holds, measured on the built program with real parts:
 //
 // - clients: a 10 Hz receiver on a pseudo-terminal, N clients (default 64) watching JSON;
-//   the TPVs each client got per second, and the server's CPU and peak RSS;
+//   the TPVs each client got per second, and the server's CPU and memory: peak RSS, and PSS
+//   and Private_Dirty from /proc/PID/smaps_rollup (what it costs beside shared libraries);
 // - latency: from the write of an epoch's last byte to the pty to a client's TPV for that
 //   epoch, p50/p99, for `gpsbridge serve` and for Debian's gpsd on the same kind of pty
 //   (`gpsd -N -n -b`), in alternating rounds so both see the same machine;
@@ -163,6 +164,15 @@ struct Server {
     return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
   }
 
+  /// A `/proc/PID/smaps_rollup` figure in kB: Pss (its share of shared pages), Private_Dirty
+  /// (memory it alone has written: what it really costs the machine).
+  func rollup(_ key: String) -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/smaps_rollup", encoding: .utf8),
+      let line = text.split(separator: "\n").first(where: { $0.hasPrefix(key + ":") })
+    else { return 0 }
+    return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "0") ?? 0
+  }
+
   /// A `/proc/PID/status` figure in kB: VmRSS now, VmHWM the peak.
   func memory(_ key: String) -> Int {
     guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
@@ -268,11 +278,13 @@ func clients(_ start: (String) throws -> Server?) async throws -> String? {
   let rates = zip(watchers, counts).map { Double($0.tpvCount - $1) / elapsed }
   let load = (server.cpuSeconds - cpu) / elapsed * 100
   let peak = server.memory("VmHWM")
+  let (pss, dirty) = (server.rollup("Pss"), server.rollup("Private_Dirty"))
   watchers.forEach { $0.stop() }
   await playing.value
 
   return "\(server.name): \(watchers.count) clients, TPVs per client per second min \(format(rates.min() ?? 0)) "
-    + "median \(format(percentile(rates, 0.5))); CPU \(format(load))% of a core; peak RSS \(format(Double(peak) / 1024)) MB"
+    + "median \(format(percentile(rates, 0.5))); CPU \(format(load))% of a core; peak RSS \(format(Double(peak) / 1024)) MB, "
+    + "PSS \(format(Double(pss) / 1024)) MB, Private_Dirty \(format(Double(dirty) / 1024)) MB"
 }
 
 // MARK: 2. Latency
