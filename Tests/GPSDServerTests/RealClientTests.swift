@@ -174,6 +174,20 @@ struct RealClientTests {
     #expect(screen.contains("Seen  7/Used  7"), "\(screen)")
     // cgps compares the server's release with its own and warns when they differ.
     #expect(!screen.contains("WARNING"), "\(screen)")
+    // The figures gpsd computes are filled in, not n/a: the DOPs and errors at once, the
+    // rates from the second fix on.
+    func filled(_ label: String) -> Bool {
+      screen.split(separator: "\n").contains { $0.contains(label) && !$0.contains("n/a") }
+    }
+    for _ in 0..<100 where !filled("Speed Err (EPS)") {
+      try await Task.sleep(for: .milliseconds(100))
+      screen = shell("tmux capture-pane -p -t \(session)").output
+    }
+    for label in [
+      "(XDOP, EPX)", "(YDOP, EPY)", "(VDOP, EPV)", "(HDOP, CEP)", "(PDOP, SEP)", "(TDOP)", "(GDOP)", "Speed Err (EPS)", "Climb",
+    ] {
+      #expect(filled(label), "\(label): \(screen)")
+    }
   }
 
   static var canRunXGPS: Bool {
