@@ -92,6 +92,22 @@ public final class GPSDServer: @unchecked Sendable {
     var latestFix: Fix?
     /// gpsd's computed figures for its fixes (they need the fix before).
     var errorModel = GPSDErrorModel()
+    /// The time of its latest dated fix, and the last step between two: a step seen twice in
+    /// a row is its cycle, which DEVICE says.
+    var lastFixTime: Int64?
+    var lastStep: Int64?
+
+    /// Takes a fix's time; the cycle, seconds, when it has just become known or changed.
+    mutating func learnCycle(from fix: Fix) -> Double? {
+      guard let time = fix.timestamp?.nanosecondsSince1970 else { return nil }
+      defer { lastFixTime = time }
+      guard let lastFixTime, time > lastFixTime, time - lastFixTime <= 60_000_000_000 else { return nil }
+      let step = time - lastFixTime
+      defer { lastStep = step }
+      guard let lastStep, abs(step - lastStep) * 100 <= step, let device else { return nil }
+      let cycle = Double(step) / 1e9
+      return abs(cycle - device.cycle) * 100 > device.cycle ? cycle : nil
+    }
   }
 
   /// The index of the receiver at `path` (`nil`: the first, or a receiver with no name of its
@@ -256,6 +272,13 @@ public final class GPSDServer: @unchecked Sendable {
       receivers[index].latestFix = fix
       counters.fixes += 1
       let name = receivers[index].path
+      if let cycle = receivers[index].learnCycle(from: fix), var served = receivers[index].device {
+        served.cycle = cycle
+        receivers[index].device = served
+        GPSDReport.device(served.report).write(into: &reports)
+        broadcast(about: name, to: { $0.enable })
+        reports.removeAll()
+      }
       for report in receivers[index].errorModel.reports(for: fix, device: name) { report.write(into: &reports) }
       broadcast(about: name, to: \.wantsReports)
     case .sentence(let sentence, let path):

@@ -39,3 +39,14 @@ import Testing
     #expect(fits, "the \(lines.count) sentences served are not a run of the capture; first: \(lines.first ?? "none")")
   }
 }
+
+/// DEVICE's `cycle` follows the receiver's own rate, learned from its fixes.
+@Suite(.timeLimit(.minutes(1))) struct DeviceCycleTests {
+  @Test func aTenHertzReceiversDeviceSaysATenthOfASecond() throws {
+    let served = try Served("quectel-nmea411-10hz.nmea", speed: 1)
+    let client = try RawClient(port: served.port)
+    try client.send(#"?WATCH={"enable":true,"json":true};"#)
+    let lines = client.read(for: 10) { $0.contains { $0.contains(#""cycle":0.10"#) } }
+    #expect(lines.contains { $0.hasPrefix(#"{"class":"DEVICE""#) && $0.contains(#""cycle":0.10"#) }, "\(lines.prefix(6))")
+  }
+}
