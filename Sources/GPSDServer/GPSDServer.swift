@@ -44,6 +44,10 @@ public final class GPSDServer: @unchecked Sendable {
     public var protocolMinor = InstalledRelease.protocolMinor(for: Self.installedRelease)
     /// The `rev` the VERSION banner names: the server's own name and version.
     public var revision = "gpsbridge"
+    /// Requests of gpsbridge's own beyond gpsd's, by name (`"TIMESERVICE"` answers
+    /// `?TIMESERVICE;`): each gives the JSON object to answer with, without its line end.
+    /// gpsd's clients never send them; they are for people and scripts.
+    public var extraRequests: [String: @Sendable () -> String] = [:]
 
     static let installedRelease = InstalledRelease.find() ?? InstalledRelease.fallback
 
@@ -431,6 +435,10 @@ public final class GPSDServer: @unchecked Sendable {
     case .invalid(let reason):
       error(reason)
     case .unrecognized(let text):
+      if let answer = Self.requestName(text).flatMap({ configuration.extraRequests[$0] }) {
+        reply.write(answer() + "\r\n")
+        return
+      }
       error("Unrecognized request '\(text.prefix(GPSDRequestReader.maximumEcho))'")
     case .tooLong:
       counters.dropped += 1
@@ -449,6 +457,13 @@ public final class GPSDServer: @unchecked Sendable {
       poll.sky?.append(GPSDReport.SKY(fix, device: device.path))
     }
     return .poll(poll)
+  }
+
+  /// `NAME` of a bare `?NAME;` request.
+  private static func requestName(_ text: String) -> String? {
+    guard text.hasPrefix("?") else { return nil }
+    let name = text.dropFirst().prefix { $0 != ";" && $0 != "\r" && $0 != "\n" }
+    return name.isEmpty || !name.allSatisfy({ $0.isLetter }) ? nil : String(name)
   }
 
   /// The `"path"` a `?DEVICE=` object names, if any.

@@ -134,26 +134,20 @@ package final class ClockFeed: Sendable {
     }
   }
 
-  /// What to tell the user once the delay is measured: the delay and the chrony.conf line
-  /// that corrects it.
-  package func advice(_ report: OffsetReport) -> [String] {
-    var lines = [report.summary + "."]
-    if let path = outputs.chrony {
-      lines.append("for chrony.conf: \(report.chronyLine(socket: path))")
-    }
-    if let unit = outputs.sharedMemoryUnit {
-      lines.append("for chrony.conf: \(report.chronyLine(sharedMemory: unit))")
-    }
-    if let path = outputs.pulseChrony {
-      lines.append("for chrony.conf, the pulses: refclock SOCK \(path) refid PPS lock NMEA")
-    }
-    if let unit = outputs.pulseSharedMemoryUnit {
-      lines.append("for chrony.conf, the pulses: refclock SHM \(unit) refid PPS lock NMEA")
-    }
-    if outputs.chrony == nil, outputs.sharedMemoryUnit == nil {
-      lines.append("for chrony.conf, with --chrony PATH: \(report.chronyLine(socket: "PATH"))")
-    }
+  /// The chrony.conf lines for the refclocks fed, with `report`'s offset.
+  package func chronyConfiguration(_ report: OffsetReport) -> [String] {
+    var lines: [String] = []
+    if let path = outputs.chrony { lines.append(report.chronyLine(socket: path)) }
+    if let unit = outputs.sharedMemoryUnit { lines.append(report.chronyLine(sharedMemory: unit)) }
+    if let path = outputs.pulseChrony { lines.append("refclock SOCK \(path) refid PPS lock NMEA") }
+    if let unit = outputs.pulseSharedMemoryUnit { lines.append("refclock SHM \(unit) refid PPS lock NMEA") }
     return lines
+  }
+
+  /// What to tell the user once the delay is measured: the delay and the chrony.conf lines
+  /// that correct it.
+  package func advice(_ report: OffsetReport) -> [String] {
+    [report.summary + "."] + chronyConfiguration(report).map { "for chrony.conf: \($0)" }
   }
 
   /// chrony's samples sent and dropped so far, when there is a chrony socket.

@@ -12,6 +12,9 @@ func serve(_ options: ServeOptions) async -> Int32 {
   configuration.host = options.listen.host
   configuration.port = options.listen.port
   configuration.revision = "gpsbridge \(version)"
+  // `?TIMESERVICE;` answers what the time service has measured so far.
+  let clockFeed = Locked<ClockFeed?>(nil)
+  configuration.extraRequests["TIMESERVICE"] = { timeServiceReport(clockFeed.withLock { $0 }) }
   let server = GPSDServer(configuration: configuration)
   // Sockets systemd handed over (socket activation) are served as they are; else --listen.
   let listening: String
@@ -52,7 +55,7 @@ func serve(_ options: ServeOptions) async -> Int32 {
   let receiver = source.receiver
   let clock: Task<Void, Never>?
   do {
-    clock = try feedClock(from: receiver, options, device: source.device, status: status)
+    clock = try feedClock(from: receiver, options, device: source.device, status: status, publishing: clockFeed)
   } catch {
     Terminal.diagnostic("Error: \(error)")
     drawing.cancel()
@@ -101,11 +104,12 @@ func sayWhatHappens(to receiver: Receiver, name: String, status: ServeStatus, ou
 /// Feeds the receiver's time (and its pulses, with `--pps`) to chrony's and ntpd's reference
 /// clocks, when asked to, and says after a minute how late its NMEA time arrives and how to
 /// tell chrony. Cancelling the task stops it all.
-func feedClock(from receiver: Receiver, _ options: ServeOptions, device: String?, status: ServeStatus) throws(ClockFeedError)
-  -> Task<Void, Never>?
-{
+func feedClock(
+  from receiver: Receiver, _ options: ServeOptions, device: String?, status: ServeStatus, publishing published: Locked<ClockFeed?>
+) throws(ClockFeedError) -> Task<Void, Never>? {
   guard options.servesTime else { return nil }
   let feed = try ClockFeed(.init(chrony: options.chrony, sharedMemoryUnit: options.ntpSharedMemory, pulses: options.pps != nil))
+  published.withLock { $0 = feed }
   let labeller = Locked(PulseLabeller())
   var pulses: PulseReader?
   if let pps = options.pps {
@@ -129,6 +133,31 @@ func feedClock(from receiver: Receiver, _ options: ServeOptions, device: String?
     }
     pulses?.stop()
   }
+}
+
+/// The answer to `?TIMESERVICE;`: whether the receiver's time feeds the clock, and what has
+/// been measured of it so far (the same figures the minute's report gives on stderr).
+func timeServiceReport(_ feed: ClockFeed?) -> String {
+  var writer = JSONWriter(capacity: 256)
+  writer.beginObject()
+  writer.field("class", "TIMESERVICE")
+  writer.field("active", feed != nil)
+  if let feed {
+    let report = feed.report
+    writer.field("samples", report?.count ?? 0)
+    if let report {
+      writer.field("delay", report.delay, decimals: 6)
+      writer.field("jitter", report.jitter, decimals: 6)
+      writer.field("against", report.against)
+      if let line = feed.chronyConfiguration(report).first { writer.field("chrony", line) }
+    }
+    if let counts = feed.chronyCounts {
+      writer.field("sent", counts.sent)
+      writer.field("dropped", counts.dropped)
+    }
+  }
+  writer.endObject()
+  return writer.string
 }
 
 /// The source to serve, and its name for people.

@@ -1,6 +1,7 @@
 import Foundation
 import GPSDServer
 import Plumbing
+import TestHelpers
 import Testing
 
 /// Clients that hold on to the server without using it: only complete requests keep a slot,
@@ -9,16 +10,16 @@ import Testing
 struct HostileClientTests {
   static let watchJSON = #"?WATCH={"enable":true,"json":true}"#
 
-  @Test func aRequestThatNeverEndsIsClosedWithTheReason() throws {
+  @Test func aRequestThatNeverEndsIsClosedWithTheReason() async throws {
     let served = try Served("sirf-nmea22-1hz.nmea", waitForClient: false) { $0.requestTimeout = .seconds(1) }
     let client = try RawClient(port: served.port)
     try client.send(#"?WATCH={"enable":tr"#)
     // A byte now and then does not count as activity.
     for _ in 0..<4 {
-      Thread.sleep(forTimeInterval: 0.5)
+      try await Task.sleep(for: .milliseconds(500))
       try? client.send(" ")
     }
-    let lines = client.read(for: 10) { $0.contains { $0.contains("Request incomplete") } }
+    let lines = try await offThePool { client.read(for: 10) { $0.contains { $0.contains("Request incomplete") } } }
     #expect(lines.contains { $0.contains(#""class":"ERROR""#) && $0.contains("Request incomplete") }, "\(lines)")
     #expect(client.isClosedByServer)
   }

@@ -31,19 +31,22 @@ struct SeveralReceiversTests {
     // Both are listed (asked once both report: a receiver is listed from when it is found).
     let client = try RawClient(port: port)
     try client.send("?DEVICES;")
-    let answer = client.read(for: 5) { !Self.lines($0.joined(separator: "\n"), class: "DEVICES").isEmpty }.joined(separator: "\n")
+    let answer = try await offThePool { client.read(for: 5) { !Self.lines($0.joined(separator: "\n"), class: "DEVICES").isEmpty } }
+      .joined(separator: "\n")
     let listed = Self.lines(answer, class: "DEVICES").last?["devices"] as? [[String: Any]] ?? []
     #expect(Set(listed.compactMap { $0["path"] as? String }) == [first, second], "\(answer)")
 
     // A watch for the second receiver gets its reports only.
     try client.send(#"?WATCH={"enable":true,"json":true,"device":"\#(second)"};"#)
-    let watched = client.read(for: 10) { Self.lines($0.joined(separator: "\n"), class: "TPV").count >= 3 }.joined(separator: "\n")
+    let watched = try await offThePool { client.read(for: 10) { Self.lines($0.joined(separator: "\n"), class: "TPV").count >= 3 } }
+      .joined(separator: "\n")
     let devices = Set(Self.lines(watched, class: "TPV").compactMap { $0["device"] as? String })
     #expect(devices == [second], "\(watched)")
 
     // ?POLL reports each.
     try client.send("?POLL;")
-    let polled = client.read(for: 5) { !Self.lines($0.joined(separator: "\n"), class: "POLL").isEmpty }.joined(separator: "\n")
+    let polled = try await offThePool { client.read(for: 5) { !Self.lines($0.joined(separator: "\n"), class: "POLL").isEmpty } }
+      .joined(separator: "\n")
     let poll = Self.lines(polled, class: "POLL").last
     #expect(poll?["active"] as? Int == 2, "\(polled)")
   }

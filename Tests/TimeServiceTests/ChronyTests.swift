@@ -51,8 +51,9 @@ struct ChronyTests {
     let simulator = try Gpsbridge.start(["simulate", "--pty", link, "--live", "--latency", String(Self.latency)])
     defer { simulator.terminate() }
     for _ in 0..<100 where !FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
+    let port = Int.random(in: 30_000...60_000)
     let server = try Gpsbridge.start([
-      "serve", "--device", link, "--listen", "127.0.0.1:\(Int.random(in: 30_000...60_000))", "--chrony", socket, "--ntp-shm", String(unit),
+      "serve", "--device", link, "--listen", "127.0.0.1:\(port)", "--chrony", socket, "--ntp-shm", String(unit),
     ])
     defer { server.terminate() }
     try await Task.sleep(for: .seconds(3))
@@ -75,6 +76,16 @@ struct ChronyTests {
     #expect(resumed.reach != 0 && resumed.lastSample < 20, "\(resumed)")
     #expect(server.isRunning)
     chronyd.stop()
+
+    // What the time service measured so far, asked of the server.
+    let answer = try await runProgram(
+      URL(fileURLWithPath: "/bin/sh"), ["-c", "printf '?TIMESERVICE;\\n' | socat -t 1 - TCP:127.0.0.1:\(port)"], timeout: 10
+    ).output
+    let line = try #require(answer.split(whereSeparator: \.isNewline).first { $0.contains(#""class":"TIMESERVICE""#) }, "\(answer)")
+    let report = try #require((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any], "\(line)")
+    #expect(report["active"] as? Bool == true && (report["samples"] as? Int ?? 0) > 5, "\(line)")
+    #expect(abs((report["delay"] as? Double ?? 0) - latency) < 0.005, "\(line)")
+    #expect((report["chrony"] as? String)?.hasPrefix("refclock SOCK \(socket) refid NMEA offset 0.15") == true, "\(line)")
 
     // The README's line, whose offset corrects the simulated receiver's 150 ms: near zero.
     let corrected = try Chronyd(refclocks: [try Self.readmeChronyLine(socket: socket)], directory: directory)

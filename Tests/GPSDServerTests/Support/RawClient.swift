@@ -16,8 +16,18 @@ final class RawClient: @unchecked Sendable {
 
   deinit { try? socket.close() }
 
+  /// Sends `text`; a server that has closed the connection is an error, not a SIGPIPE that
+  /// would end the whole test process.
   func send(_ text: String) throws {
-    try socket.writeAll(Array(text.utf8))
+    let bytes = Array(text.utf8)
+    var sent = 0
+    while sent < bytes.count {
+      let count = try bytes.withUnsafeBytes { raw in
+        try Result { () throws(Errno) in try socket.sendSome(UnsafeRawBufferPointer(rebasing: raw[sent...])) }.get()
+      }
+      if count == 0 { _ = poll(nil, 0, 10) }  // the socket is full: a moment, then on
+      sent += count
+    }
   }
 
   /// Reads for `seconds` (or until `until` says enough of the complete lines), giving all
