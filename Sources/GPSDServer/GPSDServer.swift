@@ -225,6 +225,10 @@ public final class GPSDServer: @unchecked Sendable {
 
   // MARK: What is served
 
+  /// The most receivers one server should serve: libgps 3.22 (cgps, xgps, libgps programs)
+  /// loops forever on a DEVICES report that lists more than four.
+  public static let maximumReceivers = 4
+
   /// What a receiver gives a server. Events name their receiver by its path (`device`); with
   /// one receiver it may be left out.
   public enum Event: Sendable {
@@ -253,18 +257,13 @@ public final class GPSDServer: @unchecked Sendable {
     switch event {
     case .deviceAppeared(let path, let bitsPerSecond, let cycle):
       let index = receiverIndex(path)
-      let served = ServedDevice(path: path, activated: .nowToTheMillisecond, bitsPerSecond: bitsPerSecond, cycle: cycle)
-      receivers[index].device = served
       receivers[index].errorModel = GPSDErrorModel()
-      GPSDReport.device(served.report).write(into: &reports)
-      broadcast(about: path, to: { $0.enable })
+      announce(ServedDevice(path: path, activated: .nowToTheMillisecond, bitsPerSecond: bitsPerSecond, cycle: cycle), at: index)
     case .deviceSpeed(let bitsPerSecond, let path):
       let index = receiverIndex(path)
       guard var served = receivers[index].device, served.bitsPerSecond != bitsPerSecond else { return }
       served.bitsPerSecond = bitsPerSecond
-      receivers[index].device = served
-      GPSDReport.device(served.report).write(into: &reports)
-      broadcast(about: served.path, to: { $0.enable })
+      announce(served, at: index)
     case .deviceWentAway(let path):
       let index = receiverIndex(path)
       guard let served = receivers[index].device else { return }
@@ -278,10 +277,7 @@ public final class GPSDServer: @unchecked Sendable {
       let name = receivers[index].path
       if let cycle = receivers[index].learnCycle(from: fix), var served = receivers[index].device {
         served.cycle = cycle
-        receivers[index].device = served
-        GPSDReport.device(served.report).write(into: &reports)
-        broadcast(about: name, to: { $0.enable })
-        reports.removeAll()
+        announce(served, at: index)
       }
       for report in receivers[index].errorModel.reports(for: fix, device: name) { report.write(into: &reports) }
       broadcast(about: name, to: \.wantsReports)
@@ -294,6 +290,15 @@ public final class GPSDServer: @unchecked Sendable {
       let name = receivers[receiverIndex(path)].path
       for client in clients.values where client.watch.wantsBytes && client.watch.accepts(name) { send(bytes, to: client) }
     }
+  }
+
+  /// Makes `device` the receiver's at `index` and tells every watcher of it in a DEVICE report.
+  private func announce(_ device: ServedDevice, at index: Int) {
+    receivers[index].device = device
+    reports.removeAll()
+    GPSDReport.device(device.report).write(into: &reports)
+    broadcast(about: device.path, to: { $0.enable })
+    reports.removeAll()
   }
 
   /// Sends what `reports` holds, about the receiver at `path`, to every client whose watch
@@ -397,7 +402,7 @@ public final class GPSDServer: @unchecked Sendable {
   }
 
   /// DEVICES: every receiver there now. (libgps 3.22 loops forever on more than 4 devices:
-  /// see ``Configuration/maximumReceivers``.)
+  /// `gpsbridge serve` serves at most ``maximumReceivers``.)
   private var devices: GPSDReport { .devices(GPSDReport.Devices(devices: presentDevices.map(\.report))) }
 
   private func answer(_ output: GPSDRequestReader.Output, for client: Client, into reply: inout JSONWriter) {
@@ -468,13 +473,10 @@ public final class GPSDServer: @unchecked Sendable {
 
   /// The `"path"` a `?DEVICE=` object names, if any.
   private static func namedPath(_ text: String) -> String? {
-    let bytes = Array(text.utf8), key = Array(#""path""#.utf8)
-    guard let start = (0...(max(0, bytes.count - key.count))).first(where: { bytes[$0...].starts(with: key) }) else { return nil }
-    let afterKey = bytes[(start + key.count)...]
-    guard let open = afterKey.firstIndex(of: UInt8(ascii: "\"")) else { return nil }
-    let value = bytes[(open + 1)...]
-    guard let close = value.firstIndex(of: UInt8(ascii: "\"")) else { return nil }
-    return String(decoding: value[..<close], as: UTF8.self)
+    guard let key = text.firstRange(of: #""path""#) else { return nil }
+    let quoted = text[key.upperBound...].split(separator: "\"", omittingEmptySubsequences: false)
+    // `:"/dev/ttyUSB0"…` splits into `:`, the path, and the rest.
+    return quoted.count >= 3 ? String(quoted[1]) : nil
   }
 
   /// Whether a `?DEVICE=` object asks nothing but which device (no speed, cycle or bytes).

@@ -40,8 +40,6 @@ package struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
   package static let timedOut = Errno(rawValue: ETIMEDOUT)
   /// `ENAMETOOLONG`: a path longer than a Unix socket address can hold.
   package static let nameTooLong = Errno(rawValue: ENAMETOOLONG)
-  /// `EEXIST`: it exists already (a shared-memory segment of another size or owner).
-  package static let exists = Errno(rawValue: EEXIST)
 
   /// The C library's description, e.g. "Permission denied".
   package var description: String { String(cString: strerror(rawValue)) }

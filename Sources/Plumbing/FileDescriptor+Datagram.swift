@@ -1,8 +1,8 @@
 extension FileDescriptor {
   /// Sends `bytes` as one datagram on `socket` to the Unix socket at `path` (abstract when it
-  /// starts with a zero byte), without waiting
-  /// (the socket should be non-blocking): the error says why it could not go (`ENOENT` or
-  /// `ECONNREFUSED` when nobody listens there, `EAGAIN` when the listener's queue is full).
+  /// starts with a zero byte), without waiting when the socket is non-blocking. The error says
+  /// why it could not go: `ENOENT` or `ECONNREFUSED` when nobody listens there, `EAGAIN` when
+  /// the listener's queue is full.
   package static func sendDatagram(_ socket: FileDescriptor, _ bytes: UnsafeRawBufferPointer, toUnixPath path: String)
     -> Result<Void, Errno>
   {

@@ -12,13 +12,15 @@ public struct OffsetReport: Hashable, Sendable {
   public var against: String
 
   /// The line for chrony.conf that corrects the delay, for a SOCK refclock at `path`.
-  public func chronyLine(socket path: String) -> String {
-    "refclock SOCK \(path) refid NMEA offset \(Self.seconds(delay)) delay \(Self.seconds(max(0.001, 4 * jitter)))"
-  }
+  public func chronyLine(socket path: String) -> String { chronyLine(refclock: "SOCK \(path)") }
 
   /// The same for the NTP shared-memory segment `unit`.
-  public func chronyLine(sharedMemory unit: Int) -> String {
-    "refclock SHM \(unit) refid NMEA offset \(Self.seconds(delay)) delay \(Self.seconds(max(0.001, 4 * jitter)))"
+  public func chronyLine(sharedMemory unit: Int) -> String { chronyLine(refclock: "SHM \(unit)") }
+
+  /// `refclock DRIVER PARAMETER refid NMEA offset … delay …`: the delay measured as the
+  /// offset, and four jitters (at least a millisecond) as the delay chrony allows for.
+  func chronyLine(refclock: String) -> String {
+    "refclock \(refclock) refid NMEA offset \(Self.seconds(delay)) delay \(Self.seconds(max(0.001, 4 * jitter)))"
   }
 
   /// Seconds with millisecond resolution, as chrony.conf writes them: `0.153`.

@@ -39,9 +39,10 @@ package struct Pipeline: Sendable {
     decoder = FixDecoder(defaultDate: defaultDate, countsSentences: countsSentences, keepsSatellites: keepsSatellites)
   }
 
-  /// The pipeline for `receiver`'s listeners as they are now.
-  package init(for receiver: Receiver, defaultDate: UTCDate?) {
-    self.init(defaultDate: defaultDate, keepsSatellites: receiver.interests.contains(.satellites))
+  /// The pipeline for `receiver`'s listeners as they are now. No date is given: a stream's
+  /// fixes are dated by its own RMC or ZDA, or a capture's `# Date:`, never by this machine.
+  package init(for receiver: Receiver) {
+    self.init(keepsSatellites: receiver.interests.contains(.satellites))
   }
 
   /// Starts afresh (after a baud change), forgetting what was read and counted.

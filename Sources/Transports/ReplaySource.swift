@@ -164,7 +164,7 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
       undecided += piece
       guard let detected = CaptureFormat.detect(undecided) else { return !Task.isCancelled }
       format = detected
-      if detected == .nmea { pipeline = Pipeline(for: receiver, defaultDate: nil) }
+      if detected == .nmea { pipeline = Pipeline(for: receiver) }
       let start = undecided
       undecided = []
       return await append(start)

@@ -75,7 +75,7 @@ public struct SerialSource: ByteSource {
     var seen = watcher.changes
     var appeared: ContinuousClock.Instant?
     // One pipeline for the source's whole run: what it learns of the receiver survives replugs.
-    var pipeline = Pipeline(for: receiver, defaultDate: nil)
+    var pipeline = Pipeline(for: receiver)
     await runReconnecting(
       for: receiver,
       open: { () throws(SourceError) in

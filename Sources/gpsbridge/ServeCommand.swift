@@ -1,4 +1,5 @@
 import GPSD
+import GPSDServer
 import TimeService
 
 /// What `gpsbridge serve` was asked to do.
@@ -89,6 +90,11 @@ struct ServeOptions: Equatable {
     var draft = Draft()
     guard try spec.parse(arguments, into: &draft) else { return .help(.serve) }
     let source = try draft.sources.choice(topic: .serve)
+    if draft.sources.moreDevices.count + 1 > GPSDServer.maximumReceivers {
+      throw UsageError(
+        message: "serve takes at most \(GPSDServer.maximumReceivers) receivers: gpsd's clients (libgps 3.22) hang on a longer device list.",
+        topic: .serve)
+    }
     if draft.pps != nil, draft.chrony == nil, draft.ntpSharedMemory == nil {
       throw UsageError(message: "--pps feeds the refclocks of --chrony or --ntp-shm: name one.", topic: .serve)
     }

@@ -43,6 +43,14 @@ struct SeveralReceiversTests {
     let devices = Set(Self.lines(watched, class: "TPV").compactMap { $0["device"] as? String })
     #expect(devices == [second], "\(watched)")
 
+    // ?DEVICE names one (the first: this client watches only the second, so only the answer
+    // can be a DEVICE of the first).
+    try client.send(#"?DEVICE={"path":"\#(first)"};"#)
+    let named = try await offThePool {
+      client.read(for: 5) { lines in lines.contains { $0.hasPrefix(#"{"class":"DEVICE","path":"\#(first)""#) } }
+    }
+    #expect(named.contains { $0.hasPrefix(#"{"class":"DEVICE","path":"\#(first)""#) }, "\(named.suffix(3))")
+
     // ?POLL reports each.
     try client.send("?POLL;")
     let polled = try await offThePool { client.read(for: 5) { !Self.lines($0.joined(separator: "\n"), class: "POLL").isEmpty } }

@@ -74,6 +74,17 @@ import Testing
     (["devices", "--bogus"], "Unknown option '--bogus' for 'devices'."),
     (["check", "a.nmea", "b.nmea"], "'check' takes one file; 'b.nmea' is one too many."),
     (["help", "nothing"], "No help for 'nothing'; try one of: devices, record, serve, check, simulate."),
+    (["--device", "/dev/a", "--device", "/dev/b"], "--device is given twice: only 'serve' takes several receivers."),
+    (
+      ["serve"] + ["/dev/a", "/dev/b", "/dev/c", "/dev/d", "/dev/e"].flatMap { ["--device", $0] },
+      "serve takes at most 4 receivers: gpsd's clients (libgps 3.22) hang on a longer device list."
+    ),
+    (
+      ["serve", "--replay", "x", "--chrony", "/run/c.sock"],
+      "--chrony and --ntp-shm need a receiver on a serial port (--device): only its bytes arrive in time with the second."
+    ),
+    (["serve", "--device", "/dev/a", "--pps", "dcd"], "--pps feeds the refclocks of --chrony or --ntp-shm: name one."),
+    (["simulate", "--live"], "--live plays in step with the clock, so it needs --pty <link>."),
   ])
   func usageErrorsSayWhatIsWrong(_ arguments: [String], _ message: String) {
     #expect(throws: UsageError.self) { try parse(arguments) }
