@@ -14,7 +14,10 @@ struct SystemdTests {
     NSTemporaryDirectory() + "gpsbridge-\(name)-\(getpid())-\(Int.random(in: 0..<1_000_000)).sock"
   }
 
-  @Test(.enabled(if: Installed.path("systemd-socket-activate") != nil && Installed.path("gpspipe") != nil))
+  @Test(
+    .enabled(
+      if: Installed.path("systemd-socket-activate") != nil && Installed.path("gpspipe") != nil && Installed.path("socat") != nil,
+      "systemd-socket-activate, gpspipe or socat is not installed (Debian: systemd gpsd-clients socat)"))
   func socketActivationServesOnTheSocketsHandedOver() async throws {
     let port = Int.random(in: 30_000...60_000)
     let control = Self.socketPath("control")

@@ -5,7 +5,10 @@ import Testing
 /// The whole time service against a real chronyd: a simulated live receiver on a pty, served
 /// with `--chrony` and `--ntp-shm`, and chronyd measuring both refclocks.
 @Suite(
-  .serialized, .timeLimit(.minutes(3)), .enabled(if: Chronyd.isAvailable, "chrony is not installed, or this is not root (Debian: chrony)"))
+  .serialized, .timeLimit(.minutes(3)),
+  .enabled(
+    if: Chronyd.isAvailable && FileManager.default.isExecutableFile(atPath: "/usr/bin/socat"),
+    "chrony or socat is not installed, or this is not root (Debian: chrony socat)"))
 struct ChronyTests {
   static let latency = 150
 
