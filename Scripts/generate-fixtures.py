@@ -516,6 +516,30 @@ def jittered_stamps(states, day0):
     return lines
 
 
+def stale_gga(states, day0):
+    """An instrument multiplexer that stamps GGA with the last time it saw: each burst has the
+    receiver's RMC and GLL for the current second, then a heading sensor's HDT, then a GGA
+    stamped with the previous second but holding the current position. Each epoch is the
+    RMC's and GLL's; the GGA is a straggler of the epoch before and is dropped."""
+    lines = []
+    previous = None
+    for state in states:
+        time = fmt_time(state.t, 2)
+        y, m, d = date_of(day0, state.t)
+        date = "%02d%02d%02d" % (d, m, y % 100)
+        lat, ns, _ = fmt_coord(state.lat, 2, 4, "NS")
+        lon, ew, _ = fmt_coord(state.lon, 3, 4, "EW")
+        lines += [sentence("GPRMC,%s,A,%s,%s,%s,%s,%s,%s,%s,,,A" % (time, lat, ns, lon, ew,
+                           fmt_number(state.speed / float(KNOT), 1)[0], fmt_number(state.course, 1)[0], date)),
+                  sentence("GPGLL,%s,%s,%s,%s,%s,A,A" % (lat, ns, lon, ew, time)),
+                  sentence("HEHDT,%s,T" % fmt_number((state.course + 1) % 360, 1)[0])]
+        if previous is not None:
+            lines.append(sentence("GPGGA,%s,%s,%s,%s,%s,1,07,1.1,%s,M,40.0,M,," % (fmt_time(previous.t, 2), lat, ns, lon, ew,
+                                  fmt_number(state.alt, 1)[0])))
+        previous = state
+    return lines
+
+
 def receiver_habits():
     day = (2024, 5, 1)
     states = journey(9 * 3600, 1, [(30, 8, 0, True), (12, 8, 1, False), (30, 10, -1, True)], lat=51.5074, lon=-0.1278, alt=20)
@@ -547,6 +571,10 @@ def receiver_habits():
     states = journey(16 * 3600, 1, [(40, 1.5, 2, True)], lat=-36.8485, lon=174.7633, alt=30)
     write_habit("jittered-stamps-1hz", ["# Device: simulated handheld whose GLL is stamped 5 ms before GGA and RMC"],
                 jittered_stamps(states, day))
+
+    states = journey(8 * 3600, 1, [(40, 4, 0.5, True)], lat=60.3913, lon=5.3221, alt=3)
+    write_habit("stale-gga-multiplexer-1hz", ["# Device: simulated instrument multiplexer stamping GGA with the previous second"],
+                stale_gga(states, day))
 
     first = journey(15 * 3600 + 20 * 60, 1, [(20, 10, 0, True)], lat=35.6762, lon=139.6503, alt=40)
     second = journey(15 * 3600, 1, [(20, 10, 0, True)], lat=35.6800, lon=139.6600, alt=40)

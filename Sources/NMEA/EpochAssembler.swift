@@ -38,6 +38,11 @@
 ///    TPV, and the next time change teaches the marker again, so this happens once per change
 ///    of the receiver's cycle, never as a lasting one-epoch lag. A late sentence that changes
 ///    nothing (a GSV sent only on whole seconds, a VTG repeating RMC's speed) teaches nothing.
+///    A sentence stamped with the time of the epoch *before* the open one (a multiplexer that
+///    forwards GGA a burst late, or stamps it with the last time it saw) is a straggler: it is
+///    counted in ``Counters/staleSentences`` and dropped, with the untimed sentences after it
+///    (rule 2 makes them its epoch's). It never reopens an epoch in the past, which would give
+///    a second fix for an old time, after a newer one, holding what was said a second later.
 /// 5. **End of input** (``finish()``, a capture's end, a device unplugged) emits the open
 ///    epoch.
 ///
@@ -64,6 +69,9 @@ public struct EpochAssembler: Sendable {
     /// Untimed sentences while no timed epoch was open (a receiver that has no time yet);
     /// they belong to no fix.
     public var untimedSentences = 0
+    /// Sentences stamped with the time of the epoch before the open one, after that epoch
+    /// was closed; they are dropped (rule 4).
+    public var staleSentences = 0
     public init() {}
   }
 
@@ -90,6 +98,10 @@ public struct EpochAssembler: Sendable {
   /// The time step of the time change that taught ``endMarker``, nanoseconds.
   var markerStep: Int64 = 0
   var rate = EpochRate()
+  /// The time of the last epoch closed, to know its stragglers.
+  var closedTime: UTCTime?
+  /// Whether the last timed sentence was a straggler: the untimed ones after it are its.
+  var straggling = false
 
   /// When the sentence being added arrived, by the system clock, for a live source (set by
   /// ``FixDecoder``); the epoch it opens keeps it as its ``Fix/arrival``.
@@ -127,8 +139,16 @@ public struct EpochAssembler: Sendable {
       // cycle split before the rate was known) is forgotten.
       if rate.observe(base, at: time), let interval = rate.interval, 2 * markerStep < interval { endMarker = nil }
       if let open = epoch.time, !rate.isSameEpoch(time, open) {
+        if time.nanosecondsSinceMidnight < open.nanosecondsSinceMidnight, let closed = closedTime,
+          rate.isSameEpoch(time, closed)
+        {
+          counters.staleSentences += 1
+          straggling = true
+          return
+        }
         close(byTimeChange: abs(time.nanosecondsSinceMidnight - open.nanosecondsSinceMidnight))
       }
+      straggling = false
       if let open = epoch.time {
         // Jitter within the burst: the epoch takes the later stamp, as gpsd does.
         let ahead = time.nanosecondsSinceMidnight - open.nanosecondsSinceMidnight
@@ -140,6 +160,9 @@ public struct EpochAssembler: Sendable {
       }
     } else if epoch.time == nil {
       counters.untimedSentences += 1
+      return
+    } else if straggling {
+      counters.staleSentences += 1
       return
     } else if base == cycle.startKey, base.type != .gsv {
       // The receiver began a new cycle without a time: the open epoch is over.
@@ -217,6 +240,7 @@ public struct EpochAssembler: Sendable {
         markerMisses = 0
       }
     }
+    closedTime = epoch.time
     epoch = Epoch()
     emitted = false
     markerWasEarly = false

@@ -283,6 +283,37 @@ import Testing
     #expect(fixes.count == 7)
   }
 
+  /// An instrument multiplexer stamps GGA with the last time it saw: after each second's RMC
+  /// and GLL comes a GGA (and its GSA) stamped a second earlier, holding the new position.
+  @Test func aGGAStampedWithThePreviousSecondNeverReopensThatEpoch() {
+    let lines = (0..<5).flatMap { second in
+      let minutes = "07.\(100 + second)"
+      var burst = [
+        nmea("GPRMC,12000\(second).00,A,48\(minutes),N,01131.000,E,5.0,90.0,010524,,,A"),
+        nmea("GPGLL,48\(minutes),N,01131.000,E,12000\(second).00,A,A"), nmea("HEHDT,91.0,T"),
+      ]
+      if second > 0 {
+        burst += [
+          nmea("GPGGA,12000\(second - 1).00,48\(minutes),N,01131.000,E,1,07,1.1,3.0,M,40.0,M,,"),
+          nmea("GPGSA,A,3,01,02,03,04,05,06,07,,,,,,2.0,1.1,1.7"),
+        ]
+      }
+      return burst
+    }
+    var decoder = FixDecoder(defaultDate: Self.date)
+    decoder.append(Array(lines.joined().utf8))
+    var fixes: [Fix] = []
+    while let fix = decoder.next() { fixes.append(fix) }
+    decoder.finish()
+    while let fix = decoder.next() { fixes.append(fix) }
+    // One fix a second, in order, each with its own RMC's and GLL's position.
+    #expect(fixes.map(\.time.second) == [0, 1, 2, 3, 4])
+    let rmcLatitudes: [Double?] = (0..<5).map { (second: Int) -> Double? in 48 + (7.1 + Double(second) / 1000) / 60 }
+    #expect(fixes.map(\.latitude) == rmcLatitudes)
+    #expect(fixes.allSatisfy { $0.altitude == nil && $0.hdop == nil }, "nothing of the stragglers")
+    #expect(decoder.assembler.counters.staleSentences == 8)
+  }
+
   @Test func timeGoingBackwardsInASplicedLogClosesTheEpoch() {
     let lines =
       Self.cycle(second: 5, speedKnots: 15, course: 105) + Self.cycle(second: 6, speedKnots: 16, course: 106)
