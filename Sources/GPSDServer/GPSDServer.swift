@@ -65,7 +65,7 @@ public final class GPSDServer: @unchecked Sendable {
     public var description: String {
       switch self {
       case .addressInUse(let host, let port):
-        "\(host):\(port) is in use: another gpsd listens there (on Debian, systemd's gpsd.socket starts gpsd on demand). Stop it with 'sudo systemctl stop gpsd.socket gpsd.service', or use --listen with another port."
+        "\(host):\(port) is in use: another gpsd listens there (on Debian, systemd's gpsd.socket starts gpsd on demand). Stop it, and keep it stopped, with 'sudo systemctl disable --now gpsd.socket gpsd.service', or use --listen with another port."
       case .cannotListen(let host, let port, let reason):
         "Cannot listen on \(host):\(port): \(reason)."
       }

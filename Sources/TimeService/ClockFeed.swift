@@ -21,6 +21,23 @@ package final class ClockFeed: Sendable {
       self.pulses = pulses
     }
 
+    /// The outputs of one of several receivers, numbered from 0 in the order they are
+    /// served: the socket takes the device's name before `.sock` (`/run/chrony.sock` and
+    /// `/dev/ttyUSB1` → `/run/chrony.ttyUSB1.sock`, as gpsd names its `chrony.<dev>.sock`), the
+    /// shared-memory units go two by two (the receiver's NMEA time at unit + 2 × number, its
+    /// pulses at the next), as gpsd numbers its devices'.
+    package func receiver(named device: String, number: Int) -> Outputs {
+      var outputs = self
+      let name = String(device.split(separator: "/").last ?? "receiver").map { character in
+        character.isLetter || character.isNumber || "._-".contains(character) ? character : "_"
+      }
+      outputs.chrony = chrony.map { path in
+        path.hasSuffix(".sock") ? String(path.dropLast(5)) + "." + String(name) + ".sock" : path + "." + String(name)
+      }
+      outputs.sharedMemoryUnit = sharedMemoryUnit.map { $0 + 2 * number }
+      return outputs
+    }
+
     /// The PPS refclock's socket: the serial one's with `-pps` before `.sock`
     /// (`/run/chrony.gps.sock` → `/run/chrony.gps-pps.sock`).
     package var pulseChrony: String? {

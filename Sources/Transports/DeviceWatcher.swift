@@ -15,7 +15,10 @@ import Plumbing
 /// ``waitForChange(after:)``, which returns at once if something changed meanwhile, so no
 /// event between the try and the wait is missed. Without inotify (not Linux, or no watches
 /// left) it waits ``fallbackInterval`` instead.
-final class DeviceWatcher: @unchecked Sendable {
+///
+/// The path's last part may be a pattern (``DevicePattern``): then any name in its directory
+/// that matches is a change.
+package final class DeviceWatcher: @unchecked Sendable {
   /// How long to wait when changes cannot be watched.
   static let fallbackInterval: Duration = .seconds(30)
   static let mask = Inotify.created | Inotify.movedTo | Inotify.attributesChanged
@@ -53,11 +56,11 @@ final class DeviceWatcher: @unchecked Sendable {
   var isWatching: Bool { queue.sync { !watched.isEmpty } }
 
   /// How many changes have been seen so far.
-  var changes: Int { queue.sync { changeCount } }
+  package var changes: Int { queue.sync { changeCount } }
 
   /// Returns once a change after the `after`-th has been seen (at once if one has), or after
   /// ``fallbackInterval`` when changes cannot be watched; `false` when the task was cancelled.
-  func waitForChange(after seen: Int) async -> Bool {
+  package func waitForChange(after seen: Int) async -> Bool {
     guard isWatching else { return await sleepUnlessCancelled(Self.fallbackInterval) }
     let changed = await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
@@ -107,6 +110,13 @@ final class DeviceWatcher: @unchecked Sendable {
     watched[watch] = index
   }
 
+  /// Whether a name seen in a directory on the way is the step's: the same name, or for the
+  /// last step a match of its pattern.
+  private static func name(_ seen: String, matches step: String, last: Bool) -> Bool {
+    guard last, DevicePattern.hasWildcard(step) else { return seen == step }
+    return DevicePattern.entry(seen, matches: step)
+  }
+
   private func readEvents() {
     guard let inotify, let events = try? inotify.readEvents() else { return }
     var changed = false
@@ -122,7 +132,7 @@ final class DeviceWatcher: @unchecked Sendable {
         watched[event.watch] = nil
         continue
       }
-      guard event.name == steps[index].name else { continue }
+      guard Self.name(event.name, matches: steps[index].name, last: index == steps.count - 1) else { continue }
       changed = true
       // A directory on the way appeared: watch it and whatever below it exists already.
       if event.mask & Inotify.isDirectory != 0 {

@@ -4,6 +4,7 @@ import GPSLocation
 import NMEASimulation
 import Plumbing
 import TimeService
+import Transports
 
 /// `gpsbridge serve`: a receiver (or a capture, or another gpsd) served to gpsd's clients
 /// until Ctrl-C, a capture's end, or a cause that cannot go away.
@@ -13,8 +14,10 @@ func serve(_ options: ServeOptions) async -> Int32 {
   configuration.port = options.listen.port
   configuration.revision = "gpsbridge \(version)"
   // `?TIMESERVICE;` answers what the time service has measured so far.
-  let clockFeed = Locked<ClockFeed?>(nil)
-  configuration.extraRequests["TIMESERVICE"] = { timeServiceReport(clockFeed.withLock { $0 }) }
+  let published = Locked<ServedReceivers?>(nil)
+  configuration.extraRequests["TIMESERVICE"] = {
+    timeServiceReport(published.withLock { $0 }?.clockFeeds.withLock { $0 } ?? [])
+  }
   let server = GPSDServer(configuration: configuration)
   // Sockets systemd handed over (socket activation) are served as they are; else --listen.
   let listening: String
@@ -47,38 +50,39 @@ func serve(_ options: ServeOptions) async -> Int32 {
   defer { watchdog?.cancel() }
 
   let (source, firstName) = servedSource(options.source)
-  let name = options.moreDevices.isEmpty ? firstName : ([firstName] + options.moreDevices).joined(separator: " and ")
-  Terminal.diagnostic("gpsbridge: serving \(name) to gpsd clients on \(listening); stop with Ctrl-C.")
-  let outcome = Locked<Int32>(0)
-  let status = ServeStatus(server: server, name: name)
-  let drawing = Task { await status.run() }
-  let receiver = source.receiver
-  let clock: Task<Void, Never>?
-  do {
-    clock = try feedClock(from: receiver, options, device: source.device, status: status, publishing: clockFeed)
-  } catch {
-    Terminal.diagnostic("Error: \(error)")
-    drawing.cancel()
-    return 1
-  }
-  defer { clock?.cancel() }
-  // Several receivers: each served under its own path, each on its own; one that fails for
-  // good is said and ends, the others go on.
-  var served = [(receiver, source.device, source.bitsPerSecond, firstName)]
-  for path in options.moreDevices {
-    let more = GPSDServer.Source.serial(path: path, baudRate: options.source.baudRate)
-    served.append((more.receiver, more.device, more.bitsPerSecond, path))
-  }
-  for (receiver, _, _, name) in served { sayWhatHappens(to: receiver, name: name, status: status, outcome: outcome) }
-  await withTaskGroup(of: Void.self) { group in
-    for (receiver, device, bitsPerSecond, _) in served {
-      group.addTask { await server.serve(receiver, device: device, bitsPerSecond: bitsPerSecond) }
+  // Each --device is one receiver, or with wildcards every receiver that matches.
+  var named = [(source, firstName, options.pps.first)]
+  var patterns: [(DevicePattern, PulseSource?)] = []
+  for (index, path) in options.devices.enumerated() {
+    let pps = index < options.pps.count ? options.pps[index] : nil
+    if let pattern = try? DevicePattern(path) {
+      patterns.append((pattern, pps))
+      if index == 0 { named = [] }
+    } else if index > 0 {
+      named.append((.serial(path: path, baudRate: options.source.baudRate), path, pps))
     }
   }
+  let name = (named.map(\.1) + patterns.map { "every receiver matching '\($0.0)'" }).joined(separator: " and ")
+  Terminal.diagnostic("gpsbridge: serving \(name) to gpsd clients on \(listening); stop with Ctrl-C.")
+  let status = ServeStatus(server: server, name: name)
+  let receivers = ServedReceivers(server: server, options: options, status: status)
+  published.withLock { $0 = receivers }
+  var admitted: [ServedReceivers.Admitted] = []
+  for (source, name, pps) in named {
+    do {
+      if let receiver = try receivers.admit(source, name: name, pps: pps) { admitted.append(receiver) }
+    } catch {
+      Terminal.diagnostic("Error: \(error)")
+      for receiver in admitted { receiver.clock?.cancel() }
+      return 1
+    }
+  }
+  let drawing = Task { await status.run() }
+  await receivers.run(admitted, patterns: patterns)
   drawing.cancel()
   await drawing.value
   status.say()
-  return outcome.withLock { $0 }
+  return receivers.outcome.withLock { $0 }
 }
 
 /// Says on stderr what happens to `receiver` (named `name`): problems, pauses, notices; a
@@ -101,48 +105,17 @@ func sayWhatHappens(to receiver: Receiver, name: String, status: ServeStatus, ou
   }
 }
 
-/// Feeds the receiver's time (and its pulses, with `--pps`) to chrony's and ntpd's reference
-/// clocks, when asked to, and says after a minute how late its NMEA time arrives and how to
-/// tell chrony. Cancelling the task stops it all.
-func feedClock(
-  from receiver: Receiver, _ options: ServeOptions, device: String?, status: ServeStatus, publishing published: Locked<ClockFeed?>
-) throws(ClockFeedError) -> Task<Void, Never>? {
-  guard options.servesTime else { return nil }
-  let feed = try ClockFeed(.init(chrony: options.chrony, sharedMemoryUnit: options.ntpSharedMemory, pulses: options.pps != nil))
-  published.withLock { $0 = feed }
-  let labeller = Locked(PulseLabeller())
-  var pulses: PulseReader?
-  if let pps = options.pps {
-    do {
-      pulses = try PulseReader(
-        pps, serialPort: device,
-        edge: { edge in
-          if let sample = labeller.withLock({ $0.label(edge: edge) }) { feed.take(sample) }
-        },
-        said: { status.say("gpsbridge: \($0)") })
-    } catch {
-      throw ClockFeedError(message: error.description)
-    }
-  }
-  let samples = receiver.timeSamples()
-  return Task { [pulses] in
-    for await sample in samples {
-      labeller.withLock { $0.take(sample) }
-      guard let report = feed.take(sample) else { continue }
-      for line in feed.advice(report) { status.say("gpsbridge: \(line)") }
-    }
-    pulses?.stop()
-  }
-}
-
-/// The answer to `?TIMESERVICE;`: whether the receiver's time feeds the clock, and what has
-/// been measured of it so far (the same figures the minute's report gives on stderr).
-func timeServiceReport(_ feed: ClockFeed?) -> String {
-  var writer = JSONWriter(capacity: 256)
-  writer.beginObject()
-  writer.field("class", "TIMESERVICE")
-  writer.field("active", feed != nil)
-  if let feed {
+/// The answer to `?TIMESERVICE;`: whether the receivers' time feeds the clock, and what has
+/// been measured of it so far (the same figures the minute's report gives on stderr): one
+/// line for each receiver that feeds it, naming its device.
+func timeServiceReport(_ feeds: [(device: String, feed: ClockFeed)]) -> String {
+  guard !feeds.isEmpty else { return #"{"class":"TIMESERVICE","active":false}"# }
+  return feeds.map { device, feed in
+    var writer = JSONWriter(capacity: 256)
+    writer.beginObject()
+    writer.field("class", "TIMESERVICE")
+    writer.field("device", device)
+    writer.field("active", true)
     let report = feed.report
     writer.field("samples", report?.count ?? 0)
     if let report {
@@ -155,9 +128,9 @@ func timeServiceReport(_ feed: ClockFeed?) -> String {
       writer.field("sent", counts.sent)
       writer.field("dropped", counts.dropped)
     }
-  }
-  writer.endObject()
-  return writer.string
+    writer.endObject()
+    return writer.string
+  }.joined(separator: "\r\n")
 }
 
 /// The source to serve, and its name for people.

@@ -1,6 +1,7 @@
 import GPSD
 import GPSDServer
 import TimeService
+import Transports
 
 /// What `gpsbridge serve` was asked to do.
 struct ServeOptions: Equatable {
@@ -12,18 +13,29 @@ struct ServeOptions: Equatable {
   var chrony: String?
   /// The NTP shared-memory unit for the receiver's NMEA time.
   var ntpSharedMemory: Int?
-  /// Where the receiver's pulse-per-second edges come from.
-  var pps: PulseSource?
+  /// Where each receiver's pulse-per-second edges come from: the first `--pps` is the first
+  /// `--device`'s, and so on.
+  var pps: [PulseSource] = []
 
-  /// Whether the receiver's time feeds the system clock.
+  /// Whether the receivers' time feeds the system clock.
   var servesTime: Bool { chrony != nil || ntpSharedMemory != nil }
+
+  /// Every `--device` given, in order.
+  var devices: [String] {
+    guard case .device(let path, _) = source else { return [] }
+    return [path] + moreDevices
+  }
+
+  /// Whether the refclocks are several receivers' (each named after its device), rather
+  /// than one receiver's named exactly as given.
+  var sharesRefclocks: Bool { devices.count > 1 || devices.contains { (try? DevicePattern($0)) != nil } }
 
   struct Draft {
     var sources = SourceDraft()
     var listen: GPSDAddress?
     var chrony: String?
     var ntpSharedMemory: Int?
-    var pps: PulseSource?
+    var pps: [PulseSource] = []
   }
 
   static let spec = CommandSpec<Draft>(
@@ -33,9 +45,13 @@ struct ServeOptions: Equatable {
       Speaks gpsd's JSON protocol, so programs written for gpsd read this receiver as
       if gpsd were running, while Swift programs use the LocationManager. With no
       source it serves the first receiver found, else the demo drive. Give --device
-      more than once to serve several receivers from one port (the first one's time
-      feeds --chrony, --ntp-shm and --pps). Listening beyond 127.0.0.1 shares your
-      location with the network: only when --listen names such an address.
+      more than once to serve several receivers from one port, or give it a path
+      with wildcards (quoted) to serve every receiver whose name matches, as it is
+      plugged in; at most 4 receivers. With several, each feeds its own refclocks:
+      the --chrony path with the device's name before .sock, the --ntp-shm unit plus
+      2 for each receiver before it (in the order they are served), and the n-th --pps
+      belongs to the n-th --device. Listening beyond 127.0.0.1 shares your location
+      with the network: only when --listen names such an address.
       """,
     usage:
       "gpsbridge serve [--device <path>... [--baud <rate>] | --replay <file> [--speed <n|max>] | --gpsd <host[:port]>] [--listen <address[:port]>] [--chrony <path>] [--ntp-shm <unit>] [--pps <source>]",
@@ -75,7 +91,7 @@ struct ServeOptions: Equatable {
         guard let value, let source = PulseSource(parsing: value) else {
           throw UsageError(message: "--pps takes a PPS device (/dev/pps0), dcd, cts or simulated; got '\(value ?? "")'.", topic: .serve)
         }
-        draft.pps = source
+        draft.pps.append(source)
       },
     ],
     examples: [
@@ -84,20 +100,17 @@ struct ServeOptions: Equatable {
       "gpsbridge serve --replay drive.nmea --listen 127.0.0.1:2948 & gpspipe -w -n 10 127.0.0.1:2948",
       "gpsbridge serve --device /dev/ttyACM0 --chrony /run/chrony.gps.sock",
       "gpsbridge serve --device /dev/serial/by-id/usb-gps-if00 --device /dev/ttyUSB1",
+      "gpsbridge serve --device '/dev/serial/by-id/*u-blox*'",
     ])
 
   static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
     var draft = Draft()
     guard try spec.parse(arguments, into: &draft) else { return .help(.serve) }
     let source = try draft.sources.choice(topic: .serve)
-    if draft.sources.moreDevices.count + 1 > GPSDServer.maximumReceivers {
-      throw UsageError(
-        message: "serve takes at most \(GPSDServer.maximumReceivers) receivers: gpsd's clients (libgps 3.22) hang on a longer device list.",
-        topic: .serve)
-    }
-    if draft.pps != nil, draft.chrony == nil, draft.ntpSharedMemory == nil {
+    if !draft.pps.isEmpty, draft.chrony == nil, draft.ntpSharedMemory == nil {
       throw UsageError(message: "--pps feeds the refclocks of --chrony or --ntp-shm: name one.", topic: .serve)
     }
+    try checkReceivers([draft.sources.device].compactMap { $0 } + draft.sources.moreDevices, pps: draft.pps)
     if draft.chrony != nil || draft.ntpSharedMemory != nil {
       switch source {
       case .device, .automatic: break
@@ -111,5 +124,35 @@ struct ServeOptions: Equatable {
       ServeOptions(
         source: source, moreDevices: draft.sources.moreDevices, listen: draft.listen ?? .standard, chrony: draft.chrony,
         ntpSharedMemory: draft.ntpSharedMemory, pps: draft.pps))
+  }
+
+  /// The receivers named (`--device`, with wildcards or not) and their pulses: at most as
+  /// many as gpsd's clients can list, wildcards only in a device's own name, one `--pps` at
+  /// most for each `--device`, and no kernel PPS device shared by all a pattern matches.
+  static func checkReceivers(_ devices: [String], pps: [PulseSource]) throws(UsageError) {
+    if devices.count > GPSDServer.maximumReceivers {
+      throw UsageError(
+        message: "serve takes at most \(GPSDServer.maximumReceivers) receivers: gpsd's clients (libgps 3.22) hang on a longer device list.",
+        topic: .serve)
+    }
+    for path in devices {
+      do throws(DevicePatternError) {
+        _ = try DevicePattern(path)
+      } catch {
+        throw UsageError(message: "--device \(error)", topic: .serve)
+      }
+    }
+    if pps.count > max(devices.count, 1) {
+      throw UsageError(
+        message: "--pps is given \(pps.count) times for \(max(devices.count, 1)) --device: the n-th --pps is the n-th receiver's.",
+        topic: .serve)
+    }
+    for (path, pulses) in zip(devices, pps) where DevicePattern.hasWildcard(path) {
+      if case .device(let device) = pulses {
+        throw UsageError(
+          message: "--pps \(device) cannot be the pulse of every receiver '\(path)' matches: give dcd or cts (each receiver's own line).",
+          topic: .serve)
+      }
+    }
   }
 }

@@ -62,7 +62,8 @@ struct ServeProgramTests {
       Gpsbridge.executable, ["serve", "--replay", "-", "--listen", "127.0.0.1:\(blocker.port)"], timeout: 10, input: "")
     #expect(result.status == 1)
     #expect(
-      result.error.contains("127.0.0.1:\(blocker.port) is in use") && result.error.contains("systemctl stop gpsd.socket"), "\(result.error)"
+      result.error.contains("127.0.0.1:\(blocker.port) is in use")
+        && result.error.contains("systemctl disable --now gpsd.socket gpsd.service"), "\(result.error)"
     )
   }
 

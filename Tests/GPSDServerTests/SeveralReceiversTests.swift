@@ -30,11 +30,7 @@ struct SeveralReceiversTests {
     #expect(tpvDevices == [first, second], "\(output)")
     // Both are listed (asked once both report: a receiver is listed from when it is found).
     let client = try RawClient(port: port)
-    try client.send("?DEVICES;")
-    let answer = try await offThePool { client.read(for: 5) { !Self.lines($0.joined(separator: "\n"), class: "DEVICES").isEmpty } }
-      .joined(separator: "\n")
-    let listed = Self.lines(answer, class: "DEVICES").last?["devices"] as? [[String: Any]] ?? []
-    #expect(Set(listed.compactMap { $0["path"] as? String }) == [first, second], "\(answer)")
+    #expect(try await Self.devicesListed(to: client) == [first, second])
 
     // A watch for the second receiver gets its reports only.
     try client.send(#"?WATCH={"enable":true,"json":true,"device":"\#(second)"};"#)
@@ -59,6 +55,43 @@ struct SeveralReceiversTests {
     #expect(poll?["active"] as? Int == 2, "\(polled)")
   }
 
+  /// `--device` with wildcards serves every receiver that matches, those plugged in later
+  /// too, and opens nothing else: not a plain file that matches, not a receiver that does not.
+  @Test func aPatternServesEveryMatchingReceiverAsItIsPluggedIn() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gpsbridge-pattern-\(getpid())").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let early = directory + "/gps-early", late = directory + "/gps-late", other = directory + "/compass"
+    try "not a receiver".write(toFile: directory + "/gps-notes", atomically: true, encoding: .utf8)
+    var simulators = try [
+      Gpsbridge.start(["simulate", "--pty", early, "--live"]), Gpsbridge.start(["simulate", "--pty", other, "--live"]),
+    ]
+    defer { for simulator in simulators { simulator.terminate() } }
+    for link in [early, other] {
+      for _ in 0..<100 where !FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
+    }
+    let port = Int.random(in: 30_000...60_000)
+    let server = try Gpsbridge.start(["serve", "--device", directory + "/gps-*", "--listen", "127.0.0.1:\(port)"])
+    defer { server.terminate() }
+    #expect(try await tpvDevices(port: port, until: [early]) == [early])
+
+    // Plugged in while serving: found at once (inotify), served beside the first.
+    simulators.append(try Gpsbridge.start(["simulate", "--pty", late, "--live", "--profile", "sirf"]))
+    #expect(try await tpvDevices(port: port, until: [early, late]) == [early, late])
+    #expect(try await Self.devicesListed(to: try RawClient(port: port)) == [early, late])
+    #expect(server.isRunning)
+  }
+
+  /// The devices that gpspipe sees TPVs from, read until they are `wanted` (or ten tries).
+  func tpvDevices(port: Int, until wanted: Set<String>) async throws -> Set<String> {
+    var devices: Set<String> = []
+    for _ in 0..<10 where devices != wanted {
+      let output = try await runProgram(Installed.path("gpspipe")!, ["-w", "-n", "16", "127.0.0.1:\(port)"], timeout: 15).output
+      devices = Set(Self.lines(output, class: "TPV").compactMap { $0["device"] as? String })
+    }
+    return devices
+  }
+
   /// A second "receiver" that is a plain file stops for good; the first is served on.
   @Test func oneReceiverFailingStopsNoOther() async throws {
     let link = PseudoTerminal.temporaryLink("survivor")
@@ -75,6 +108,15 @@ struct SeveralReceiversTests {
     }
     #expect(devices == [link])
     #expect(server.isRunning)
+  }
+
+  /// The paths `?DEVICES` lists to `client`.
+  static func devicesListed(to client: RawClient) async throws -> Set<String> {
+    try client.send("?DEVICES;")
+    let answer = try await offThePool { client.read(for: 5) { !Self.lines($0.joined(separator: "\n"), class: "DEVICES").isEmpty } }
+      .joined(separator: "\n")
+    let listed = Self.lines(answer, class: "DEVICES").last?["devices"] as? [[String: Any]] ?? []
+    return Set(listed.compactMap { $0["path"] as? String })
   }
 
   static func lines(_ text: String, class name: String) -> [[String: Any]] {

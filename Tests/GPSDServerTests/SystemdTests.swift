@@ -83,6 +83,40 @@ struct SystemdTests {
     #expect(messages.last == "STOPPING=1", "\(messages)")
   }
 
+  /// The README's "Replacing gpsd" section, its commands run as written on a real systemd in a
+  /// sandbox (see `Support/replacing-gpsd.sh`): Debian's gpsd.socket holding the port is named
+  /// by `serve` and stopped by the README's command, the units installed by its commands start
+  /// `serve` on a client's connection as user gpsbridge with READY=1, the README's options line
+  /// serves two receivers, and listening beyond loopback warns.
+  @Test(
+    .enabled(
+      if: SystemdTests.canSandbox && FileManager.default.fileExists(atPath: "/lib/systemd/systemd")
+        && FileManager.default.fileExists(atPath: "/lib/systemd/system/gpsd.socket") && Installed.path("gpspipe") != nil,
+      "needs root allowed to make mount and network namespaces, systemd and Debian's gpsd (Debian: systemd gpsd gpsd-clients util-linux)"),
+    .timeLimit(.minutes(2)))
+  func theReadmesReplacingGPSDSectionWorksAsWritten() async throws {
+    let root = Served.fixtures.deletingLastPathComponent()
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Support/replacing-gpsd.sh")
+    let scratch = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("gpsbridge-replacing-gpsd-\(getpid())")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let result = try await runProgram(
+      Installed.path("unshare")!,
+      [
+        "--mount", "--net", "--propagation", "private", "sh", script.path, Gpsbridge.executable,
+        root.appendingPathComponent("README.md").path, scratch.path,
+      ], timeout: 100)
+    #expect(result.status == 0 && result.output.hasSuffix("OK\n"), "\(result.output)\n\(result.error)")
+    #expect(result.output.contains("served as user gpsbridge"), "\(result.output)")
+  }
+
+  /// Whether this machine lets the tests make mount and network namespaces (root, and a
+  /// container that allows it).
+  static let canSandbox: Bool = {
+    guard getuid() == 0, let unshare = Installed.path("unshare") else { return false }
+    return shell("\(unshare) --mount --net true 2>/dev/null").status == 0
+  }()
+
   /// The unit files in the repository, as `systemd-analyze verify` reads them (with the built
   /// program in place of the installed one, which it checks exists).
   @Test(.enabled(if: Installed.path("systemd-analyze") != nil))

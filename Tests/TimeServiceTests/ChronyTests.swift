@@ -133,6 +133,48 @@ extension ChronyTests {
   }
 }
 
+extension ChronyTests {
+  /// Two receivers served at once each feed their own refclocks: the socket named after the
+  /// device, the shared-memory units two apart; chrony measures each one's own latency.
+  @Test func eachReceiverFeedsItsOwnRefclocks() async throws {
+    let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+      "gpsbridge-two-clocks-\(getpid())-\(Int.random(in: 0..<1_000_000))")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let socket = directory.appendingPathComponent("chrony.sock").path
+    let unit = Int.random(in: 10..<200)
+    let chronyd = try Chronyd(
+      refclocks: [
+        "refclock SOCK \(directory.path)/chrony.gpsA.sock refid GPSA poll 0 noselect",
+        "refclock SOCK \(directory.path)/chrony.gpsB.sock refid GPSB poll 0 noselect",
+        "refclock SHM \(unit) refid SHMA poll 0 noselect", "refclock SHM \(unit + 2) refid SHMB poll 0 noselect",
+      ],
+      directory: directory)
+    defer { shell("ipcrm -M \(0x4E54_5030 + unit) 2>/dev/null; ipcrm -M \(0x4E54_5030 + unit + 2) 2>/dev/null") }
+    try chronyd.start()
+    defer { chronyd.stop() }
+    let latencies = ["gpsA": 150, "gpsB": 300]
+    var simulators: [Process] = []
+    defer { for simulator in simulators { simulator.terminate() } }
+    for (name, latency) in latencies {
+      let link = directory.appendingPathComponent(name).path
+      simulators.append(try Gpsbridge.start(["simulate", "--pty", link, "--live", "--latency", String(latency)]))
+      for _ in 0..<100 where !FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
+    }
+    let server = try Gpsbridge.start([
+      "serve", "--device", directory.appendingPathComponent("gpsA").path, "--device", directory.appendingPathComponent("gpsB").path,
+      "--listen", "127.0.0.1:\(Int.random(in: 30_000...60_000))", "--chrony", socket, "--ntp-shm", String(unit),
+    ])
+    defer { server.terminate() }
+    for (refids, latency) in [(["GPSA", "SHMA"], 150), (["GPSB", "SHMB"], 300)] {
+      let sources = try await Self.waitFor(chronyd, refids: refids, offset: Double(latency) / 1000)
+      for refid in refids {
+        let source = try #require(sources[refid], "chronyd has no \(refid): \(sources)")
+        #expect(abs((source.estimatedOffset ?? 1) - Double(latency) / 1000) < 0.005, "\(source)")
+      }
+    }
+  }
+}
+
 /// Runs `command` with `/bin/sh`.
 @discardableResult
 func shell(_ command: String) -> Int32 {

@@ -40,3 +40,16 @@ struct PulseSourceTests {
     #expect(PulseSource(parsing: "pps0") == nil)
   }
 }
+
+/// How several receivers' refclocks are named: each its own, as gpsd names its.
+struct RefclockNamingTests {
+  @Test func eachReceiverHasItsOwnSocketAndItsOwnPairOfUnits() {
+    let outputs = ClockFeed.Outputs(chrony: "/run/chrony.sock", sharedMemoryUnit: 2, pulses: true)
+    let second = outputs.receiver(named: "/dev/ttyUSB1", number: 1)
+    #expect(second.chrony == "/run/chrony.ttyUSB1.sock" && second.pulseChrony == "/run/chrony.ttyUSB1-pps.sock")
+    #expect(second.sharedMemoryUnit == 4 && second.pulseSharedMemoryUnit == 5)
+    let first = outputs.receiver(named: "/dev/serial/by-id/usb-u-blox_AG-if00", number: 0)
+    #expect(first.chrony == "/run/chrony.usb-u-blox_AG-if00.sock" && first.sharedMemoryUnit == 2)
+    #expect(ClockFeed.Outputs(chrony: "/run/gps").receiver(named: "/dev/gps 0", number: 0).chrony == "/run/gps.gps_0")
+  }
+}

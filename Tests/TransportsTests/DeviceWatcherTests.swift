@@ -91,3 +91,41 @@ import Testing
     #expect(steps.map(\.name) == ["dev", "serial", "by-id", "usb-X"])
   }
 }
+
+/// `--device` with wildcards: which names match, and that a receiver plugged in is seen.
+@Suite(.timeLimit(.minutes(1))) struct DevicePatternTests {
+  @Test func aPathWithoutWildcardsIsNoPatternAndWildcardsBelongInTheLastPart() throws {
+    #expect(try DevicePattern("/dev/ttyUSB0") == nil)
+    let pattern = try #require(try DevicePattern("/dev/serial/by-id/*u-blox*"))
+    #expect(pattern.directory == "/dev/serial/by-id" && pattern.name == "*u-blox*")
+    #expect(pattern.matches("usb-u-blox_AG_-_www.u-blox.com_u-blox_GNSS_receiver-if00"))
+    #expect(!pattern.matches("usb-FTDI_FT232R-if00"))
+    #expect(!(try #require(try DevicePattern("/dev/ttyUSB*"))).matches(".ttyUSB0"), "hidden names, as in the shell")
+    #expect(throws: DevicePatternError.self) { try DevicePattern("/dev/*/gps0") }
+  }
+
+  @Test func onlyCharacterDevicesMatchInNameOrder() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pattern-\(getpid())-\(UUID().uuidString.prefix(8))").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    symlink("/dev/null", directory + "/gps-b")
+    symlink("/dev/zero", directory + "/gps-a")
+    symlink("/dev/null", directory + "/compass")
+    #expect(FileManager.default.createFile(atPath: directory + "/gps-notes", contents: Data("text".utf8)))
+    let pattern = try #require(try DevicePattern(directory + "/gps-*"))
+    #expect(pattern.matchingDevices() == [directory + "/gps-a", directory + "/gps-b"])
+  }
+
+  @Test func aMatchingNameThatAppearsIsAChangeAndOthersAreNot() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pattern-\(getpid())-\(UUID().uuidString.prefix(8))").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let watcher = try #require(try DevicePattern(directory + "/gps-*")).watcher()
+    let seen = watcher.changes
+    symlink("/dev/null", directory + "/compass")
+    try await Task.sleep(for: .milliseconds(200))
+    #expect(watcher.changes == seen, "a name that does not match is no change")
+    symlink("/dev/null", directory + "/gps-late")
+    #expect(await DeviceWatcherTests().change(watcher, after: seen))
+  }
+}

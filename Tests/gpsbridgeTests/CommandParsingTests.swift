@@ -84,6 +84,18 @@ import Testing
       "--chrony and --ntp-shm need a receiver on a serial port (--device): only its bytes arrive in time with the second."
     ),
     (["serve", "--device", "/dev/a", "--pps", "dcd"], "--pps feeds the refclocks of --chrony or --ntp-shm: name one."),
+    (
+      ["serve", "--device", "/dev/*/gps0"],
+      "--device '/dev/*/gps0' has wildcards before its last part; only the device's own name may have them, like /dev/serial/by-id/*u-blox*."
+    ),
+    (
+      ["serve", "--device", "/dev/a", "--chrony", "/run/c.sock", "--pps", "dcd", "--pps", "cts"],
+      "--pps is given 2 times for 1 --device: the n-th --pps is the n-th receiver's."
+    ),
+    (
+      ["serve", "--device", "/dev/ttyUSB*", "--chrony", "/run/c.sock", "--pps", "/dev/pps0"],
+      "--pps /dev/pps0 cannot be the pulse of every receiver '/dev/ttyUSB*' matches: give dcd or cts (each receiver's own line)."
+    ),
     (["simulate", "--live"], "--live plays in step with the clock, so it needs --pty <link>."),
   ])
   func usageErrorsSayWhatIsWrong(_ arguments: [String], _ message: String) {

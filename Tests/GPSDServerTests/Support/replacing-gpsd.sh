@@ -1,0 +1,118 @@
+#!/bin/sh
+# The README's "Replacing gpsd" section, run as written on a real systemd, in a sandbox: new
+# mount and network namespaces (unshare -m -n), in which /etc and /usr/local are overlays
+# (useradd and the unit files change nothing outside) and /run is fresh. systemd runs as a
+# user manager there (a system manager needs PID 1), so each command is taken from the README
+# and translated only as that requires: `sudo` dropped (this runs as root), `systemctl` with
+# --user, /etc/systemd/system/ read as /etc/systemd/user/. The receivers are simulated on
+# pseudo-terminals given to dialout, as udev gives serial ports; the README's device paths
+# are replaced by theirs. Debian's own gpsd.socket and gpsd.service are the package's files.
+#
+#   unshare -m -n --propagation private sh replacing-gpsd.sh GPSBRIDGE README SCRATCH
+#
+# Prints what it checks; exits 1 at the first thing that is not as the README says.
+set -eu
+gpsbridge=$1 readme=$2 scratch=$3
+fail() {
+  echo "FAILED: $*"
+  systemctl --user status --no-pager gpsbridge.socket gpsbridge.service 2>&1 || true
+  exit 1
+}
+say() { echo "== $*"; }
+
+ip link set lo up
+mount -t tmpfs tmpfs /run
+mkdir -p /run/systemd/system /run/manager "$scratch/upper-etc" "$scratch/work-etc" "$scratch/upper-local" "$scratch/work-local"
+# The user manager's notify socket is under its runtime directory: a service that runs as
+# another user (User=gpsbridge) must reach it there as it reaches PID 1's /run/systemd/notify
+# (mode 0777), so the directory is opened to it (the socket once made, below), and is not
+# under /run/user, which the unit's ProtectHome= hides.
+chmod 711 /run/manager
+# What systemd as PID 1 makes at boot, and ProtectHome= mounts over /home, /root and /run/user.
+mkdir -p /run/systemd/inaccessible && mkdir -m 0 /run/systemd/inaccessible/dir
+install -m 0 /dev/null /run/systemd/inaccessible/reg && mkfifo -m 0 /run/systemd/inaccessible/fifo
+mknod -m 0 /run/systemd/inaccessible/chr c 0 0 && mknod -m 0 /run/systemd/inaccessible/blk b 0 0
+mount -t overlay overlay -o "lowerdir=/etc,upperdir=$scratch/upper-etc,workdir=$scratch/work-etc" /etc
+mount -t overlay overlay -o "lowerdir=/usr/local,upperdir=$scratch/upper-local,workdir=$scratch/work-local" /usr/local
+mkdir -p /etc/systemd/user
+export XDG_RUNTIME_DIR=/run/manager HOME="$scratch/home"
+mkdir -p "$HOME"
+/lib/systemd/systemd --user >"$scratch/systemd.log" 2>&1 &
+manager=$!
+# On the way out the manager stops its units and exits (asked, not signalled: a test process
+# may have started this script with SIGTERM blocked, and children inherit that).
+trap 'systemctl --user exit 2>/dev/null; pkill -9 -f "simulate --pty /run/receivers"; wait $manager; true' EXIT
+for _ in $(seq 100); do
+  case $(systemctl --user is-system-running 2>/dev/null) in running | degraded) break ;; esac
+  sleep 0.1
+done
+chmod 777 /run/manager/systemd/notify
+
+# The README's commands: its code blocks (not sh ones) in the section, translated.
+section=$(awk '/^### Replacing gpsd/ { on = 1; next } /^##/ { on = 0 } on' "$readme")
+commands=$(printf '%s\n' "$section" | awk '/^```/ { if (inside) inside = 0; else inside = ($0 == "```") ? 1 : 2; next } inside == 1')
+translate() { sed -e 's/^sudo //' -e 's/| sudo /| /' -e 's/systemctl /systemctl --user /' -e 's#/etc/systemd/system/#/etc/systemd/user/#'; }
+
+say "Debian's gpsd.socket holds the port, as the gpsd package leaves it"
+cp /lib/systemd/system/gpsd.socket /lib/systemd/system/gpsd.service /etc/systemd/user/
+systemctl --user daemon-reload
+systemctl --user enable --now gpsd.socket 2>/dev/null
+refusal=$("$gpsbridge" serve --replay /dev/null 2>&1 && echo "(exit 0)" || true)
+echo "$refusal"
+printf '%s' "$refusal" | grep -q "gpsd.socket" || fail "serve does not name gpsd.socket when the port is taken"
+
+say "The README's way to stop it"
+printf '%s\n' "$commands" | grep 'gpsd.socket gpsd.service' | translate | while read -r line; do
+  echo "\$ $line"
+  sh -c "$line" 2>&1
+done
+systemctl --user is-active gpsd.socket >/dev/null && fail "gpsd.socket is still active"
+systemctl --user is-enabled gpsd.socket >/dev/null 2>&1 && fail "gpsd.socket is still enabled: it would come back at boot"
+
+say "Two simulated receivers, their ports given to dialout as udev does"
+# Under /run: the unit's PrivateTmp= hides /tmp and /var/tmp from the service.
+dev=/run/receivers
+mkdir -p "$dev"
+"$gpsbridge" simulate --pty "$dev/first" --live >/dev/null 2>&1 &
+"$gpsbridge" simulate --pty "$dev/second" --live --profile sirf >/dev/null 2>&1 &
+for link in first second; do
+  for _ in $(seq 100); do [ -e "$dev/$link" ] && break; sleep 0.1; done
+  chgrp dialout "$(readlink -f "$dev/$link")" && chmod 660 "$(readlink -f "$dev/$link")"
+done
+
+say "After Scripts/install /usr/local (the built program in its place), the README's unit commands"
+install -D -m 0755 "$gpsbridge" /usr/local/bin/gpsbridge
+cd "$(dirname "$readme")"
+printf '%s\n' "$commands" | grep -v 'gpsd.socket gpsd.service' | translate \
+  | sed -e "s#/dev/serial/by-id/[^\"]*#$dev/first#" | while read -r line; do
+  echo "\$ $line"
+  sh -c "$line" 2>&1 || fail "$line"
+done
+id gpsbridge || fail "no user gpsbridge"
+id -nG gpsbridge | grep -qw dialout || fail "gpsbridge is not in dialout"
+
+say "A client's connection starts the service (socket activation) and reads the receiver"
+gpspipe -w -n 12 127.0.0.1:2947 >"$scratch/one.json" 2>&1 || true
+grep -q "\"class\":\"TPV\",\"device\":\"$dev/first\"" "$scratch/one.json" || fail "no TPV from the receiver: $(cat "$scratch/one.json")"
+[ "$(systemctl --user is-active gpsbridge.service)" = active ] || fail "gpsbridge.service is not active (Type=notify: READY=1?)"
+pid=$(systemctl --user show -p MainPID --value gpsbridge.service)
+[ "$(ps -o user= -p "$pid")" = gpsbridge ] || fail "the service runs as $(ps -o user= -p "$pid"), not gpsbridge"
+echo "served as user gpsbridge (pid $pid), READY=1 seen by systemd"
+
+say "Several receivers: the README's options line"
+options=$(printf '%s\n' "$section" | grep -o 'GPSBRIDGE_OPTIONS="--device [^"]*--device [^"]*"' | head -1)
+[ -n "$options" ] || fail "the README has no GPSBRIDGE_OPTIONS line with two --device"
+echo "$options" | sed -e "s#/dev/ttyACM0#$dev/first#" -e "s#/dev/ttyUSB0#$dev/second#" >/etc/default/gpsbridge
+cat /etc/default/gpsbridge
+systemctl --user restart gpsbridge.service
+for _ in 1 2 3 4 5; do
+  gpspipe -w -n 24 127.0.0.1:2947 >"$scratch/two.json" 2>&1 || true
+  grep -q "\"device\":\"$dev/second\"" "$scratch/two.json" && grep -q "\"device\":\"$dev/first\"" "$scratch/two.json" && break
+done
+grep -q "\"class\":\"TPV\",\"device\":\"$dev/second\"" "$scratch/two.json" || fail "no TPV from the second receiver"
+grep -q "\"class\":\"TPV\",\"device\":\"$dev/first\"" "$scratch/two.json" || fail "no TPV from the first receiver"
+
+say "Security: listening beyond loopback warns"
+warning=$(timeout 2 "$gpsbridge" serve --replay /dev/null --listen 0.0.0.0:2960 2>&1 || true)
+printf '%s' "$warning" | grep -q "anyone who can reach it can read your location" || fail "no warning: $warning"
+echo "OK"
