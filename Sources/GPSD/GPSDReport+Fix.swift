@@ -84,7 +84,7 @@ extension GPSDReport.GST {
 }
 
 extension GPSDReport {
-  /// The reports one fix makes, in gpsd's order: TPV; SKY when there are satellites or DOPs;
+  /// The reports one fix makes, in gpsd's order: SKY when there are satellites or DOPs; TPV;
   /// GST when the receiver sent error estimates; ATT when it has a heading. With the figures
   /// gpsd computes from this fix alone (see ``GPSDErrorModel``; those that need the fix
   /// before come from a model fed every fix).

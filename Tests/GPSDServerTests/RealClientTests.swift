@@ -141,6 +141,9 @@ struct RealClientTests {
     #expect(points.count >= 10, "\(points.count) points")
     let latitudes = Set(served.fixes.compactMap(\.latitude).map { String(format: "%.9f", $0) })
     #expect(points.allSatisfy { latitudes.contains($0) }, "\(points.prefix(3))")
+    // Every point has its epoch's satellites and DOP, the first too: SKY comes before TPV.
+    let bodies = gpx.components(separatedBy: "<trkpt ").dropFirst()
+    #expect(bodies.allSatisfy { $0.contains("<sat>7</sat>") && $0.contains("<hdop>") }, "\(bodies.prefix(2))")
   }
 
   @Test func gpsmonShowsTheSentences() async throws {

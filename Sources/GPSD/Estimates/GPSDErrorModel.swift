@@ -41,7 +41,9 @@ package struct GPSDErrorModel: Sendable {
   /// The reports of `fix` (see ``GPSDReport/reports(for:device:)``), with the computed figures.
   package mutating func reports(for fix: Fix, device: String) -> [GPSDReport] {
     let dops = DilutionOfPrecision(fix.satellites)
-    var reports: [GPSDReport] = [.tpv(tpv(for: fix, device: device, dops: dops))]
+    // SKY before TPV, as gpsd sends them: clients that act on a TPV with what they last heard
+    // of the sky (gpxlogger's <sat> and <hdop>) then use this epoch's, not the one before.
+    var reports: [GPSDReport] = []
     if !fix.satellites.isEmpty || fix.hdop != nil {
       var sky = GPSDReport.SKY(fix, device: device)
       if let dops {
@@ -55,6 +57,7 @@ package struct GPSDErrorModel: Sendable {
       }
       reports.append(.sky(sky))
     }
+    reports.append(.tpv(tpv(for: fix, device: device, dops: dops)))
     if fix.errorEstimate != nil { reports.append(.gst(GPSDReport.GST(fix, device: device))) }
     if let heading = fix.trueHeading {
       reports.append(.att(GPSDReport.ATT(device: device, time: fix.timestamp?.description, heading: heading)))
