@@ -29,16 +29,14 @@ final class Client: @unchecked Sendable {
   /// since a number closed earlier may be reused by the next client while a source still
   /// watches it.
   private var liveSources = 0
-  private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
+  /// Where requests are read, shared by every client of the server: all read on its queue.
+  private let buffer: ReadBuffer
 
-  init(id: Int, socket: FileDescriptor, queue: DispatchQueue) {
+  init(id: Int, socket: FileDescriptor, queue: DispatchQueue, buffer: ReadBuffer) {
     self.id = id
     self.socket = socket
     self.queue = queue
-  }
-
-  deinit {
-    buffer.deallocate()
+    self.buffer = buffer
   }
 
   /// Starts reading: `onBytes` for what arrives, `onWritable` when a full socket drains,
@@ -50,13 +48,13 @@ final class Client: @unchecked Sendable {
     read.setEventHandler { [weak self] in
       guard let self, !closed else { return }
       do throws(Errno) {
-        let count = try socket.read(into: buffer)
+        let count = try socket.read(into: buffer.bytes)
         guard count > 0 else {
           close()
           onClosed()
           return
         }
-        onBytes(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        onBytes(UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<count]))
       } catch .wouldBlock {
         return
       } catch {
@@ -81,8 +79,19 @@ final class Client: @unchecked Sendable {
   }
 
   /// Adds `bytes` to the output; `false` when that would hold more than `limit` unsent bytes.
+  /// With nothing waiting they go straight to the socket, and only what it does not take now
+  /// is kept: a client that keeps up holds no output of its own (64 of them, no 64 copies).
   func queue(_ bytes: [UInt8], limit: Int) -> Bool {
     guard !closed else { return true }
+    if sent == outgoing.count, !writeSourceRunning {
+      // An error is found out by the flush that follows, which sends what is kept.
+      let taken = (try? bytes.withUnsafeBytes { raw throws(Errno) in try socket.sendSome(raw) }) ?? 0
+      guard taken < bytes.count else { return true }
+      guard bytes.count - taken <= limit else { return false }
+      outgoing = Array(bytes[taken...])
+      sent = 0
+      return true
+    }
     guard outgoing.count - sent + bytes.count <= limit else { return false }
     if sent > 0, sent >= outgoing.count / 2 {
       outgoing.removeFirst(sent)
@@ -114,7 +123,8 @@ final class Client: @unchecked Sendable {
       }
       sent += count
     }
-    outgoing.removeAll(keepingCapacity: true)
+    // Drained: the memory goes too, until the socket is full again.
+    outgoing = []
     sent = 0
     return true
   }
@@ -144,4 +154,11 @@ final class Client: @unchecked Sendable {
     liveSources -= 1
     if liveSources == 0 { try? socket.close() }
   }
+}
+
+/// A buffer for reading requests, shared by the clients of one server (they all read on its
+/// queue, one at a time), and freed with the last of them.
+final class ReadBuffer: @unchecked Sendable {
+  let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
+  deinit { bytes.deallocate() }
 }

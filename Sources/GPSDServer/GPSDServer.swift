@@ -84,6 +84,8 @@ public final class GPSDServer: @unchecked Sendable {
   /// moment passes): they hold no slot.
   private var leaving: [Int: Client] = [:]
   private var nextClient = 0
+  /// Where every client's requests are read (one at a time, on `queue`).
+  private let readBuffer = ReadBuffer()
   /// The receivers served, in the order they first appeared; a receiver that went away
   /// stays listed (not present) so it keeps its place.
   private var receivers: [Served] = []
@@ -323,7 +325,7 @@ public final class GPSDServer: @unchecked Sendable {
       // in the kernel's, so a client that stops reading is noticed after kilobytes, not megabytes.
       var sendBuffer: CInt = 65_536
       setsockopt(socket.rawValue, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<CInt>.size))
-      let client = Client(id: id, socket: socket, queue: queue)
+      let client = Client(id: id, socket: socket, queue: queue, buffer: readBuffer)
       client.start(
         onBytes: { [weak self] bytes in self?.received(bytes, from: id) },
         onWritable: { [weak self] in self?.flush(id) },

@@ -27,7 +27,7 @@ struct SeveralReceiversTests {
       output = try await runProgram(Installed.path("gpspipe")!, ["-w", "-n", "16", "127.0.0.1:\(port)"], timeout: 15).output
       tpvDevices = Set(Self.lines(output, class: "TPV").compactMap { $0["device"] as? String })
     }
-    #expect(tpvDevices == [first, second], "\(output)")
+    #expect(tpvDevices == [first, second], "\(output); the server \(server.isRunning ? "runs" : "ended with \(server.terminationStatus)")")
     // Both are listed (asked once both report: a receiver is listed from when it is found).
     let client = try RawClient(port: port)
     #expect(try await Self.devicesListed(to: client) == [first, second])
