@@ -51,7 +51,7 @@ struct ChronyTests {
     defer { shell("ipcrm -M \(0x4E54_5030 + unit) 2>/dev/null") }
 
     // gpsbridge first: chrony is not there yet.
-    let simulator = try Gpsbridge.start(["simulate", "--pty", link, "--live", "--latency", String(Self.latency)])
+    var simulator = try Gpsbridge.start(["simulate", "--pty", link, "--live", "--latency", String(Self.latency)])
     defer { simulator.terminate() }
     for _ in 0..<100 where !FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
     let port = Int.random(in: 30_000...60_000)
@@ -78,6 +78,22 @@ struct ChronyTests {
     let resumed = try #require(sources["GPS"], "after the restart: \(sources)")
     #expect(resumed.reach != 0 && resumed.lastSample < 20, "\(resumed)")
     #expect(server.isRunning)
+
+    // The receiver unplugged and plugged in again: samples resume once its epochs agree.
+    simulator.terminate()
+    simulator.waitUntilExit()
+    for _ in 0..<100 where FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
+    try await Task.sleep(for: .seconds(3))
+    let unplugged = try await chronyd.sources()["GPS"]?.lastSample ?? 0
+    simulator = try Gpsbridge.start(["simulate", "--pty", link, "--live", "--latency", String(Self.latency)])
+    for _ in 0..<100 where !FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
+    var replugged: Chronyd.Source?
+    for _ in 0..<30 where (replugged?.lastSample ?? .max) >= unplugged {
+      try await Task.sleep(for: .seconds(1))
+      replugged = try await chronyd.sources()["GPS"]
+    }
+    #expect(unplugged >= 3, "no samples while unplugged: \(unplugged) s since the last")
+    #expect((replugged?.lastSample ?? .max) < unplugged, "after the replug: \(String(describing: replugged))")
     chronyd.stop()
 
     // What the time service measured so far, asked of the server.
