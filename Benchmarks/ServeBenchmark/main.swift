@@ -11,7 +11,10 @@
 //   without the stuck client, and whether the stuck one was dropped.
 //
 //   swift build -c release --product gpsbridge
-//   swift run -c release serve-benchmark [--clients N] [--seconds S] [--rounds N]
+//   swift run -c release serve-benchmark [--clients N] [--seconds S] [--rounds N] [--gpsbridge PATH]
+//
+// --gpsbridge measures another build of the program, such as Scripts/install's
+// (`Scripts/install --build-only` prints its path).
 //
 // Defaults: 64 clients for 20 s, 2 latency rounds of 15 s per server (about three minutes).
 import Foundation
@@ -20,17 +23,20 @@ import TestHelpers
 
 struct Settings {
   var clients = 64, seconds = 20, rounds = 2
+  var gpsbridge: String?
 
   static func parse(_ arguments: [String]) -> Settings {
     var settings = Settings()
     var arguments = arguments[...]
     while let argument = arguments.popFirst() {
-      switch (argument, arguments.popFirst().flatMap(Int.init)) {
-      case ("--clients", let value?): settings.clients = value
-      case ("--seconds", let value?): settings.seconds = value
-      case ("--rounds", let value?): settings.rounds = value
+      let value = arguments.popFirst()
+      switch (argument, value.flatMap(Int.init)) {
+      case ("--clients", let number?): settings.clients = number
+      case ("--seconds", let number?): settings.seconds = number
+      case ("--rounds", let number?): settings.rounds = number
+      case ("--gpsbridge", _) where value != nil: settings.gpsbridge = value
       default:
-        say("USAGE: serve-benchmark [--clients N] [--seconds S] [--rounds N]")
+        say("USAGE: serve-benchmark [--clients N] [--seconds S] [--rounds N] [--gpsbridge PATH]")
         exit(64)
       }
     }
@@ -41,7 +47,7 @@ let settings = Settings.parse(Array(CommandLine.arguments.dropFirst()))
 let clientCount = settings.clients, seconds = settings.seconds, rounds = settings.rounds
 
 let buildDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-let gpsbridge = buildDirectory.appendingPathComponent("gpsbridge").path
+let gpsbridge = settings.gpsbridge ?? buildDirectory.appendingPathComponent("gpsbridge").path
 guard FileManager.default.isExecutableFile(atPath: gpsbridge) else {
   say("Error: \(gpsbridge) is missing; build it first: swift build -c release --product gpsbridge")
   exit(1)
