@@ -76,7 +76,9 @@ final class ServedReceivers: Sendable {
       group.addTask {
         await withTaskGroup(of: Void.self) { watchers in
           for (pattern, pps) in patterns {
-            watchers.addTask { await Self.watch(pattern) { arrivals.yield(($0, pps)) } }
+            watchers.addTask {
+              await Self.watch(pattern, found: { arrivals.yield(($0, pps)) }, none: { self.status.say("gpsbridge: \($0)") })
+            }
           }
         }
         arrivals.finish()
@@ -102,13 +104,17 @@ final class ServedReceivers: Sendable {
   }
 
   /// Calls `found` with each device that matches `pattern`: those there now, then each
-  /// one that appears, until the task is cancelled.
-  static func watch(_ pattern: DevicePattern, found: (String) -> Void) async {
+  /// one that appears, until the task is cancelled; `none` says when none is there at start.
+  static func watch(_ pattern: DevicePattern, found: (String) -> Void, none: (String) -> Void) async {
     let watcher = pattern.watcher()
     var known: Set<String> = []
     while !Task.isCancelled {
       let seen = watcher.changes
-      for path in pattern.matchingDevices() where known.insert(path).inserted { found(path) }
+      let devices = pattern.matchingDevices()
+      if known.isEmpty, devices.isEmpty, seen == 0 {
+        none("No receiver matches '\(pattern)' yet: waiting for one to be plugged in.")
+      }
+      for path in devices where known.insert(path).inserted { found(path) }
       guard await watcher.waitForChange(after: seen) else { return }
     }
   }

@@ -82,6 +82,16 @@ struct SeveralReceiversTests {
     #expect(server.isRunning)
   }
 
+  /// A pattern nothing matches yet is said, and waited on: the server is up meanwhile.
+  @Test func aPatternThatMatchesNothingYetIsSaidAndWaitedOn() async throws {
+    let pattern = FileManager.default.temporaryDirectory.appendingPathComponent("gpsbridge-none-\(getpid())/gps-*").path
+    let result = try await runProgram(
+      URL(fileURLWithPath: Gpsbridge.executable),
+      ["serve", "--device", pattern, "--listen", "127.0.0.1:\(Int.random(in: 30_000...60_000))"], timeout: 2)
+    #expect(!result.endedByItself, "\(result.error)")
+    #expect(result.error.contains("No receiver matches '\(pattern)' yet: waiting for one to be plugged in."), "\(result.error)")
+  }
+
   /// The devices that gpspipe sees TPVs from, read until they are `wanted` (or ten tries).
   func tpvDevices(port: Int, until wanted: Set<String>) async throws -> Set<String> {
     var devices: Set<String> = []
