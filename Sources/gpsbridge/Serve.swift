@@ -49,16 +49,19 @@ func serve(_ options: ServeOptions) async -> Int32 {
   }
   defer { watchdog?.cancel() }
 
-  let (source, firstName) = servedSource(options.source)
-  // Each --device is one receiver, or with wildcards every receiver that matches.
-  var named = [(source, firstName, options.pps.first)]
+  // Each --device is one receiver, or with wildcards every receiver that matches; without
+  // any, the one source chosen (the receiver found, a replay, another gpsd).
+  var named: [(GPSDServer.Source, String, PulseSource?)] = []
   var patterns: [(DevicePattern, PulseSource?)] = []
+  if options.devices.isEmpty {
+    let (source, name) = servedSource(options.source)
+    named = [(source, name, options.pps.first)]
+  }
   for (index, path) in options.devices.enumerated() {
     let pps = index < options.pps.count ? options.pps[index] : nil
     if let pattern = try? DevicePattern(path) {
       patterns.append((pattern, pps))
-      if index == 0 { named = [] }
-    } else if index > 0 {
+    } else {
       named.append((.serial(path: path, baudRate: options.source.baudRate), path, pps))
     }
   }
