@@ -1,5 +1,6 @@
 import GPSD
 import GPSLocation
+import Transports
 
 /// Where locations come from.
 enum SourceChoice: Equatable {
@@ -92,6 +93,11 @@ struct SourceDraft: Equatable {
   func choice(topic: HelpTopic) throws(UsageError) -> SourceChoice {
     if !moreDevices.isEmpty, topic != .serve {
       throw UsageError(message: "--device is given twice: only 'serve' takes several receivers.", topic: topic)
+    }
+    if let device, topic != .serve, DevicePattern.hasWildcard(device) {
+      throw UsageError(
+        message: "--device '\(device)' has wildcards: only 'serve' takes several receivers; name one ('gpsbridge devices' lists them).",
+        topic: topic)
     }
     let chosen = [device != nil, gpsd != nil, replay != nil].filter { $0 }.count
     guard chosen <= 1 else { throw UsageError(message: "Choose one source: --device, --gpsd or --replay.", topic: topic) }

@@ -85,6 +85,10 @@ import Testing
     ),
     (["serve", "--device", "/dev/a", "--pps", "dcd"], "--pps feeds the refclocks of --chrony or --ntp-shm: name one."),
     (
+      ["record", "--device", "/dev/ttyUSB*"],
+      "--device '/dev/ttyUSB*' has wildcards: only 'serve' takes several receivers; name one ('gpsbridge devices' lists them)."
+    ),
+    (
       ["serve", "--device", "/dev/*/gps0"],
       "--device '/dev/*/gps0' has wildcards before its last part; only the device's own name may have them, like /dev/serial/by-id/*u-blox*."
     ),
