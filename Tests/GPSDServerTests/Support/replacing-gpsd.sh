@@ -1,24 +1,65 @@
 #!/bin/sh
 # The README's "Replacing gpsd" section, run as written on a real systemd, in a sandbox: new
 # mount and network namespaces (unshare -m -n), in which /etc and /usr/local are overlays
-# (useradd and the unit files change nothing outside) and /run is fresh. systemd runs as a
+# (useradd and the unit files change nothing outside) and /run is fresh, and a cgroup of its
+# own (systemd moves the processes of the cgroup it starts in into an init.scope: started in
+# the machine's root cgroup it would take every process along). All of it, and every process
+# in it, is gone at the end. systemd runs as a
 # user manager there (a system manager needs PID 1), so each command is taken from the README
 # and translated only as that requires: `sudo` dropped (this runs as root), `systemctl` with
 # --user, /etc/systemd/system/ read as /etc/systemd/user/. The receivers are simulated on
 # pseudo-terminals given to dialout, as udev gives serial ports; the README's device paths
 # are replaced by theirs. Debian's own gpsd.socket and gpsd.service are the package's files.
 #
-#   unshare -m -n --propagation private sh replacing-gpsd.sh GPSBRIDGE README SCRATCH
+#   timeout -s INT 200 unshare -m -n --propagation private sh replacing-gpsd.sh GPSBRIDGE README SCRATCH
 #
 # Prints what it checks; exits 1 at the first thing that is not as the README says.
 set -eu
 gpsbridge=$1 readme=$2 scratch=$3
 fail() {
   echo "FAILED: $*"
-  systemctl --user status --no-pager gpsbridge.socket gpsbridge.service 2>&1 || true
+  timeout 5 systemctl --user status --no-pager gpsbridge.socket gpsbridge.service 2>&1 || true
   exit 1
 }
 say() { echo "== $*"; }
+
+# The sandbox's cgroup, in each hierarchy (cgroup v1's several, or v2's one), with this script
+# moved into it; at the end every process in it is killed and it is removed.
+cgroup=gpsbridge-sandbox-$$
+if [ -f /sys/fs/cgroup/cgroup.procs ]; then hierarchies=/sys/fs/cgroup/; else hierarchies=$(ls -d /sys/fs/cgroup/*/); fi
+origins=
+for hierarchy in $hierarchies; do
+  # (v1's combined controllers appear under several names, links to one: it is taken once.)
+  [ -f "${hierarchy}cgroup.procs" ] && [ ! -L "${hierarchy%/}" ] || continue
+  # Where this script is in that hierarchy: the /proc/self/cgroup line whose controllers the
+  # hierarchy's name holds (v1), or the one line of v2.
+  name=$(basename "$hierarchy")
+  origin=$(awk -F: -v n="$name" -v v2="$([ "$hierarchy" = /sys/fs/cgroup/ ] && echo 1)" '
+    v2 && $1 == 0 { print $3; exit }
+    !v2 && ($2 == n || $2 == "name=" n || (n == "unified" && $1 == 0) || index("," $2 ",", "," n ",")) { print $3; exit }' /proc/self/cgroup)
+  [ -n "$origin" ] || continue
+  home="${hierarchy%/}${origin%/}/$cgroup"
+  mkdir "$home" || fail "cannot make the cgroup $home"
+  if [ -f "$home/cpuset.cpus" ]; then
+    cat "$(dirname "$home")/cpuset.cpus" >"$home/cpuset.cpus"
+    cat "$(dirname "$home")/cpuset.mems" >"$home/cpuset.mems"
+  fi
+  echo $$ >"$home/cgroup.procs" || fail "cannot move into the cgroup $home"
+  origins="$origins ${hierarchy%/}${origin%/}"
+done
+cleanup() {
+  for parent in $origins; do echo $$ >"$parent/cgroup.procs" 2>/dev/null || true; done
+  for _ in 1 2 3 4 5 6 7 8 9 10; do
+    left=$(for parent in $origins; do find "$parent/$cgroup" -name cgroup.procs -exec cat {} + 2>/dev/null; done | sort -u)
+    [ -z "$left" ] && break
+    kill -9 $left 2>/dev/null || true
+    sleep 0.2
+  done
+  for parent in $origins; do find "$parent/$cgroup" -depth -type d -exec rmdir {} + 2>/dev/null || true; done
+}
+trap cleanup EXIT
+# Stopped from outside (timeout -s INT): the cleanup above still runs.
+trap 'echo "FAILED: interrupted"; exit 1' INT
 
 ip link set lo up
 mount -t tmpfs tmpfs /run
@@ -38,14 +79,11 @@ mkdir -p /etc/systemd/user
 export XDG_RUNTIME_DIR=/run/manager HOME="$scratch/home"
 mkdir -p "$HOME"
 /lib/systemd/systemd --user >"$scratch/systemd.log" 2>&1 &
-manager=$!
-# On the way out the manager stops its units and exits (asked, not signalled: a test process
-# may have started this script with SIGTERM blocked, and children inherit that).
-trap 'systemctl --user exit 2>/dev/null; pkill -9 -f "simulate --pty /run/receivers"; wait $manager; true' EXIT
-for _ in $(seq 100); do
-  case $(systemctl --user is-system-running 2>/dev/null) in running | degraded) break ;; esac
+for _ in $(seq 300); do
+  case $(timeout 5 systemctl --user is-system-running 2>/dev/null) in running | degraded) break ;; esac
   sleep 0.1
 done
+[ -S /run/manager/systemd/notify ] || fail "systemd did not start: $(cat "$scratch/systemd.log")"
 chmod 777 /run/manager/systemd/notify
 
 # The README's commands: its code blocks (not sh ones) in the section, translated.
@@ -55,8 +93,8 @@ translate() { sed -e 's/^sudo //' -e 's/| sudo /| /' -e 's/systemctl /systemctl 
 
 say "Debian's gpsd.socket holds the port, as the gpsd package leaves it"
 cp /lib/systemd/system/gpsd.socket /lib/systemd/system/gpsd.service /etc/systemd/user/
-systemctl --user daemon-reload
-systemctl --user enable --now gpsd.socket 2>/dev/null
+timeout 30 systemctl --user daemon-reload
+timeout 30 systemctl --user enable --now gpsd.socket 2>/dev/null
 refusal=$("$gpsbridge" serve --replay /dev/null 2>&1 && echo "(exit 0)" || true)
 echo "$refusal"
 printf '%s' "$refusal" | grep -q "gpsd.socket" || fail "serve does not name gpsd.socket when the port is taken"
@@ -64,10 +102,10 @@ printf '%s' "$refusal" | grep -q "gpsd.socket" || fail "serve does not name gpsd
 say "The README's way to stop it"
 printf '%s\n' "$commands" | grep 'gpsd.socket gpsd.service' | translate | while read -r line; do
   echo "\$ $line"
-  sh -c "$line" 2>&1
+  timeout 30 sh -c "$line" 2>&1
 done
-systemctl --user is-active gpsd.socket >/dev/null && fail "gpsd.socket is still active"
-systemctl --user is-enabled gpsd.socket >/dev/null 2>&1 && fail "gpsd.socket is still enabled: it would come back at boot"
+timeout 30 systemctl --user is-active gpsd.socket >/dev/null && fail "gpsd.socket is still active"
+timeout 30 systemctl --user is-enabled gpsd.socket >/dev/null 2>&1 && fail "gpsd.socket is still enabled: it would come back at boot"
 
 say "Two simulated receivers, their ports given to dialout as udev does"
 # Under /run: the unit's PrivateTmp= hides /tmp and /var/tmp from the service.
@@ -76,7 +114,8 @@ mkdir -p "$dev"
 "$gpsbridge" simulate --pty "$dev/first" --live >/dev/null 2>&1 &
 "$gpsbridge" simulate --pty "$dev/second" --live --profile sirf >/dev/null 2>&1 &
 for link in first second; do
-  for _ in $(seq 100); do [ -e "$dev/$link" ] && break; sleep 0.1; done
+  for _ in $(seq 600); do [ -e "$dev/$link" ] && break; sleep 0.1; done
+  [ -e "$dev/$link" ] || fail "the simulated receiver $link did not start"
   chgrp dialout "$(readlink -f "$dev/$link")" && chmod 660 "$(readlink -f "$dev/$link")"
 done
 
@@ -86,16 +125,16 @@ cd "$(dirname "$readme")"
 printf '%s\n' "$commands" | grep -v 'gpsd.socket gpsd.service' | translate \
   | sed -e "s#/dev/serial/by-id/[^\"]*#$dev/first#" | while read -r line; do
   echo "\$ $line"
-  sh -c "$line" 2>&1 || fail "$line"
+  timeout 30 sh -c "$line" 2>&1 || fail "$line"
 done
 id gpsbridge || fail "no user gpsbridge"
 id -nG gpsbridge | grep -qw dialout || fail "gpsbridge is not in dialout"
 
 say "A client's connection starts the service (socket activation) and reads the receiver"
-gpspipe -w -n 12 127.0.0.1:2947 >"$scratch/one.json" 2>&1 || true
+timeout 30 gpspipe -w -n 12 127.0.0.1:2947 >"$scratch/one.json" 2>&1 || true
 grep -q "\"class\":\"TPV\",\"device\":\"$dev/first\"" "$scratch/one.json" || fail "no TPV from the receiver: $(cat "$scratch/one.json")"
-[ "$(systemctl --user is-active gpsbridge.service)" = active ] || fail "gpsbridge.service is not active (Type=notify: READY=1?)"
-pid=$(systemctl --user show -p MainPID --value gpsbridge.service)
+[ "$(timeout 30 systemctl --user is-active gpsbridge.service)" = active ] || fail "gpsbridge.service is not active (Type=notify: READY=1?)"
+pid=$(timeout 30 systemctl --user show -p MainPID --value gpsbridge.service)
 [ "$(ps -o user= -p "$pid")" = gpsbridge ] || fail "the service runs as $(ps -o user= -p "$pid"), not gpsbridge"
 echo "served as user gpsbridge (pid $pid), READY=1 seen by systemd"
 
@@ -104,9 +143,9 @@ options=$(printf '%s\n' "$section" | grep -o 'GPSBRIDGE_OPTIONS="--device [^"]*-
 [ -n "$options" ] || fail "the README has no GPSBRIDGE_OPTIONS line with two --device"
 echo "$options" | sed -e "s#/dev/ttyACM0#$dev/first#" -e "s#/dev/ttyUSB0#$dev/second#" >/etc/default/gpsbridge
 cat /etc/default/gpsbridge
-systemctl --user restart gpsbridge.service
+timeout 30 systemctl --user restart gpsbridge.service
 for _ in 1 2 3 4 5; do
-  gpspipe -w -n 24 127.0.0.1:2947 >"$scratch/two.json" 2>&1 || true
+  timeout 20 gpspipe -w -n 24 127.0.0.1:2947 >"$scratch/two.json" 2>&1 || true
   grep -q "\"device\":\"$dev/second\"" "$scratch/two.json" && grep -q "\"device\":\"$dev/first\"" "$scratch/two.json" && break
 done
 grep -q "\"class\":\"TPV\",\"device\":\"$dev/second\"" "$scratch/two.json" || fail "no TPV from the second receiver"
