@@ -67,14 +67,16 @@ struct ServeProgramTests {
     )
   }
 
-  @Test func listeningBeyondThisMachineWarns() throws {
-    let port = Self.freePort()
-    let (server, error) = try Self.startServe(["--replay", "-", "--listen", "0.0.0.0:\(port)"])
-    Thread.sleep(forTimeInterval: 0.5)
-    server.terminate()
-    server.waitUntilExit()
-    let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    #expect(message.contains("warning: listening on 0.0.0.0:\(port), beyond this machine"), "\(message)")
+  @Test func listeningBeyondThisMachineWarns() async throws {
+    try await blocking {
+      let port = Self.freePort()
+      let (server, error) = try Self.startServe(["--replay", "-", "--listen", "0.0.0.0:\(port)"])
+      Thread.sleep(forTimeInterval: 0.5)
+      server.terminate()
+      server.waitUntilExit()
+      let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      #expect(message.contains("warning: listening on 0.0.0.0:\(port), beyond this machine"), "\(message)")
+    }
   }
 
   /// gpsctl always asks localhost:2947: in a network namespace of its own, that is ours.

@@ -69,20 +69,22 @@ import Testing
     #expect(result.status == 1 && result.error.hasPrefix("Error: \(path) is not a serial device."))
   }
 
-  @Test func aFullOutputIsAnError() throws {
-    let capture = Program.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea").path
-    for format in [["--json"], []] {
-      let full = Process()
-      full.executableURL = Program.executable
-      full.arguments = ["--replay", capture, "--speed", "max"] + format
-      full.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
-      let error = Pipe()
-      full.standardError = error
-      try full.run()
-      full.waitUntilExit()
-      #expect(full.terminationStatus == 1)
-      let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      #expect(message == "Error: cannot write to standard output: No space left on device.\n")
+  @Test func aFullOutputIsAnError() async throws {
+    try await blocking {
+      let capture = Program.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea").path
+      for format in [["--json"], []] {
+        let full = Process()
+        full.executableURL = Program.executable
+        full.arguments = ["--replay", capture, "--speed", "max"] + format
+        full.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+        let error = Pipe()
+        full.standardError = error
+        try full.run()
+        full.waitUntilExit()
+        #expect(full.terminationStatus == 1)
+        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(message == "Error: cannot write to standard output: No space left on device.\n")
+      }
     }
   }
 

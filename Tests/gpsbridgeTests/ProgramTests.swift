@@ -201,76 +201,84 @@ import Testing
   }
 
   @Test(.enabled(if: getuid() == 0, "switching to the user 'nobody' needs root (CI runs as root)"))
-  func permissionDeniedNamesTheFix() throws {
-    // CI runs as root, which may open anything: run the program as 'nobody' instead.
-    let pty = try PseudoTerminal()
-    defer { pty.unplug() }
-    let binary = FileManager.default.temporaryDirectory.appendingPathComponent("gpsbridge-\(getpid())")
-    try? FileManager.default.removeItem(at: binary)
-    try FileManager.default.copyItem(at: Program.executable, to: binary)
-    chmod(binary.path, 0o755)
-    defer { try? FileManager.default.removeItem(at: binary) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-    process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path, "--device", pty.slavePath, "--once"]
-    let error = Pipe()
-    process.standardError = error
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 1)
-    #expect(text.contains("Permission denied opening \(pty.slavePath). Add yourself to the 'dialout' group"))
-  }
-
-  @Test func sigtermStopsCleanlyWithCompleteLines() throws {
-    let (process, output, _) = try Program.start([
-      "--replay", Program.fixtures.appendingPathComponent("quectel-nmea411-10hz.nmea").path, "--json",
-    ])
-    Thread.sleep(forTimeInterval: 1.5)
-    process.terminate()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-    let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-    #expect(lines.count > 5 && lines.last == "")
-    for line in lines.dropLast() {
-      #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(line)")
-    }
-  }
-
-  @Test func aLineIsWrittenAsSoonAsNoFurtherLineIsReady() throws {
-    // A real-time replay lasts ten seconds; its first lines must reach the pipe at once,
-    // not when a buffer fills or the program ends.
-    let (process, output, _) = try Program.start([
-      "--replay", Program.fixtures.appendingPathComponent("quectel-nmea411-10hz.nmea").path, "--json",
-    ])
-    defer {
-      process.terminate()
+  func permissionDeniedNamesTheFix() async throws {
+    try await blocking {
+      // CI runs as root, which may open anything: run the program as 'nobody' instead.
+      let pty = try PseudoTerminal()
+      defer { pty.unplug() }
+      let binary = FileManager.default.temporaryDirectory.appendingPathComponent("gpsbridge-\(getpid())")
+      try? FileManager.default.removeItem(at: binary)
+      try FileManager.default.copyItem(at: Program.executable, to: binary)
+      chmod(binary.path, 0o755)
+      defer { try? FileManager.default.removeItem(at: binary) }
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+      process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path, "--device", pty.slavePath, "--once"]
+      let error = Pipe()
+      process.standardError = error
+      process.standardOutput = FileHandle.nullDevice
+      try process.run()
+      let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
       process.waitUntilExit()
+      #expect(process.terminationStatus == 1)
+      #expect(text.contains("Permission denied opening \(pty.slavePath). Add yourself to the 'dialout' group"))
     }
-    let arrived = DispatchSemaphore(value: 0)
-    nonisolated(unsafe) var first = Data()
-    Thread.detachNewThread {
-      first = output.fileHandleForReading.availableData
-      arrived.signal()
-    }
-    #expect(arrived.wait(timeout: .now() + 10) == .success)
-    #expect(process.isRunning)
-    #expect(first.last == 0x0A)
-    #expect(String(decoding: first, as: UTF8.self).hasPrefix(#"{"event":"didUpdateLocations""#))
   }
 
-  @Test func aClosedStdoutEndsTheProgramQuietly() throws {
-    let (process, output, error) = try Program.start([
-      "--replay", Program.fixtures.appendingPathComponent("quectel-nmea411-10hz.nmea").path, "--speed", "5", "--json",
-    ])
-    // Like `| head -1`: read a line, then close the pipe.
-    _ = output.fileHandleForReading.availableData
-    try output.fileHandleForReading.close()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-    #expect(error.fileHandleForReading.readDataToEndOfFile().isEmpty)
+  @Test func sigtermStopsCleanlyWithCompleteLines() async throws {
+    try await blocking {
+      let (process, output, _) = try Program.start([
+        "--replay", Program.fixtures.appendingPathComponent("quectel-nmea411-10hz.nmea").path, "--json",
+      ])
+      Thread.sleep(forTimeInterval: 1.5)
+      process.terminate()
+      let data = output.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0)
+      let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+      #expect(lines.count > 5 && lines.last == "")
+      for line in lines.dropLast() {
+        #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(line)")
+      }
+    }
+  }
+
+  @Test func aLineIsWrittenAsSoonAsNoFurtherLineIsReady() async throws {
+    try await blocking {
+      // A real-time replay lasts ten seconds; its first lines must reach the pipe at once,
+      // not when a buffer fills or the program ends.
+      let (process, output, _) = try Program.start([
+        "--replay", Program.fixtures.appendingPathComponent("quectel-nmea411-10hz.nmea").path, "--json",
+      ])
+      defer {
+        process.terminate()
+        process.waitUntilExit()
+      }
+      let arrived = DispatchSemaphore(value: 0)
+      nonisolated(unsafe) var first = Data()
+      Thread.detachNewThread {
+        first = output.fileHandleForReading.availableData
+        arrived.signal()
+      }
+      #expect(arrived.wait(timeout: .now() + 10) == .success)
+      #expect(process.isRunning)
+      #expect(first.last == 0x0A)
+      #expect(String(decoding: first, as: UTF8.self).hasPrefix(#"{"event":"didUpdateLocations""#))
+    }
+  }
+
+  @Test func aClosedStdoutEndsTheProgramQuietly() async throws {
+    try await blocking {
+      let (process, output, error) = try Program.start([
+        "--replay", Program.fixtures.appendingPathComponent("quectel-nmea411-10hz.nmea").path, "--speed", "5", "--json",
+      ])
+      // Like `| head -1`: read a line, then close the pipe.
+      _ = output.fileHandleForReading.availableData
+      try output.fileHandleForReading.close()
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0)
+      #expect(error.fileHandleForReading.readDataToEndOfFile().isEmpty)
+    }
   }
 
   @Test(.enabled(if: FakeGPSD.isAvailable, "gpsfake is not installed (Debian: gpsd gpsd-clients)"))
@@ -291,20 +299,22 @@ import Testing
     #expect((location?["timestamp"] as? String)?.hasPrefix("2024-05-01T10:1") == true)
   }
 
-  @Test func theDefaultWithoutAReceiverReplaysTheDemoAndSaysSo() throws {
-    let (process, output, error) = try Program.start(["--json"])
-    Thread.sleep(forTimeInterval: 1.5)
-    process.terminate()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    // Only where there is neither a receiver nor a gpsd to prefer.
-    guard DeviceDiscoveryHasNoReceiver.value, !FakeGPSD.accepts(port: 2947) else { return }
-    #expect(message.contains("so this is a simulated drive in real time, shown with --heading --visits --visit-dwell 20"))
-    // What the demo is for: regions along the drive, monitored from the start, and locations.
-    let text = String(decoding: data, as: UTF8.self)
-    #expect(text.hasPrefix(#"{"event":"didStartMonitoring","region":{"identifier":"depot""#))
-    #expect(text.contains(#"{"event":"didUpdateLocations""#))
+  @Test func theDefaultWithoutAReceiverReplaysTheDemoAndSaysSo() async throws {
+    try await blocking {
+      let (process, output, error) = try Program.start(["--json"])
+      Thread.sleep(forTimeInterval: 1.5)
+      process.terminate()
+      let data = output.fileHandleForReading.readDataToEndOfFile()
+      let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      // Only where there is neither a receiver nor a gpsd to prefer.
+      guard DeviceDiscoveryHasNoReceiver.value, !FakeGPSD.accepts(port: 2947) else { return }
+      #expect(message.contains("so this is a simulated drive in real time, shown with --heading --visits --visit-dwell 20"))
+      // What the demo is for: regions along the drive, monitored from the start, and locations.
+      let text = String(decoding: data, as: UTF8.self)
+      #expect(text.hasPrefix(#"{"event":"didStartMonitoring","region":{"identifier":"depot""#))
+      #expect(text.contains(#"{"event":"didUpdateLocations""#))
+    }
   }
 }
 
