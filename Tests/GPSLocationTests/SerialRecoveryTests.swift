@@ -7,7 +7,7 @@ import Testing
 
 /// Unplug, replug and the causes that never go away, on real pseudo-terminals behind a
 /// `by-id`-style link that is removed and made again the way udev does it.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct SerialRecoveryTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct SerialRecoveryTests {
   /// Counts the source's attempts to open the device: each is a wake-up.
   final class Attempts: @unchecked Sendable {
     private let lock = NSLock()
