@@ -249,9 +249,12 @@ public final class GPSDServer: @unchecked Sendable {
     case bytes([UInt8], device: String? = nil)
   }
 
-  /// Serves `event` to the clients that watch for it.
+  /// Serves `event` to the clients that watch for it, before returning: on the caller's
+  /// thread when the server is idle (dispatch runs it there), so an epoch reaches the clients'
+  /// sockets without waiting for another thread to wake. Not to be called from the server's
+  /// own callbacks.
   public func publish(_ event: Event) {
-    queue.async { [self] in handle(event) }
+    queue.sync { handle(event) }
   }
 
   private func handle(_ event: Event) {

@@ -78,7 +78,7 @@ struct DifferentialTests {
   @Test(arguments: ["ublox-m8-1hz.nmea", "sirf-nmea22-1hz.nmea"])
   func aRealGPSDAndTheServerAgreeEpochByEpoch(_ fixture: String) async throws {
     let path = Served.fixtures.appendingPathComponent(fixture).path
-    let gpsd = try FakeGPSD(capture: path, cycle: 0.002)
+    let gpsd = try await FakeGPSD.started(capture: path, cycle: 0.002)
     defer { gpsd.stop() }
     let gpspipe = Installed.path("gpspipe")!
     let theirs = try await Self.epochs(from: gpsd.port, gpspipe: gpspipe)

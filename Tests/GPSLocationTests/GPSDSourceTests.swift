@@ -34,7 +34,7 @@ struct GPSDSourceTests {
   }()
 
   @Test func locationsMatchGPSDsOwnReportsAndTheNMEAPath() async throws {
-    let gpsd = try FakeGPSD(capture: Self.capturePath)
+    let gpsd = try await FakeGPSD.started(capture: Self.capturePath)
     defer { gpsd.stop() }
     // gpsd's own view first: gpspipe connects, which starts gpsfake's playback.
     // gpspipe runs until the manager has its locations (60 s is only a bound): it sees them all.
@@ -135,8 +135,14 @@ struct GPSDSourceTests {
     /// its stop.
     var seen: [String] = []
 
+    /// Locations since gpsd was stopped (or started again).
+    var locations = 0
+
     mutating func note(_ action: LocationManager.Action) {
-      if case .didUpdateLocations = action { return }
+      if case .didUpdateLocations = action {
+        locations += 1
+        return
+      }
       seen = Array((seen + ["\(action)"]).suffix(8))
     }
   }
@@ -145,7 +151,7 @@ struct GPSDSourceTests {
   /// stops and restarts gpsd `count` times, each time waiting for the pause and the error,
   /// then for the resume and the next location.
   static func restartGPSD(_ count: Int, port: Int, _ makeManager: () -> LocationManager) async throws -> [Restart] {
-    var gpsd: FakeGPSD? = try FakeGPSD(capture: capturePath, port: port, cycle: 0.05)
+    var gpsd: FakeGPSD? = try await FakeGPSD.started(capture: capturePath, port: port, cycle: 0.05)
     defer { gpsd?.stop() }
     let manager = makeManager()
     let stream = manager.delegate()
@@ -164,8 +170,14 @@ struct GPSDSourceTests {
           restart.lostMessage = error.message
           break
         }
+        // Locations a stopped gpsd cannot have sent: say so rather than wait on.
+        if restart.locations > 200 {
+          restart.seen.append("\(restart.locations) locations after gpsd was stopped")
+          break
+        }
       }
-      gpsd = try FakeGPSD(capture: capturePath, port: port, cycle: 0.05)
+      restart.locations = 0
+      gpsd = try await FakeGPSD.started(capture: capturePath, port: port, cycle: 0.05)
       while let action = await iterator.next() {
         restart.note(action)
         if case .didResumeLocationUpdates = action { restart.resumed = true }
@@ -215,7 +227,7 @@ struct GPSDSourceTests {
     }
     try Data(lines.joined().utf8).write(to: capture)
     defer { try? FileManager.default.removeItem(at: capture) }
-    let gpsd = try FakeGPSD(capture: capture.path, cycle: 0.05)
+    let gpsd = try await FakeGPSD.started(capture: capture.path, cycle: 0.05)
     defer { gpsd.stop() }
     var timing = Self.fast
     timing.noFixTimeout = .seconds(2)

@@ -24,7 +24,7 @@
     }
 
     @Test func libgpsGivesTheLocationsOfTheJSONClientAndTheNMEAPath() async throws {
-      let gpsd = try FakeGPSD(capture: Self.capturePath, cycle: 0.02)
+      let gpsd = try await FakeGPSD.started(capture: Self.capturePath, cycle: 0.02)
       defer { gpsd.stop() }
       async let throughLibGPS = Self.locations(.libgps(port: gpsd.port, timing: GPSDSourceTests.fast), count: 25)
       async let throughJSON = Self.locations(.gpsd(port: gpsd.port, timing: GPSDSourceTests.fast), count: 25)

@@ -31,6 +31,12 @@ public final class FakeGPSD: @unchecked Sendable {
     throw POSIXError(.ETIMEDOUT)
   }
 
+  /// ``init(capture:port:cycle:)`` from an async test: its wait for gpsfake (seconds, on a busy
+  /// machine) on a thread of its own, not the cooperative pool's.
+  public static func started(capture: String, port: Int = FakeGPSD.freePort(), cycle: Double = 0.02) async throws -> FakeGPSD {
+    try await blocking { try FakeGPSD(capture: capture, port: port, cycle: cycle) }
+  }
+
   /// Kills gpsfake and the gpsd it started, found by their port (gpsfake does not always
   /// pass SIGTERM on, and its gpsd runs as another user).
   public func stop() {

@@ -284,7 +284,7 @@ import Testing
   @Test(.enabled(if: FakeGPSD.isAvailable, "gpsfake is not installed (Debian: gpsd gpsd-clients)"))
   func gpsdEndToEndGivesTheCapturesLocations() async throws {
     let capture = Program.fixtures.appendingPathComponent("ublox-m8-1hz.nmea").path
-    let gpsd = try FakeGPSD(capture: capture)
+    let gpsd = try await FakeGPSD.started(capture: capture)
     defer { gpsd.stop() }
     let result = try await Program.run(["--gpsd", "127.0.0.1:\(gpsd.port)", "--once", "--json"], timeout: 20)
     #expect(result.status == 0, "\(result.error)")
