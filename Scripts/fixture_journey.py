@@ -120,6 +120,12 @@ def date_of(day0, t):
     return civil_from_days(days_from_civil(*day0) + int(t // 86400))
 
 
+def nmea_date(day0, t):
+    """The date of `t` seconds after the start of `day0` as RMC writes it: ddmmyy."""
+    y, m, d = date_of(day0, t)
+    return "%02d%02d%02d" % (d, m, y % 100)
+
+
 def iso_timestamp(day0, t):
     y, m, d = date_of(day0, t)
     return "%04d-%02d-%02dT%sZ" % (y, m, d, iso_time(t))

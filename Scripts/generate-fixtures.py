@@ -69,8 +69,7 @@ def ublox_m8(states, day0, sky):
         glo = [s for s in now if s["talker"] == "GL"]
         used_gps, used_glo = used_of(gps), used_of(glo)
         time = fmt_time(state.t, 2)
-        y, m, d = date_of(day0, state.t)
-        date = "%02d%02d%02d" % (d, m, y % 100)
+        date = nmea_date(day0, state.t)
         fix = {"time": iso_time(state.t), "timestamp": iso_timestamp(day0, state.t),
                "satellites": expected_satellites([gps, glo], {(s["constellation"], s["number"]) for s in used_gps + used_glo}) if state.has_fix else expected_satellites([gps, glo], set())}
         out = []
@@ -119,8 +118,7 @@ def sirf_nmea22(states, day0, sky):
         now = [s for s in sky.at(state.t) if s["talker"] == "GP"]
         used = used_of(now)
         time = fmt_time(state.t, 3)
-        y, m, d = date_of(day0, state.t)
-        date = "%02d%02d%02d" % (d, m, y % 100)
+        date = nmea_date(day0, state.t)
         fix = {"time": iso_time(state.t), "timestamp": iso_timestamp(day0, state.t)}
         out = []
         if state.has_fix:
@@ -159,8 +157,7 @@ def quectel_411(states, day0, sky):
     for state in states:
         now = sky.at(state.t)
         time = fmt_time(state.t, 2)
-        y, m, d = date_of(day0, state.t)
-        date = "%02d%02d%02d" % (d, m, y % 100)
+        date = nmea_date(day0, state.t)
         lat, ns, flat = fmt_coord(state.lat, 2, 7, "NS")
         lon, ew, flon = fmt_coord(state.lon, 3, 7, "EW")
         alt, falt = fmt_number(state.alt, 3)
@@ -236,8 +233,7 @@ def marine_05hz(states, day0, sky):
         now = [s for s in sky.at(state.t) if s["talker"] == "GP"]
         used = used_of(now)
         time = fmt_time(state.t, 0)
-        y, m, d = date_of(day0, state.t)
-        date = "%02d%02d%02d" % (d, m, y % 100)
+        date = nmea_date(day0, state.t)
         lat, ns, flat = fmt_coord(state.lat, 2, 8, "NS")
         lon, ew, flon = fmt_coord(state.lon, 3, 8, "EW")
         knots, fknots = fmt_number(state.speed / float(KNOT), 1)
@@ -331,8 +327,7 @@ def mediatek_cold_start(states, day0, sky):
     for state in states:
         now = [s for s in sky.at(state.t) if s["talker"] == "GP"]
         time = fmt_time(state.t, 3)
-        y, m, d = date_of(day0, state.t)
-        date = "%02d%02d%02d" % (d, m, y % 100)
+        date = nmea_date(day0, state.t)
         if not state.has_fix:
             lines += [sentence("GPGGA,%s,,,,,0,00,,,M,,M,," % time), sentence("GPRMC,%s,V,,,,,,,%s,,,N" % (time, date))]
             continue
@@ -361,8 +356,7 @@ def garmin_nmea20(states, day0, sky):
         now = [s for s in sky.at(state.t) if s["talker"] == "GP"]
         used = used_of(now)
         time = fmt_time(state.t, 0)
-        y, m, d = date_of(day0, state.t)
-        date = "%02d%02d%02d" % (d, m, y % 100)
+        date = nmea_date(day0, state.t)
         lat, ns, _ = fmt_coord(state.lat, 2, 4, "NS")
         lon, ew, _ = fmt_coord(state.lon, 3, 4, "EW")
         slots = ["%02d" % s["number"] for s in used] + [""] * (12 - len(used))
@@ -389,8 +383,7 @@ def mixed_precision(states, day0):
     lines = []
     for state in states:
         time = fmt_time(state.t, 2)
-        y, m, d = date_of(day0, state.t)
-        date = "%02d%02d%02d" % (d, m, y % 100)
+        date = nmea_date(day0, state.t)
         lat5, ns, _ = fmt_coord(state.lat, 2, 5, "NS")
         lon5, ew, _ = fmt_coord(state.lon, 3, 5, "EW")
         lat4, _, _ = fmt_coord(state.lat, 2, 4, "NS")
@@ -409,8 +402,7 @@ def marine_gateway(states, day0):
     lines = []
     for state in states:
         time = fmt_time(state.t, 2)
-        y, m, d = date_of(day0, state.t)
-        date = "%02d%02d%02d" % (d, m, y % 100)
+        date = nmea_date(day0, state.t)
         step = state.speed * 0.3 / EARTH_RADIUS  # 0.3 s of travel, in radians
         positions = []
         for k in range(3):
@@ -438,8 +430,7 @@ def multi_gnss(states, day0, sky):
     for state in states:
         now = sky.at(state.t)
         time = fmt_time(state.t, 2)
-        y, m, d = date_of(day0, state.t)
-        date = "%02d%02d%02d" % (d, m, y % 100)
+        date = nmea_date(day0, state.t)
         lat, ns, _ = fmt_coord(state.lat, 2, 5, "NS")
         lon, ew, _ = fmt_coord(state.lon, 3, 5, "EW")
         gps_lat, gns, _ = fmt_coord(state.lat + 3e-6, 2, 5, "NS")
@@ -466,8 +457,7 @@ def ublox_20hz(states, day0, sky):
     lines = []
     for state in states:
         time = fmt_time(state.t, 2)
-        y, m, d = date_of(day0, state.t)
-        date = "%02d%02d%02d" % (d, m, y % 100)
+        date = nmea_date(day0, state.t)
         lat, ns, _ = fmt_coord(state.lat, 2, 7, "NS")
         lon, ew, _ = fmt_coord(state.lon, 3, 7, "EW")
         knots = fmt_number(state.speed / float(KNOT), 3)[0]
@@ -489,8 +479,7 @@ def stamped_apart(states, day0):
     """A receiver that stamps GGA on the second and RMC 50 ms later, in one cycle."""
     lines = []
     for state in states:
-        y, m, d = date_of(day0, state.t)
-        date = "%02d%02d%02d" % (d, m, y % 100)
+        date = nmea_date(day0, state.t)
         lat, ns, _ = fmt_coord(state.lat, 2, 4, "NS")
         lon, ew, _ = fmt_coord(state.lon, 3, 4, "EW")
         lines += [sentence("GPGGA,%s,%s,%s,%s,%s,1,08,1.0,%s,M,47.0,M,," % (fmt_time(state.t, 3), lat, ns, lon, ew, fmt_number(state.alt, 1)[0])),
@@ -504,8 +493,7 @@ def jittered_stamps(states, day0):
     and RMC at .30 s (two). One epoch each, at the later stamp."""
     lines = []
     for state in states:
-        y, m, d = date_of(day0, state.t)
-        date = "%02d%02d%02d" % (d, m, y % 100)
+        date = nmea_date(day0, state.t)
         lat, ns, _ = fmt_coord(state.lat, 2, 4, "NS")
         lon, ew, _ = fmt_coord(state.lon, 3, 4, "EW")
         lines += [sentence("GPGLL,%s,%s,%s,%s,%s,A" % (lat, ns, lon, ew, fmt_time(state.t + 0.295, 3))),
@@ -525,8 +513,7 @@ def stale_gga(states, day0):
     previous = None
     for state in states:
         time = fmt_time(state.t, 2)
-        y, m, d = date_of(day0, state.t)
-        date = "%02d%02d%02d" % (d, m, y % 100)
+        date = nmea_date(day0, state.t)
         lat, ns, _ = fmt_coord(state.lat, 2, 4, "NS")
         lon, ew, _ = fmt_coord(state.lon, 3, 4, "EW")
         lines += [sentence("GPRMC,%s,A,%s,%s,%s,%s,%s,%s,%s,,,A" % (time, lat, ns, lon, ew,
