@@ -98,22 +98,3 @@ package final class PulseReader: Sendable {
   /// Stops reading (a thread blocked in a wait ends after it).
   package func stop() { stopped.withLock { $0 = true } }
 }
-
-/// Runs `body` on a new thread that nobody joins: for waits that block.
-func detachThread(_ body: @escaping @Sendable () -> Void) {
-  let box = Unmanaged.passRetained(ThreadBody(body))
-  var thread = pthread_t()
-  let result = pthread_create(
-    &thread, nil,
-    { context in
-      let body = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
-      body.run()
-      return nil
-    }, box.toOpaque())
-  if result == 0 { pthread_detach(thread) } else { box.release() }
-}
-
-private final class ThreadBody: Sendable {
-  let run: @Sendable () -> Void
-  init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-}
