@@ -20,19 +20,21 @@ package struct DilutionOfPrecision: Hashable, Sendable {
   /// The DOPs of `satellites`' used ones with a plausible azimuth and elevation; `nil` with
   /// fewer than four, or when they lie so that no solution is defined.
   package init?(_ satellites: [Fix.Satellite]) {
-    var normal = [[Double]](repeating: [0, 0, 0, 0], count: 4)
+    // Fixed-size matrices: this runs for every epoch a client is sent, between the epoch's
+    // last byte and the write, so it allocates nothing.
+    var normal = Matrix4()
     var count = 0
     for satellite in satellites where satellite.isUsed && satellite.number >= 1 {
       guard let azimuth = satellite.azimuth, (0...359).contains(azimuth), let elevation = satellite.elevation, abs(elevation) <= 90
       else { continue }
       let a = Double(azimuth) * .pi / 180, e = Double(elevation) * .pi / 180
-      let row = [sin(a) * cos(e), cos(a) * cos(e), sin(e), 1]
-      for i in 0..<4 { for j in 0..<4 { normal[i][j] += row[i] * row[j] } }
+      let row: InlineArray<4, Double> = [sin(a) * cos(e), cos(a) * cos(e), sin(e), 1]
+      for i in 0..<4 { for j in 0..<4 { normal[i, j] += row[i] * row[j] } }
       count += 1
     }
-    guard count >= 4, let inverse = Self.inverse(normal) else { return nil }
-    let q = (0..<4).map { inverse[$0][$0] }
-    guard q.allSatisfy({ $0 >= 0 && $0.isFinite }) else { return nil }
+    guard count >= 4, let inverse = normal.inverse() else { return nil }
+    let q: InlineArray<4, Double> = [inverse[0, 0], inverse[1, 1], inverse[2, 2], inverse[3, 3]]
+    for i in 0..<4 { guard q[i] >= 0, q[i].isFinite else { return nil } }
     x = q[0].squareRoot()
     y = q[1].squareRoot()
     horizontal = (q[0] + q[1]).squareRoot()
@@ -41,28 +43,53 @@ package struct DilutionOfPrecision: Hashable, Sendable {
     time = q[3].squareRoot()
     geometric = (q[0] + q[1] + q[2] + q[3]).squareRoot()
   }
+}
 
-  /// The inverse of a 4×4 matrix by Gauss–Jordan elimination with partial pivoting; `nil`
-  /// when it is singular.
-  static func inverse(_ matrix: [[Double]]) -> [[Double]]? {
-    var a = matrix
-    var result = (0..<4).map { row in (0..<4).map { $0 == row ? 1.0 : 0.0 } }
+/// A 4×4 matrix of doubles, row by row, held inline.
+struct Matrix4 {
+  private var elements = InlineArray<16, Double>(repeating: 0)
+
+  /// The zero matrix.
+  init() {}
+
+  static var identity: Matrix4 {
+    var matrix = Matrix4()
+    for i in 0..<4 { matrix[i, i] = 1 }
+    return matrix
+  }
+
+  subscript(row: Int, column: Int) -> Double {
+    get { elements[row * 4 + column] }
+    set { elements[row * 4 + column] = newValue }
+  }
+
+  private mutating func swapRows(_ first: Int, _ second: Int) {
+    guard first != second else { return }
+    for j in 0..<4 { (self[first, j], self[second, j]) = (self[second, j], self[first, j]) }
+  }
+
+  /// The inverse by Gauss–Jordan elimination with partial pivoting; `nil` when the matrix
+  /// is singular.
+  func inverse() -> Matrix4? {
+    var a = self
+    var result = Matrix4.identity
     for column in 0..<4 {
-      let pivot = (column..<4).max { abs(a[$0][column]) < abs(a[$1][column]) }!
-      guard abs(a[pivot][column]) > 1e-12 else { return nil }
-      a.swapAt(column, pivot)
-      result.swapAt(column, pivot)
-      let scale = a[column][column]
+      var pivot = column
+      for row in column + 1..<4 where abs(a[row, column]) > abs(a[pivot, column]) { pivot = row }
+      guard abs(a[pivot, column]) > 1e-12 else { return nil }
+      a.swapRows(column, pivot)
+      result.swapRows(column, pivot)
+      let scale = a[column, column]
       for j in 0..<4 {
-        a[column][j] /= scale
-        result[column][j] /= scale
+        a[column, j] /= scale
+        result[column, j] /= scale
       }
       for row in 0..<4 where row != column {
-        let factor = a[row][column]
+        let factor = a[row, column]
         guard factor != 0 else { continue }
         for j in 0..<4 {
-          a[row][j] -= factor * a[column][j]
-          result[row][j] -= factor * result[column][j]
+          a[row, j] -= factor * a[column, j]
+          result[row, j] -= factor * result[column, j]
         }
       }
     }
