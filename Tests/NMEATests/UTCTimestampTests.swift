@@ -6,7 +6,10 @@ import Testing
   @Test(
     arguments: [
       (UTCDate(year: 2024, month: 5, day: 1), UTCTime(hour: 12, minute: 0, second: 0, nanosecond: 250_000_000), "2024-05-01T12:00:00.250Z"),
-      (UTCDate(year: 1999, month: 12, day: 31), UTCTime(hour: 23, minute: 59, second: 59, nanosecond: 999_999_999), "1999-12-31T23:59:59.999Z"),
+      (
+        UTCDate(year: 1999, month: 12, day: 31), UTCTime(hour: 23, minute: 59, second: 59, nanosecond: 999_999_999),
+        "1999-12-31T23:59:59.999Z"
+      ),
       (UTCDate(year: 2016, month: 12, day: 31), UTCTime(hour: 23, minute: 59, second: 60), "2017-01-01T00:00:00.000Z"),
       (UTCDate(year: 2000, month: 2, day: 29), UTCTime(hour: 7, minute: 5, second: 3, nanosecond: 1_000_000), "2000-02-29T07:05:03.001Z"),
       (UTCDate(year: 1700, month: 1, day: 9), UTCTime(hour: 0, minute: 0, second: 0), "1700-01-09T00:00:00.000Z"),
