@@ -50,7 +50,7 @@ extension GPSDServer {
   public func serve(_ receiver: Receiver, device: String, bitsPerSecond: Int? = nil) async {
     // The line's speed, once known, whichever of it and the device's arrival comes first.
     let speed = Locked(bitsPerSecond)
-    let listener = receiver.listen(wanting: [.fixes, .bytes, .sentences, .satellites]) { [self] event in
+    let listener = receiver.listen(wanting: Self.alwaysWanted) { [self] event in
       switch event {
       case .fix(let fix): publish(.fix(fix, device: device))
       case .sentence(let sentence): publish(.sentence(sentence, device: device))
@@ -67,7 +67,37 @@ extension GPSDServer {
     if receiver.source.initialAuthorization == .authorizedAlways {
       publish(.deviceAppeared(path: device, bitsPerSecond: bitsPerSecond, cycle: 1))
     }
+    let feed = Feed(receiver: receiver, listener: listener)
+    queue.sync {
+      feeds.append(feed)
+      receiver.update(listener, wanting: Self.alwaysWanted.union(watched))
+    }
     await receiver.run()
+    queue.sync { feeds.removeAll { $0.listener == listener && $0.receiver === receiver } }
     receiver.stopListening(listener)
+  }
+
+  /// A served receiver and the server's listener of it.
+  struct Feed {
+    var receiver: Receiver
+    var listener: Receiver.Listener
+  }
+
+  /// What the server takes from every receiver; bytes and sentences only while a client
+  /// watches them (see ``clientsChanged()``).
+  static let alwaysWanted: Receiver.Interests = [.fixes, .satellites]
+
+  /// After a client's watch changed or it left (on `queue`): the receivers copy out their
+  /// bytes and each sentence, a dozen copies and hand-overs an epoch between its last byte and
+  /// the reports, only while some client watches them.
+  func clientsChanged() {
+    var wanted: Receiver.Interests = []
+    for client in clients.values {
+      if client.watch.wantsSentences { wanted.insert(.sentences) }
+      if client.watch.wantsBytes { wanted.insert(.bytes) }
+    }
+    guard wanted != watched else { return }
+    watched = wanted
+    for feed in feeds { feed.receiver.update(feed.listener, wanting: Self.alwaysWanted.union(wanted)) }
   }
 }

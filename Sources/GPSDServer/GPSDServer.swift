@@ -73,13 +73,13 @@ public final class GPSDServer: @unchecked Sendable {
   }
 
   public let configuration: Configuration
-  private let queue = DispatchQueue(label: "gpsbridge.gpsd-server")
+  let queue = DispatchQueue(label: "gpsbridge.gpsd-server")
   // The state below is touched on `queue` only.
   /// The sockets clients connect to: one, or those a service manager handed over.
   private var listeners: [FileDescriptor] = []
   private var acceptSources: [any DispatchSourceRead] = []
   private var idleTimer: (any DispatchSourceTimer)?
-  private var clients: [Int: Client] = [:]
+  var clients: [Int: Client] = [:]
   /// Clients told why they are closed, whose last bytes are read until they hang up (or a
   /// moment passes): they hold no slot.
   private var leaving: [Int: Client] = [:]
@@ -89,6 +89,10 @@ public final class GPSDServer: @unchecked Sendable {
   /// The receivers served, in the order they first appeared; a receiver that went away
   /// stays listed (not present) so it keeps its place.
   private var receivers: [Served] = []
+  /// The listeners that feed the served receivers in, and what the clients watch besides
+  /// fixes (see GPSDServer+Feed.swift).
+  var feeds: [Feed] = []
+  var watched: Receiver.Interests = []
 
   /// One receiver as served.
   struct Served {
@@ -424,6 +428,7 @@ public final class GPSDServer: @unchecked Sendable {
           return
         }
         client.watch = client.watch.applying(change)
+        clientsChanged()
       }
       // As gpsd: the device list, then the watch, in one write.
       devices.write(into: &reply)
@@ -514,6 +519,7 @@ public final class GPSDServer: @unchecked Sendable {
     if let client = leaving.removeValue(forKey: id) { client.close() }
     guard clients.removeValue(forKey: id) != nil else { return }
     counters.clients = clients.count
+    clientsChanged()
   }
 
   /// Once a second: clients silent too long, or stuck on a request that never ends, are

@@ -90,6 +90,16 @@ public final class Receiver: Sendable, ReceiverEventSink {
     }
   }
 
+  /// Changes what `listener` wants, from the next event on: a gpsd server wants sentences
+  /// only while a client watches them.
+  package func update(_ listener: Listener, wanting interests: Interests) {
+    state.withLock { state in
+      guard let index = state.entries.firstIndex(where: { $0.id == listener.id }) else { return }
+      state.entries[index].interests = interests
+      state.interests = state.entries.reduce(into: []) { $0.formUnion($1.interests) }
+    }
+  }
+
   /// A stream of every event from now on, for a program that reads them at its own pace: a
   /// reader that falls behind by `bufferingNewest` events loses the oldest. Ending the
   /// stream's iteration removes its listener.
