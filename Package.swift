@@ -107,7 +107,8 @@ let package = Package(
     .testTarget(name: "PlumbingTests", dependencies: ["Plumbing", "GPSLocationTestSupport"]),
     .testTarget(name: "GPSDTests", dependencies: ["GPSD", "NMEA", "TestHelpers"]),
     .testTarget(
-      name: "GPSDServerTests", dependencies: ["GPSDServer", "GPSD", "GPSLocation", "NMEA", "NMEASimulation", "TestHelpers", "Plumbing", "Transports"],
+      name: "GPSDServerTests",
+      dependencies: ["GPSDServer", "GPSD", "GPSLocation", "NMEA", "NMEASimulation", "TestHelpers", "Plumbing", "Transports"],
       exclude: ["Clients", "Support/replacing-gpsd.sh"]),
     .testTarget(name: "GPSLocationEngineTests", dependencies: ["GPSLocationEngine", "NMEA", "NMEASimulation"]),
     .testTarget(name: "TimeServiceTests", dependencies: ["TimeService", "Transports", "NMEA", "TestHelpers", "Plumbing"]),
