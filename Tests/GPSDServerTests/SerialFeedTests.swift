@@ -8,10 +8,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct SerialFeedTests {
   @Test func aReceiversSentencesReachNMEAWatchersVerbatimAndInOrder() async throws {
     let pty = try PseudoTerminal()
-    var configuration = GPSDServer.Configuration()
-    configuration.port = 0
-    let server = GPSDServer(configuration: configuration)
-    try server.start()
+    let server = try GPSDServer.startedOnAFreePort()
     defer { server.stop() }
     let feeding = Task(executorPreference: DedicatedExecutor.shared) { await server.feed(from: .serial(path: pty.slavePath)) }
     let client = try RawClient(port: try #require(server.port))

@@ -58,9 +58,8 @@ struct SeveralReceiversTests {
   /// `--device` with wildcards serves every receiver that matches, those plugged in later
   /// too, and opens nothing else: not a plain file that matches, not a receiver that does not.
   @Test func aPatternServesEveryMatchingReceiverAsItIsPluggedIn() async throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gpsbridge-pattern-\(getpid())").path
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: directory) }
+    // Removed at exit, after the simulators (which unlink their ptys' links as they end).
+    let directory = scratchDirectory("gpsbridge-pattern").path
     let early = directory + "/gps-early", late = directory + "/gps-late", other = directory + "/compass"
     try "not a receiver".write(toFile: directory + "/gps-notes", atomically: true, encoding: .utf8)
     var simulators = try [

@@ -8,10 +8,7 @@ import Transports
 @Suite(.timeLimit(.minutes(1))) struct WatchedInterestsTests {
   @Test func aReceiversSentencesAreCopiedOnlyWhileAClientWatchesThem() async throws {
     let pty = try PseudoTerminal()
-    var configuration = GPSDServer.Configuration()
-    configuration.port = 0
-    let server = GPSDServer(configuration: configuration)
-    try server.start()
+    let server = try GPSDServer.startedOnAFreePort()
     defer { server.stop() }
     let receiver = Receiver(SerialSource(path: pty.slavePath))
     let feeding = Task(executorPreference: DedicatedExecutor.shared) { await server.serve(receiver, device: pty.slavePath) }

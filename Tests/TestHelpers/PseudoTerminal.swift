@@ -151,8 +151,6 @@ public final class PseudoTerminal: @unchecked Sendable {
   }
 
   public static func temporaryLink(_ name: String) -> String {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gpsbridge-tests-\(getpid())")
-    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory.appendingPathComponent(name).path
+    scratchDirectory("gpsbridge-tests").appendingPathComponent(name).path
   }
 }

@@ -6,8 +6,10 @@ import Transports
 /// Discovery against a sysfs and /dev tree built in a temporary folder, shaped like the
 /// kernel's: a CP210x dongle (ttyUSB0) with a by-id link, a u-blox receiver (ttyACM0), and
 /// a motherboard UART (ttyS0) that must not be listed.
-@Suite struct DeviceDiscoveryTests {
+@Suite final class DeviceDiscoveryTests {
   let root: URL
+
+  deinit { try? FileManager.default.removeItem(at: root) }
 
   init() throws {
     root = FileManager.default.temporaryDirectory.appendingPathComponent("gpsbridge-sysfs-\(UUID().uuidString)")

@@ -40,7 +40,7 @@ struct ExampleCommandTests {
   }
 
   static let scratch: URL = {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("examples-\(getpid())")
+    let directory = scratchDirectory("examples")
     try? FileManager.default.createDirectory(at: directory.appendingPathComponent("Fixtures"), withIntermediateDirectories: true)
     try? FileManager.default.copyItem(
       at: Program.fixtures.appendingPathComponent("demo.regions.json"), to: directory.appendingPathComponent("Fixtures/demo.regions.json"))

@@ -4,6 +4,8 @@ import Plumbing
 /// A hand-made gpsd client over a plain socket, for sending what real clients never would.
 final class RawClient: @unchecked Sendable {
   let socket: FileDescriptor
+  /// Set by ``abort()``: the descriptor is closed already, and its number may be another's now.
+  private var closed = false
   private var complete: [String] = []
   private var partial: [UInt8] = []
 
@@ -14,7 +16,7 @@ final class RawClient: @unchecked Sendable {
     }
   }
 
-  deinit { try? socket.close() }
+  deinit { if !closed { try? socket.close() } }
 
   /// Sends `text`; a server that has closed the connection is an error, not a SIGPIPE that
   /// would end the whole test process.
@@ -82,5 +84,6 @@ final class RawClient: @unchecked Sendable {
     var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
     setsockopt(socket.rawValue, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
     try? socket.close()
+    closed = true
   }
 }

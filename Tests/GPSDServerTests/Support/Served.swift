@@ -29,11 +29,7 @@ final class Served: @unchecked Sendable {
     configure: (inout GPSDServer.Configuration) -> Void = { _ in }
   ) throws {
     capturePath = path
-    var configuration = GPSDServer.Configuration()
-    configuration.port = 0
-    configure(&configuration)
-    let server = GPSDServer(configuration: configuration)
-    try server.start()
+    let server = try GPSDServer.startedOnAFreePort(configure)
     self.server = server
     port = server.port ?? 0
     // Off the shared pool: the tests block its threads while they wait for client programs.
@@ -106,4 +102,16 @@ func shell(_ command: String) -> (status: Int32, output: String) {
   }
   let status = pclose(pipe)
   return (status, String(decoding: output, as: UTF8.self))
+}
+
+extension GPSDServer {
+  /// A server started on a free port of its own.
+  static func startedOnAFreePort(_ configure: (inout Configuration) -> Void = { _ in }) throws -> GPSDServer {
+    var configuration = Configuration()
+    configuration.port = 0
+    configure(&configuration)
+    let server = GPSDServer(configuration: configuration)
+    try server.start()
+    return server
+  }
 }

@@ -1,0 +1,23 @@
+import Foundation
+import Plumbing
+
+/// A folder under the system's temporary directory for this test process, removed when the
+/// process exits: a run of the suite leaves nothing behind in /tmp.
+public func scratchDirectory(_ name: String) -> URL {
+  let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(getpid())")
+  let isNew = scratchDirectories.withLock { $0.insert(directory.path).inserted }
+  if isNew {
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    registerRemovalAtExit
+  }
+  return directory
+}
+
+private let scratchDirectories = Locked<Set<String>>([])
+
+/// Registered once: at exit, every scratch directory made goes.
+private let registerRemovalAtExit: Void = {
+  atexit {
+    for path in scratchDirectories.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
+  }
+}()
