@@ -69,6 +69,14 @@ import Testing
     #expect(result.status == 1 && result.error.hasPrefix("Error: \(path) is not a serial device."))
   }
 
+  /// A directory is no receiver, and never will be: a recording ends at once with the cause
+  /// (as the run does, above), instead of retrying it as a device that may yet appear.
+  @Test func recordingFromADirectoryEndsAtOnce() async throws {
+    let directory = scratchDirectory("not-a-receiver").path
+    let result = try await Self.ended(["record", "--device", directory, "--output", directory + "/capture.nmea"])
+    #expect(result.status == 1 && result.error.contains("Error: \(directory) is not a serial device."), "\(result.error)")
+  }
+
   @Test func aFullOutputIsAnError() async throws {
     try await blocking {
       let capture = Program.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea").path
