@@ -16,6 +16,8 @@ import Plumbing
 /// is called.
 final class DescriptorReader: @unchecked Sendable {
   private let descriptor: FileDescriptor
+  /// The thread's name, as `top -H` and `ps -L` show it.
+  private let label: String
   private let onBytes: (UnsafeRawBufferPointer) -> Void
   private let onReadable: (() -> Drained)?
   private let onTick: () -> Void
@@ -51,6 +53,7 @@ final class DescriptorReader: @unchecked Sendable {
     onReadable: (() -> Drained)? = nil, onTick: @escaping () -> Void, onClosed: @escaping (Errno?) -> Void
   ) {
     self.descriptor = descriptor
+    self.label = label
     self.onBytes = onBytes
     self.onReadable = onReadable
     self.onTick = onTick
@@ -88,7 +91,8 @@ final class DescriptorReader: @unchecked Sendable {
         return true
       }
       guard running else {
-        // Never started: nothing else runs the callbacks, so they may run here.
+        // Never started (nothing else runs the callbacks, so they may run here), or ended
+        // already (then this does nothing).
         finish(nil)
         waiter.resume()
         return
@@ -98,6 +102,11 @@ final class DescriptorReader: @unchecked Sendable {
   }
 
   private func run() {
+    // Named as Linux names threads (at most 15 characters); elsewhere it stays unnamed.
+    if let comm = try? FileDescriptor.open("/proc/thread-self/comm", O_WRONLY) {
+      try? comm.writeAll(label.utf8.prefix(15))
+      try? comm.close()
+    }
     var nextTick = ContinuousClock.now.advanced(by: Self.tickInterval)
     var entries = [
       pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0),
