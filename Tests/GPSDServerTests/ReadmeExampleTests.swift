@@ -12,13 +12,13 @@ import Testing
     configuration.port = 0
     let server = GPSDServer(configuration: configuration)
     try server.start()
-    let feeding = Task(executorPreference: DedicatedExecutor.shared) { await server.feed(from: .serial(path: pty.slavePath)) }
+    let feeding = Task(executorPreference: DedicatedExecutor.own()) { await server.feed(from: .serial(path: pty.slavePath)) }
     let port = try #require(server.port)
 
     let client = try RawClient(port: port)
     try client.send(#"?WATCH={"enable":true,"json":true};"#)
     let capture = try Data(contentsOf: Served.fixtures.appendingPathComponent("ublox-m8-1hz.nmea"))
-    let playing = Task(executorPreference: DedicatedExecutor.shared) { await pty.play(capture) }
+    let playing = Task(executorPreference: DedicatedExecutor.own()) { await pty.play(capture) }
     // The server and the receiver run off the shared pool, so waiting here starves neither.
     let lines = client.read(for: 20) { lines in lines.contains { $0.hasPrefix(#"{"class":"TPV","device":"\#(pty.slavePath)","mode":3"#) } }
     #expect(lines.first?.hasPrefix(#"{"class":"VERSION""#) == true)

@@ -10,14 +10,14 @@ import Testing
     let pty = try PseudoTerminal()
     let server = try GPSDServer.startedOnAFreePort()
     defer { server.stop() }
-    let feeding = Task(executorPreference: DedicatedExecutor.shared) { await server.feed(from: .serial(path: pty.slavePath)) }
+    let feeding = Task(executorPreference: DedicatedExecutor.own()) { await server.feed(from: .serial(path: pty.slavePath)) }
     let client = try RawClient(port: try #require(server.port))
     try client.send(#"?WATCH={"enable":true,"nmea":true};"#)
     let fixture = Served.fixtures.appendingPathComponent("ublox-m8-1hz.nmea")
     let sentences = try String(contentsOf: fixture, encoding: .utf8).split(whereSeparator: \.isNewline).map(String.init)
       .filter { $0.hasPrefix("$") }
     let capture = try Data(contentsOf: fixture)
-    let playing = Task(executorPreference: DedicatedExecutor.shared) { await pty.play(capture) }
+    let playing = Task(executorPreference: DedicatedExecutor.own()) { await pty.play(capture) }
     let lines = try await offThePool { client.read(for: 20) { lines in lines.filter { $0.hasPrefix("$") }.count >= 200 } }
       .filter { $0.hasPrefix("$") }.map { $0.trimmingCharacters(in: .newlines) }
     await playing.value

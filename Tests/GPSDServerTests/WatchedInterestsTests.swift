@@ -11,7 +11,7 @@ import Transports
     let server = try GPSDServer.startedOnAFreePort()
     defer { server.stop() }
     let receiver = Receiver(SerialSource(path: pty.slavePath))
-    let feeding = Task(executorPreference: DedicatedExecutor.shared) { await server.serve(receiver, device: pty.slavePath) }
+    let feeding = Task(executorPreference: DedicatedExecutor.own()) { await server.serve(receiver, device: pty.slavePath) }
     #expect(try await Self.wait { receiver.interests.contains(.fixes) })
     #expect(receiver.interests.isDisjoint(with: [.sentences, .bytes]))
 

@@ -143,7 +143,7 @@ struct GPSDSourceTests {
         locations += 1
         return
       }
-      seen = Array((seen + ["\(action)"]).suffix(8))
+      seen = Array((seen + ["\(action)"]).suffix(12))
     }
   }
 
@@ -160,8 +160,11 @@ struct GPSDSourceTests {
     while let action = await iterator.next() { if case .didUpdateLocations = action { break } }
     var restarts: [Restart] = []
     for _ in 0..<count {
-      gpsd?.stop()
       var restart = Restart()
+      let stopping = ContinuousClock.now
+      gpsd?.stop()
+      // Slow steps are said, for a failure's message (a busy machine takes a second or two).
+      if stopping.duration(to: .now) > .seconds(5) { restart.seen.append("stop() took \(stopping.duration(to: .now))") }
       if FakeGPSD.accepts(port: port) { restart.seen.append("gpsd still accepts after stop()") }
       while let action = await iterator.next() {
         restart.note(action)
@@ -177,7 +180,9 @@ struct GPSDSourceTests {
         }
       }
       restart.locations = 0
+      let starting = ContinuousClock.now
       gpsd = try await FakeGPSD.started(capture: capturePath, port: port, cycle: 0.05)
+      if starting.duration(to: .now) > .seconds(5) { restart.seen.append("started again after \(starting.duration(to: .now))") }
       while let action = await iterator.next() {
         restart.note(action)
         if case .didResumeLocationUpdates = action { restart.resumed = true }

@@ -272,8 +272,19 @@ import Testing
     await third.startUpdatingLocation()
     var iterator = thirdStream.makeAsyncIterator()
     let first = await iterator.next()
-    #expect(first == .didChangeAuthorization(.authorizedAlways), "\(String(describing: first))")
+    #expect(first == .didChangeAuthorization(.authorizedAlways), "\(String(describing: first)); \(Self.lockHolders(pty.slavePath))")
     await third.stopUpdatingLocation()
+  }
+
+  /// Who holds a `flock` on `path` now (from /proc/locks), for a failure's message.
+  static func lockHolders(_ path: String) -> [String] {
+    var status = stat()
+    guard stat(path, &status) == 0, let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return [] }
+    return locks.split(separator: "\n").filter { $0.contains(":\(status.st_ino) ") }.map { line in
+      let pid = line.split(separator: " ").dropFirst(4).first.map(String.init) ?? ""
+      let command = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? "?"
+      return "pid \(pid) (this process: \(getpid())) \(command.replacingOccurrences(of: "\0", with: " "))"
+    }
   }
 
   @Test func aRateThePortCannotTakeStopsWithTheRatesItCan() async throws {

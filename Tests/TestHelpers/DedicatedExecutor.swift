@@ -17,6 +17,10 @@ public final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
     queue.async { job.runSynchronously(on: executor) }
   }
 
-  /// One shared by the tests' background work.
-  public static let shared = DedicatedExecutor(label: "gpsbridge.tests.background")
+  /// One of its own for a test's background work. Not one shared by all tests: its queue is
+  /// serial, and a job that blocks on it (a write to a full pseudo-terminal waits up to a
+  /// second) would hold up every other test's feed, which a replay paced at 20× cannot afford.
+  public static func own(_ label: String = "gpsbridge.tests.background") -> DedicatedExecutor {
+    DedicatedExecutor(label: label)
+  }
 }

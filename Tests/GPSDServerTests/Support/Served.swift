@@ -33,7 +33,7 @@ final class Served: @unchecked Sendable {
     self.server = server
     port = server.port ?? 0
     // Off the shared pool: the tests block its threads while they wait for client programs.
-    feeding = Task(executorPreference: DedicatedExecutor.shared) {
+    feeding = Task(executorPreference: DedicatedExecutor.own()) {
       if waitForClient {
         // Until the client watches, however long a busy machine takes to get it there.
         while server.statistics.watchers == 0 {
