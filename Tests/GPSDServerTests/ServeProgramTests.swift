@@ -5,7 +5,7 @@ import Testing
 /// `gpsbridge serve`, the program: what it says, and round trips through gpsbridge itself.
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct ServeProgramTests {
-  static func freePort() -> Int { Int.random(in: 30_000...60_000) }
+  static func freePort() -> Int { FakeGPSD.freePort() }
 
   /// Starts `gpsbridge serve arguments`; stop it with `terminate()`.
   static func startServe(_ arguments: [String]) throws -> (Process, Pipe) {

@@ -16,7 +16,7 @@ struct SeveralReceiversTests {
     for link in [first, second] {
       for _ in 0..<100 where !FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
     }
-    let port = Int.random(in: 30_000...60_000)
+    let port = FakeGPSD.freePort()
     let server = try Gpsbridge.start(["serve", "--device", first, "--device", second, "--listen", "127.0.0.1:\(port)"])
     defer { server.terminate() }
 
@@ -69,7 +69,7 @@ struct SeveralReceiversTests {
     for link in [early, other] {
       for _ in 0..<100 where !FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
     }
-    let port = Int.random(in: 30_000...60_000)
+    let port = FakeGPSD.freePort()
     let server = try Gpsbridge.start(["serve", "--device", directory + "/gps-*", "--listen", "127.0.0.1:\(port)"])
     defer { server.terminate() }
     #expect(try await tpvDevices(port: port, until: [early]) == [early])
@@ -86,7 +86,7 @@ struct SeveralReceiversTests {
     let pattern = FileManager.default.temporaryDirectory.appendingPathComponent("gpsbridge-none-\(getpid())/gps-*").path
     let result = try await runProgram(
       URL(fileURLWithPath: Gpsbridge.executable),
-      ["serve", "--device", pattern, "--listen", "127.0.0.1:\(Int.random(in: 30_000...60_000))"], timeout: 2)
+      ["serve", "--device", pattern, "--listen", "127.0.0.1:\(FakeGPSD.freePort())"], timeout: 2)
     #expect(!result.endedByItself, "\(result.error)")
     #expect(result.error.contains("No receiver matches '\(pattern)' yet: waiting for one to be plugged in."), "\(result.error)")
   }
@@ -107,7 +107,7 @@ struct SeveralReceiversTests {
     let simulator = try Gpsbridge.start(["simulate", "--pty", link, "--live"])
     defer { simulator.terminate() }
     for _ in 0..<100 where !FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
-    let port = Int.random(in: 30_000...60_000)
+    let port = FakeGPSD.freePort()
     let server = try Gpsbridge.start(["serve", "--device", link, "--device", "/etc/hostname", "--listen", "127.0.0.1:\(port)"])
     defer { server.terminate() }
     var devices: Set<String> = []

@@ -19,7 +19,7 @@ struct SystemdTests {
       if: Installed.path("systemd-socket-activate") != nil && Installed.path("gpspipe") != nil && Installed.path("socat") != nil,
       "systemd-socket-activate, gpspipe or socat is not installed (Debian: systemd gpsd-clients socat)"))
   func socketActivationServesOnTheSocketsHandedOver() async throws {
-    let port = Int.random(in: 30_000...60_000)
+    let port = FakeGPSD.freePort()
     let control = Self.socketPath("control")
     defer { unlink(control) }
     // As Debian's gpsd.socket hands gpsd its control socket and its TCP port. Started by the
@@ -55,7 +55,7 @@ struct SystemdTests {
 
     let server = Process()
     server.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
-    server.arguments = ["serve", "--replay", Self.capture, "--listen", "127.0.0.1:\(Int.random(in: 30_000...60_000))"]
+    server.arguments = ["serve", "--replay", Self.capture, "--listen", "127.0.0.1:\(FakeGPSD.freePort())"]
     var environment = ProcessInfo.processInfo.environment
     environment["NOTIFY_SOCKET"] = path
     environment["WATCHDOG_USEC"] = "400000"

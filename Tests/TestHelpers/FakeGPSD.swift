@@ -24,7 +24,11 @@ public final class FakeGPSD: @unchecked Sendable {
     // A bound, not an expectation: gpsfake is Python, and slow to start on a busy machine.
     let deadline = Date().addingTimeInterval(30)
     while Date() < deadline {
-      if Self.accepts(port: port) { return }
+      // Listening, and gpsfake still running: its gpsd, not another program on the port.
+      if Self.accepts(port: port) {
+        if process.isRunning { return }
+        break
+      }
       Thread.sleep(forTimeInterval: 0.05)
     }
     stop()
@@ -75,9 +79,12 @@ public final class FakeGPSD: @unchecked Sendable {
   }
 
   /// A port nobody listens on now.
+  /// A port nothing listens on now, below Linux's ephemeral range (32768 and up): one the
+  /// kernel hands out for `port = 0` (the tests' in-process servers) or as a connection's own
+  /// end can never be this one, so a gpsd restarted on it cannot find it taken by another test.
   public static func freePort() -> Int {
     for _ in 0..<100 {
-      let port = Int.random(in: 20_000...60_000)
+      let port = Int.random(in: 20_000...32_000)
       if !accepts(port: port) { return port }
     }
     return 29_470

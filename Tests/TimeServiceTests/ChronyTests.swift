@@ -54,7 +54,7 @@ struct ChronyTests {
     var simulator = try Gpsbridge.start(["simulate", "--pty", link, "--live", "--latency", String(Self.latency)])
     defer { simulator.terminate() }
     for _ in 0..<100 where !FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
-    let port = Int.random(in: 30_000...60_000)
+    let port = FakeGPSD.freePort()
     let server = try Gpsbridge.start([
       "serve", "--device", link, "--listen", "127.0.0.1:\(port)", "--chrony", socket, "--ntp-shm", String(unit),
     ])
@@ -136,7 +136,7 @@ extension ChronyTests {
     defer { simulator.terminate() }
     for _ in 0..<100 where !FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
     let server = try Gpsbridge.start([
-      "serve", "--device", link, "--listen", "127.0.0.1:\(Int.random(in: 30_000...60_000))", "--chrony", socket, "--pps", "simulated",
+      "serve", "--device", link, "--listen", "127.0.0.1:\(FakeGPSD.freePort())", "--chrony", socket, "--pps", "simulated",
     ])
     defer { server.terminate() }
     let sources = try await Self.waitFor(chronyd, refids: ["PPS"], offset: 0)
@@ -178,7 +178,7 @@ extension ChronyTests {
     }
     let server = try Gpsbridge.start([
       "serve", "--device", directory.appendingPathComponent("gpsA").path, "--device", directory.appendingPathComponent("gpsB").path,
-      "--listen", "127.0.0.1:\(Int.random(in: 30_000...60_000))", "--chrony", socket, "--ntp-shm", String(unit),
+      "--listen", "127.0.0.1:\(FakeGPSD.freePort())", "--chrony", socket, "--ntp-shm", String(unit),
     ])
     defer { server.terminate() }
     for (refids, latency) in [(["GPSA", "SHMA"], 150), (["GPSB", "SHMB"], 300)] {
