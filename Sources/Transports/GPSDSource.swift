@@ -19,7 +19,8 @@ import SourceStatus
 /// - **Silence**: with a device active, no report for ``Timing/silenceTimeout`` means the
 ///   connection is stale (TCP keepalive covers a peer that vanished while idle): reconnect.
 /// - **No device or no fix**: after ``Timing/noFixTimeout`` without a position, one error
-///   that says which; no locations are made up.
+///   that says which; a device that comes after "no device" was said gets its own
+///   ``Timing/noFixTimeout`` before "no fix" is. No locations are made up.
 public struct GPSDSource: ByteSource {
   package struct Timing: Hashable, Sendable {
     package var connectTimeout = 3
@@ -206,6 +207,9 @@ public struct GPSDSource: ByteSource {
     var hasDevice = false
     var hadPosition = false
     var noFixReported = false
+    /// "No device" was said; a device that comes later gets its own time to find a fix.
+    var noDeviceReported = false
+    var noFixSince = connected
     var hadFix = false
     let outcome: Outcome = await withTaskCancellationHandler {
       for await event in events {
@@ -233,8 +237,14 @@ public struct GPSDSource: ByteSource {
           if hasDevice, lastReport.duration(to: now) >= timing.silenceTimeout {
             return .lost("no report for \(timing.silenceTimeout)", hadFix: hadFix)
           }
-          if !hadPosition, !noFixReported, connected.duration(to: now) >= timing.noFixTimeout, !watchesNMEA {
+          if noDeviceReported, hasDevice {
+            noDeviceReported = false
+            noFixReported = false
+            noFixSince = now
+          }
+          if !hadPosition, !noFixReported, noFixSince.duration(to: now) >= timing.noFixTimeout, !watchesNMEA {
             noFixReported = true
+            noDeviceReported = !hasDevice
             let seconds = Int(timing.noFixTimeout.components.seconds)
             let address = address.description
             receiver.publish(
