@@ -78,7 +78,6 @@ public final class FakeGPSD: @unchecked Sendable {
     }
   }
 
-  /// A port nobody listens on now.
   /// A port nothing listens on now, below Linux's ephemeral range (32768 and up): one the
   /// kernel hands out for `port = 0` (the tests' in-process servers) or as a connection's own
   /// end can never be this one, so a gpsd restarted on it cannot find it taken by another test.
