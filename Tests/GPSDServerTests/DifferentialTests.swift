@@ -78,10 +78,16 @@ struct DifferentialTests {
   @Test(arguments: ["ublox-m8-1hz.nmea", "sirf-nmea22-1hz.nmea"])
   func aRealGPSDAndTheServerAgreeEpochByEpoch(_ fixture: String) async throws {
     let path = Served.fixtures.appendingPathComponent(fixture).path
-    let gpsd = try await FakeGPSD.started(capture: path, cycle: 0.002)
-    defer { gpsd.stop() }
     let gpspipe = Installed.path("gpspipe")!
-    let theirs = try await Self.epochs(from: gpsd.port, gpspipe: gpspipe)
+    // gpsd's view, from a gpsfake played at 500 sentences a second. On a busy machine gpsd
+    // has now and then given nothing at all for half a minute: a gpsd that gave nothing is no
+    // reference, so a fresh one is started (once) rather than the comparison failed or skipped.
+    var theirs: [String: Epoch] = [:]
+    for _ in 0..<2 where theirs.isEmpty {
+      let gpsd = try await FakeGPSD.started(capture: path, cycle: 0.002)
+      theirs = try await Self.epochs(from: gpsd.port, gpspipe: gpspipe)
+      gpsd.stop()
+    }
     let served = try Served(fixture, speed: 20)
     let ours = try await Self.epochs(from: served.port, gpspipe: gpspipe)
     let common = Set(theirs.keys).intersection(ours.keys)
