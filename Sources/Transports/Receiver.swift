@@ -49,6 +49,11 @@ public final class Receiver: Sendable, ReceiverEventSink {
     var entries: [Entry] = []
     var nextID = 0
     var interests: Interests = []
+
+    /// What the listeners want together, after one left or changed its mind.
+    mutating func updateInterests() {
+      interests = entries.reduce(into: []) { $0.formUnion($1.interests) }
+    }
   }
 
   /// Where the bytes come from.
@@ -86,7 +91,7 @@ public final class Receiver: Sendable, ReceiverEventSink {
   public func stopListening(_ listener: Listener) {
     state.withLock { state in
       state.entries.removeAll { $0.id == listener.id }
-      state.interests = state.entries.reduce(into: []) { $0.formUnion($1.interests) }
+      state.updateInterests()
     }
   }
 
@@ -96,7 +101,7 @@ public final class Receiver: Sendable, ReceiverEventSink {
     state.withLock { state in
       guard let index = state.entries.firstIndex(where: { $0.id == listener.id }) else { return }
       state.entries[index].interests = interests
-      state.interests = state.entries.reduce(into: []) { $0.formUnion($1.interests) }
+      state.updateInterests()
     }
   }
 
