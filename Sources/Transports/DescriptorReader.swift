@@ -123,8 +123,14 @@ final class DescriptorReader: @unchecked Sendable {
           break
         }
       }
-      if entries[1].revents != 0 { wakePipe?.drain() }
-      runInbox()
+      // Work and a stop always come with a wake (without a pipe, they wait for the tick):
+      // reading bytes takes no lock.
+      if entries[1].revents != 0 {
+        wakePipe?.drain()
+        runInbox()
+      } else if wakePipe == nil {
+        runInbox()
+      }
       if !stopped, entries[0].revents != 0 { readAvailable(hangUp: entries[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0) }
       if !stopped, ContinuousClock.now >= nextTick {
         onTick()
