@@ -14,7 +14,7 @@ struct SeveralReceiversTests {
     ]
     defer { for simulator in simulators { simulator.terminate() } }
     for link in [first, second] {
-      for _ in 0..<100 where !FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
+      try await waitUntilExists(link)
     }
     let port = FakeGPSD.freePort()
     let server = try Gpsbridge.start(["serve", "--device", first, "--device", second, "--listen", "127.0.0.1:\(port)"])
@@ -67,7 +67,7 @@ struct SeveralReceiversTests {
     ]
     defer { for simulator in simulators { simulator.terminate() } }
     for link in [early, other] {
-      for _ in 0..<100 where !FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
+      try await waitUntilExists(link)
     }
     let port = FakeGPSD.freePort()
     let server = try Gpsbridge.start(["serve", "--device", directory + "/gps-*", "--listen", "127.0.0.1:\(port)"])
@@ -106,7 +106,7 @@ struct SeveralReceiversTests {
     let link = PseudoTerminal.temporaryLink("survivor")
     let simulator = try Gpsbridge.start(["simulate", "--pty", link, "--live"])
     defer { simulator.terminate() }
-    for _ in 0..<100 where !FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
+    try await waitUntilExists(link)
     let port = FakeGPSD.freePort()
     let server = try Gpsbridge.start(["serve", "--device", link, "--device", "/etc/hostname", "--listen", "127.0.0.1:\(port)"])
     defer { server.terminate() }

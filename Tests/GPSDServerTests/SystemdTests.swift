@@ -30,7 +30,7 @@ struct SystemdTests {
     )
     try #require(started.status == 0)
     defer { _ = shell("pkill -f 'serve --replay \(Self.capture)$' ; pkill -f 'systemd-socket-activate -l \(control)'") }
-    for _ in 0..<100 where !FileManager.default.fileExists(atPath: control) { try await Task.sleep(for: .milliseconds(50)) }
+    try await waitUntilExists(control)
     // The control socket (gpsdctl's) is answered, and takes no devices.
     let answer = shell("printf '+/dev/ttyUSB9\\r\\n' | socat -t 2 - UNIX-CONNECT:\(control)")
     #expect(answer.output.hasPrefix("ERROR"), "\(answer)")

@@ -21,3 +21,9 @@ private let registerRemovalAtExit: Void = {
     for path in scratchDirectories.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
   }
 }()
+
+/// Waits until `path` exists (a simulator's pty link, a server's socket), for at most 5 s:
+/// a bound, not an expectation; what follows says what was missing.
+public func waitUntilExists(_ path: String) async throws {
+  for _ in 0..<100 where !FileManager.default.fileExists(atPath: path) { try await Task.sleep(for: .milliseconds(50)) }
+}

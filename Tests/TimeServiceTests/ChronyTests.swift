@@ -53,7 +53,7 @@ struct ChronyTests {
     // gpsbridge first: chrony is not there yet.
     var simulator = try Gpsbridge.start(["simulate", "--pty", link, "--live", "--latency", String(Self.latency)])
     defer { simulator.terminate() }
-    for _ in 0..<100 where !FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
+    try await waitUntilExists(link)
     let port = FakeGPSD.freePort()
     let server = try Gpsbridge.start([
       "serve", "--device", link, "--listen", "127.0.0.1:\(port)", "--chrony", socket, "--ntp-shm", String(unit),
@@ -86,7 +86,7 @@ struct ChronyTests {
     try await Task.sleep(for: .seconds(3))
     let unplugged = try await chronyd.sources()["GPS"]?.lastSample ?? 0
     simulator = try Gpsbridge.start(["simulate", "--pty", link, "--live", "--latency", String(Self.latency)])
-    for _ in 0..<100 where !FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
+    try await waitUntilExists(link)
     var replugged: Chronyd.Source?
     for _ in 0..<30 where (replugged?.lastSample ?? .max) >= unplugged {
       try await Task.sleep(for: .seconds(1))
@@ -134,7 +134,7 @@ extension ChronyTests {
     defer { chronyd.stop() }
     let simulator = try Gpsbridge.start(["simulate", "--pty", link, "--live", "--latency", String(Self.latency)])
     defer { simulator.terminate() }
-    for _ in 0..<100 where !FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
+    try await waitUntilExists(link)
     let server = try Gpsbridge.start([
       "serve", "--device", link, "--listen", "127.0.0.1:\(FakeGPSD.freePort())", "--chrony", socket, "--pps", "simulated",
     ])
@@ -174,7 +174,7 @@ extension ChronyTests {
     for (name, latency) in latencies {
       let link = directory.appendingPathComponent(name).path
       simulators.append(try Gpsbridge.start(["simulate", "--pty", link, "--live", "--latency", String(latency)]))
-      for _ in 0..<100 where !FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
+      try await waitUntilExists(link)
     }
     let server = try Gpsbridge.start([
       "serve", "--device", directory.appendingPathComponent("gpsA").path, "--device", directory.appendingPathComponent("gpsB").path,
