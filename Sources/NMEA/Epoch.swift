@@ -17,6 +17,8 @@ struct Epoch: Sendable {
   var time: UTCTime?
   /// When the first sentence of the epoch arrived, by the system clock (live sources only).
   var arrival: UTCTimestamp?
+  /// The same moment by the boot clock.
+  var arrivalUptime: Duration?
   var date: UTCDate?
 
   var latitude: Coordinate?

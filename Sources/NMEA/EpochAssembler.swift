@@ -106,6 +106,8 @@ public struct EpochAssembler: Sendable {
   /// When the sentence being added arrived, by the system clock, for a live source (set by
   /// ``FixDecoder``); the epoch it opens keeps it as its ``Fix/arrival``.
   package var arrival: UTCTimestamp?
+  /// The same moment by the boot clock (``Fix/arrivalUptime``).
+  package var arrivalUptime: Duration?
 
   var knownDate: UTCDate?
   var knownDateTime = UTCTime(nanosecondsSinceMidnight: 0)
@@ -156,6 +158,7 @@ public struct EpochAssembler: Sendable {
       } else {
         epoch.time = time
         epoch.arrival = arrival
+        epoch.arrivalUptime = arrivalUptime
         cycle.begin(with: base)
       }
     } else if epoch.time == nil {
@@ -274,6 +277,7 @@ public struct EpochAssembler: Sendable {
     let date = resolveDate(for: time)
     var fix = Fix(time: time, timestamp: date.map { UTCTimestamp(date: $0, time: time) })
     fix.arrival = epoch.arrival
+    fix.arrivalUptime = epoch.arrivalUptime
     let stated = epoch.statedQuality
     let hasPosition = epoch.latitude != nil && epoch.longitude != nil
     let quality = hasPosition ? (stated ?? .gps) : .invalid

@@ -22,7 +22,13 @@ public struct FixDecoder: Sendable {
   var captureDate: UTCDate?
   /// For a live source: when the latest bytes arrived and where they begin in the framer's
   /// buffer, and when the bytes before them arrived (a sentence may have begun in those).
-  var arrivals: (latest: UTCTimestamp, start: Int, previous: UTCTimestamp)?
+  var arrivals: (latest: Arrival, start: Int, previous: Arrival)?
+
+  /// When bytes arrived: by the system clock, and by the boot clock that no one steps.
+  struct Arrival {
+    var wall: UTCTimestamp
+    var uptime: Duration?
+  }
 
   /// - Parameters:
   ///   - options: what the framer accepts.
@@ -49,11 +55,13 @@ public struct FixDecoder: Sendable {
     framer.append(bytes)
   }
 
-  /// Adds bytes that arrived at `time` by the system clock: each epoch's fix carries when its
-  /// first sentence began to arrive (``Fix/arrival``).
-  package mutating func append(_ bytes: UnsafeRawBufferPointer, arrivedAt time: UTCTimestamp) {
+  /// Adds bytes that arrived at `time` by the system clock and at `uptime` by the boot clock:
+  /// each epoch's fix carries when its first sentence began to arrive (``Fix/arrival``,
+  /// ``Fix/arrivalUptime``).
+  package mutating func append(_ bytes: UnsafeRawBufferPointer, arrivedAt time: UTCTimestamp, uptime: Duration? = nil) {
     append(bytes)
-    arrivals = (time, framer.storage.count - bytes.count, arrivals?.latest ?? time)
+    let arrival = Arrival(wall: time, uptime: uptime)
+    arrivals = (arrival, framer.storage.count - bytes.count, arrivals?.latest ?? arrival)
   }
 
   /// Marks the end of input; the last epoch is emitted by the following ``next()`` calls.
@@ -93,7 +101,11 @@ public struct FixDecoder: Sendable {
         captureDate = framer.captureDate
         assembler.defaultDate = captureDate
       }
-      if let arrivals { assembler.arrival = frame.start >= arrivals.start ? arrivals.latest : arrivals.previous }
+      if let arrivals {
+        let arrival = frame.start >= arrivals.start ? arrivals.latest : arrivals.previous
+        assembler.arrival = arrival.wall
+        assembler.arrivalUptime = arrival.uptime
+      }
       do throws(NMEAError) {
         try framer.storage.withUnsafeBufferPointer { (buffer: UnsafeBufferPointer<UInt8>) throws(NMEAError) in
           try assembler.add(SentenceView(base: buffer.baseAddress!, frame: frame))

@@ -24,11 +24,69 @@ package final class ChronySocket: @unchecked Sendable {
   /// The magic number that ends each datagram, "SOCK" in ASCII.
   package static let magic: Int32 = 0x534f_434b
 
+  /// The longest path a Unix socket's address holds, in bytes.
+  package static let longestPath = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+
+  /// Told each time the socket's health changes (see ``Health``), and once at start.
+  private let said: @Sendable (Health) -> Void
+  private let health: Locked<Health>
+
+  /// Whether chrony takes our samples, in words a user can act on.
+  package enum Health: Hashable, Sendable, CustomStringConvertible {
+    /// Samples go through.
+    case taking
+    /// Nothing is at the path: chrony is not running, or chrony.conf has no line for it.
+    case noSocket
+    /// Something is at the path that is not a socket.
+    case notASocket
+    /// A socket is there and nobody reads it: chronyd stopped without removing it.
+    case refused
+    /// Another cause, as the system named it.
+    case failing(Errno)
+
+    /// The state a send's result puts the socket in.
+    init(_ result: Result<Void, Errno>, path: String) {
+      switch result {
+      case .success: self = .taking
+      case .failure(.noSuchFile): self = .noSocket
+      case .failure(.connectionRefused): self = .refused
+      case .failure(let error):
+        var status = stat()
+        self = stat(path, &status) == 0 && status.st_mode & S_IFMT != S_IFSOCK ? .notASocket : .failing(error)
+      }
+    }
+
+    /// The state the path is in before anything was sent: whether a socket is there.
+    init(checking path: String) {
+      var status = stat()
+      if stat(path, &status) != 0 {
+        self = Errno.current == .noSuchFile ? .noSocket : .failing(Errno.current)
+      } else {
+        self = status.st_mode & S_IFMT == S_IFSOCK ? .taking : .notASocket
+      }
+    }
+
+    package var description: String {
+      switch self {
+      case .taking: "chrony takes the samples"
+      case .noSocket: "no such socket: chrony is not running, or its chrony.conf has no 'refclock SOCK' line for it"
+      case .notASocket: "that is not a socket (chrony makes it: name the path of chrony.conf's 'refclock SOCK' line)"
+      case .refused: "refused: the socket is there and nobody reads it (chronyd stopped?)"
+      case .failing(let error): "\(error)"
+      }
+    }
+  }
+
   /// A socket to send to chrony at `path`: fails only when no socket can be made at all.
-  package init(path: String) throws(Errno) {
+  /// `said` hears the path's health at once, and again each time it changes.
+  package init(path: String, said: @escaping @Sendable (Health) -> Void = { _ in }) throws(Errno) {
     self.path = path
+    self.said = said
     let raw = try valueOrErrno { socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | socketCloseOnExec | Int32(SOCK_NONBLOCK.rawValue), 0) }
     descriptor = FileDescriptor(rawValue: raw)
+    let health = Health(checking: path)
+    self.health = Locked(health)
+    said(health)
   }
 
   deinit { try? descriptor.close() }
@@ -41,6 +99,17 @@ package final class ChronySocket: @unchecked Sendable {
     let datagram = Self.datagram(for: sample)
     let result = datagram.withUnsafeBytes { bytes in
       FileDescriptor.sendDatagram(descriptor, bytes, toUnixPath: path)
+    }
+    // A full queue is chrony busy for a moment, not a change of health (it is counted).
+    if case .failure(.wouldBlock) = result {
+    } else {
+      let now = Health(result, path: path)
+      if health.withLock({ health in
+        defer { health = now }
+        return health != now
+      }) {
+        said(now)
+      }
     }
     state.withLock { state in
       switch result {

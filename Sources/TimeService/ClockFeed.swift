@@ -61,24 +61,38 @@ package final class ClockFeed: Sendable {
   private let pulseChrony: ChronySocket?
   private let pulseSharedMemory: NTPSharedMemory?
   private let meter: Locked<OffsetMeter>
+  /// Whether the receiver's time is being fed, and the last thing said about it.
+  private let integrity = Locked(Integrity())
+
+  /// Whether the receiver's time is fed to the clock now, and why not.
+  package struct Integrity: Sendable {
+    /// Whether samples go to the refclocks now.
+    package var feeding = false
+    /// The last stop or resume, or the refusal of an old date.
+    package var notice: TimeNotice?
+  }
   /// The latest pulse, whose second a serial sample of the same second is measured against.
   private let lastPulse = Locked<TimeSample?>(nil)
 
-  /// Opens the outputs.
+  /// Opens the outputs. `said` hears, in words for people, how chrony's sockets are at once
+  /// and each time that changes.
   /// - Throws: a ``ClockFeedError`` naming the output that cannot be opened and why.
-  package init(_ outputs: Outputs) throws(ClockFeedError) {
+  package init(_ outputs: Outputs, said: @escaping @Sendable (String) -> Void = { _ in }) throws(ClockFeedError) {
     self.outputs = outputs
     meter = Locked(OffsetMeter(against: outputs.pulses ? "PPS" : "the system clock"))
-    chrony = try Self.socket(outputs.chrony)
-    pulseChrony = try Self.socket(outputs.pulseChrony)
+    chrony = try Self.socket(outputs.chrony, said: said)
+    pulseChrony = try Self.socket(outputs.pulseChrony, said: said)
     sharedMemory = try Self.segment(outputs.sharedMemoryUnit)
     pulseSharedMemory = try Self.segment(outputs.pulseSharedMemoryUnit)
   }
 
-  private static func socket(_ path: String?) throws(ClockFeedError) -> ChronySocket? {
+  private static func socket(_ path: String?, said: @escaping @Sendable (String) -> Void) throws(ClockFeedError) -> ChronySocket? {
     guard let path else { return nil }
     do {
-      return try ChronySocket(path: path)
+      return try ChronySocket(path: path) { health in
+        said(
+          health == .taking ? "chrony's socket \(path): \(health)." : "chrony's socket \(path): \(health); samples are dropped meanwhile.")
+      }
     } catch {
       throw ClockFeedError(message: "cannot make a socket to send chrony samples: \(error).")
     }
@@ -100,6 +114,10 @@ package final class ClockFeed: Sendable {
     case .ownedByAnotherUser(let uid):
       return "NTP shared-memory unit \(unit) (key \(key)) was made by user \(uid), not by root or this user: "
         + "anyone could be writing to it. Remove it (ipcrm -M \(key)) or choose another unit."
+    case .writableByOthers(let mode):
+      return "NTP shared-memory unit \(unit) (key \(key)) is writable by other users (mode 0\(String(mode, radix: 8))):"
+        + " units 0 and 1 are private, and anyone could set the clock through this one."
+        + " Remove it (ipcrm -M \(key)) so that gpsbridge makes it 0600, or choose another unit."
     case .system(let system):
       error = system
     }
@@ -115,8 +133,23 @@ package final class ClockFeed: Sendable {
     }
   }
 
-  /// The delay measured so far.
+  /// The delay measured so far, since the receiver's time last jumped.
   package var report: OffsetReport? { meter.withLock { $0.report } }
+
+  /// Whether the receiver's time is fed now, and the last thing said about it.
+  package var state: Integrity { integrity.withLock { $0 } }
+
+  /// Takes what the receiver's ``TimeSampler`` said: after a jump, and when feeding resumes
+  /// after one, the delay is measured afresh, so the advice never averages a jump in.
+  package func note(_ notice: TimeNotice) {
+    integrity.withLock { integrity in
+      integrity.notice = notice
+      if case .jumped = notice { integrity.feeding = false }
+      if notice.feeds { integrity.feeding = true }
+    }
+    if case .beforeRelease = notice { return }
+    meter.withLock { $0.reset() }
+  }
 
   /// Takes one sample: sends it on, measures it. Returns the report the moment it is first
   /// due (after ``samplesBeforeReport`` serial samples).
@@ -129,6 +162,7 @@ package final class ClockFeed: Sendable {
       lastPulse.withLock { $0 = sample }
       return nil
     case .serial:
+      integrity.withLock { $0.feeding = true }
       chrony?.send(sample)
       sharedMemory?.write(sample, precision: -1)
       // With PPS, the delay is measured from the pulse of the same second: the system
@@ -151,8 +185,10 @@ package final class ClockFeed: Sendable {
     }
   }
 
-  /// The chrony.conf lines for the refclocks fed, with `report`'s offset.
+  /// The chrony.conf lines for the refclocks fed, with `report`'s offset; none when the delay
+  /// measured cannot be NMEA latency (see ``OffsetReport/isPlausible``).
   package func chronyConfiguration(_ report: OffsetReport) -> [String] {
+    guard report.isPlausible else { return [] }
     var lines: [String] = []
     if let path = outputs.chrony { lines.append(report.chronyLine(socket: path)) }
     if let unit = outputs.sharedMemoryUnit { lines.append(report.chronyLine(sharedMemory: unit)) }

@@ -29,6 +29,9 @@ package final class NTPSharedMemory: @unchecked Sendable {
     /// The segment exists and was made by another user (neither root nor this process's): a
     /// segment anyone may have made is not fed a clock's time.
     case ownedByAnotherUser(uid: UInt32)
+    /// A private unit (0 or 1) exists with permissions that let other users write it (mode
+    /// 0666, say): whoever can write it can set the clock, so it is not fed.
+    case writableByOthers(mode: UInt32)
   }
 
   /// Attaches the segment of `unit`, making it if need be.
@@ -45,6 +48,8 @@ package final class NTPSharedMemory: @unchecked Sendable {
     if shmctl(id, IPC_STAT, &status) == 0, status.shm_perm.cuid != 0, status.shm_perm.cuid != geteuid() {
       throw .ownedByAnotherUser(uid: status.shm_perm.cuid)
     }
+    let mode = UInt32(status.shm_perm.mode) & 0o777
+    if unit < 2, mode & 0o022 != 0 { throw .writableByOthers(mode: mode) }
     guard let pointer = shmat(id, nil, 0), Int(bitPattern: pointer) != -1 else { throw .system(Errno.current) }
     memory = pointer
   }

@@ -1,13 +1,22 @@
 /// What a run of samples says about a receiver's NMEA time against the clock it was read
 /// with: the numbers a user would otherwise guess for chrony's `offset` option.
 public struct OffsetReport: Hashable, Sendable {
-  /// Samples measured.
+  /// Samples measured since the receiver's time last jumped.
   public var count: Int
-  /// Mean of `system − reference`, seconds: how late the NMEA time arrives (positive), the
+  /// Median of `system − reference`, seconds: how late the NMEA time arrives (positive), the
   /// value for chrony's `offset` option.
   public var delay: Double
-  /// Standard deviation of those delays, seconds: the serial time's jitter.
+  /// The delays' median absolute deviation scaled to a standard deviation, seconds: the
+  /// serial time's jitter.
   public var jitter: Double
+
+  /// The largest delay taken for NMEA latency: a receiver sends its sentences well within
+  /// the second they report. Beyond it the receiver's second, or the system clock, is wrong,
+  /// and no offset is advised.
+  public static let plausibleDelay = 1.0
+
+  /// Whether ``delay`` can be NMEA latency, so that an offset may be advised for it.
+  public var isPlausible: Bool { abs(delay) <= Self.plausibleDelay }
   /// What the delays were measured against: "the system clock", or "PPS".
   public var against: String
 
@@ -32,9 +41,18 @@ public struct OffsetReport: Hashable, Sendable {
     return "\(sign)\(magnitude / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
   }
 
-  /// One line for people: "NMEA time arrives 153.2 ms after the second (jitter 2.1 ms, 60 samples, against the system clock)".
+  /// One line for people: "NMEA time arrives 153.2 ms after the second (jitter 2.1 ms, 60
+  /// samples, against the system clock)"; or, when the delay cannot be latency, what that
+  /// means instead.
   public var summary: String {
-    "NMEA time arrives \(Self.milliseconds(delay)) ms after the second (jitter \(Self.milliseconds(jitter)) ms, \(count) samples, against \(against))"
+    guard isPlausible else {
+      let direction = delay > 0 ? "behind" : "ahead of"
+      return "the receiver's time is \(Self.seconds(abs(delay))) s \(direction) \(against) (median of \(count) samples):"
+        + " that is no NMEA delay, which is under a second. Either the system clock has not been set yet"
+        + " (chrony steps it with makestep), or the receiver's second is wrong. No offset is advised"
+    }
+    return
+      "NMEA time arrives \(Self.milliseconds(delay)) ms after the second (jitter \(Self.milliseconds(jitter)) ms, \(count) samples, against \(against))"
   }
 
   static func milliseconds(_ value: Double) -> String {
@@ -43,12 +61,17 @@ public struct OffsetReport: Hashable, Sendable {
   }
 }
 
-/// Gathers serial samples' delays into an ``OffsetReport``. Welford's running mean and
-/// variance: constant memory however long it runs.
+/// Gathers serial samples' delays into an ``OffsetReport`` with robust statistics: the
+/// median delay and the median absolute deviation, so that a few wild samples (a stalled
+/// machine, a glitch) move neither. It keeps the latest ``window`` delays, so its memory is
+/// bounded however long it runs; ``reset()`` starts again after a discontinuity, so the
+/// advice describes the receiver's time since its last jump only.
 public struct OffsetMeter: Sendable {
+  /// Delays kept: the last ten minutes at one sample a second.
+  public static let window = 600
+  private var delays: [Double] = []
+  private var next = 0
   private var count = 0
-  private var mean = 0.0
-  private var squares = 0.0
   public var against: String
 
   public init(against: String = "the system clock") {
@@ -58,9 +81,12 @@ public struct OffsetMeter: Sendable {
   /// Adds one delay, seconds.
   public mutating func add(delay: Double) {
     count += 1
-    let difference = delay - mean
-    mean += difference / Double(count)
-    squares += difference * (delay - mean)
+    if delays.count < Self.window {
+      delays.append(delay)
+    } else {
+      delays[next] = delay
+      next = (next + 1) % Self.window
+    }
   }
 
   /// Adds a serial sample's delay (`system − reference`).
@@ -68,9 +94,25 @@ public struct OffsetMeter: Sendable {
     add(delay: -sample.offset)
   }
 
+  /// Forgets every delay: what follows a discontinuity is measured on its own.
+  public mutating func reset() {
+    delays.removeAll(keepingCapacity: true)
+    next = 0
+    count = 0
+  }
+
   /// What was measured, once anything was.
   public var report: OffsetReport? {
     guard count > 0 else { return nil }
-    return OffsetReport(count: count, delay: mean, jitter: count > 1 ? (squares / Double(count - 1)).squareRoot() : 0, against: against)
+    let median = Self.median(delays)
+    // The median absolute deviation, scaled to a normal distribution's standard deviation.
+    let spread = Self.median(delays.map { abs($0 - median) }) * 1.4826
+    return OffsetReport(count: count, delay: median, jitter: spread, against: against)
+  }
+
+  static func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
   }
 }

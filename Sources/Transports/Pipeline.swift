@@ -54,11 +54,14 @@ package struct Pipeline: Sendable {
   // MARK: Live
 
   /// Decodes `bytes` and publishes them, each sentence and each fix they complete.
-  /// `arrival` is when they were read, by the system clock (see ``Fix/arrival``).
-  package mutating func take(_ bytes: UnsafeRawBufferPointer, arrivedAt arrival: UTCTimestamp? = nil, for receiver: Receiver) {
+  /// `arrival` is when they were read, by the system clock (see ``Fix/arrival``), and `uptime`
+  /// the same moment by the boot clock (``Fix/arrivalUptime``).
+  package mutating func take(
+    _ bytes: UnsafeRawBufferPointer, arrivedAt arrival: UTCTimestamp? = nil, uptime: Duration? = nil, for receiver: Receiver
+  ) {
     let interests = receiver.interests
     if isSettled, interests.contains(.bytes) { receiver.publish(.bytes(Array(bytes))) }
-    if let arrival { decoder.append(bytes, arrivedAt: arrival) } else { decoder.append(bytes) }
+    if let arrival { decoder.append(bytes, arrivedAt: arrival, uptime: uptime) } else { decoder.append(bytes) }
     publishAvailable(for: receiver, interests)
     receiver.publish(.flush)
   }

@@ -86,7 +86,7 @@ final class PortReader: @unchecked Sendable {
     counters.lastByte = now
     let before = pipeline.decoder.framer.counters.sentences
     let fixesBefore = pipeline.decoder.assembler.counters.epochs
-    pipeline.take(bytes, arrivedAt: WallClock.now, for: receiver)
+    pipeline.take(bytes, arrivedAt: WallClock.now, uptime: WallClock.uptime, for: receiver)
     let framed = pipeline.decoder.framer.counters.sentences
     if framed > before { counters.lastSentence = now }
     counters.sentences = framed

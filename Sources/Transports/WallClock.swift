@@ -14,6 +14,15 @@ package enum WallClock {
     return UTCTimestamp(nanosecondsSince1970: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
   }
 
+  /// Time since boot (`CLOCK_BOOTTIME`): monotonic, counting suspend, never stepped. A time
+  /// sample's arrival is stamped with it too, so that a receiver whose time jumps is told
+  /// from a system clock that was set.
+  package static var uptime: Duration {
+    var time = timespec()
+    clock_gettime(CLOCK_BOOTTIME, &time)
+    return .seconds(Int64(time.tv_sec)) + .nanoseconds(Int64(time.tv_nsec))
+  }
+
   /// Today's date in UTC: for a recording's `# Date:` line only, never for a fix.
   package static var today: UTCDate { now.date }
 }

@@ -119,11 +119,19 @@ func timeServiceReport(_ feeds: [(device: String, feed: ClockFeed)]) -> String {
     writer.field("class", "TIMESERVICE")
     writer.field("device", device)
     writer.field("active", true)
+    let state = feed.state
+    writer.field("feeding", state.feeding)
+    if let notice = state.notice { writer.field("notice", notice.description) }
     let report = feed.report
     writer.field("samples", report?.count ?? 0)
     if let report {
-      writer.field("delay", report.delay, decimals: 6)
-      writer.field("jitter", report.jitter, decimals: 6)
+      // A delay beyond a second is no latency: it is said as such, and never advised.
+      if report.isPlausible {
+        writer.field("delay", report.delay, decimals: 6)
+        writer.field("jitter", report.jitter, decimals: 6)
+      } else {
+        writer.field("warning", report.summary)
+      }
       writer.field("against", report.against)
       if let line = feed.chronyConfiguration(report).first { writer.field("chrony", line) }
     }

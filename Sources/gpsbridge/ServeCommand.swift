@@ -70,7 +70,13 @@ struct ServeOptions: Equatable {
         names: ["--chrony"], value: "<path>",
         help:
           "Send the receiver's NMEA time to chrony's SOCK refclock at <path> (chrony.conf: refclock SOCK <path>). chrony may start before or after."
-      ) { draft, value in
+      ) { draft, value throws(UsageError) in
+        guard let value, value.utf8.count <= ChronySocket.longestPath else {
+          throw UsageError(
+            message:
+              "--chrony names a socket of at most \(ChronySocket.longestPath) bytes (a Unix socket's address holds no more); got \(value?.utf8.count ?? 0). Use a shorter path, like /run/chrony.gps.sock.",
+            topic: .serve)
+        }
         draft.chrony = value
       },
       CommandOption(

@@ -128,7 +128,8 @@ final class ServedReceivers: Sendable {
     guard options.servesTime else { return nil }
     var outputs = ClockFeed.Outputs(chrony: options.chrony, sharedMemoryUnit: options.ntpSharedMemory, pulses: pps != nil)
     if options.sharesRefclocks { outputs = outputs.receiver(named: device, number: number) }
-    let feed = try ClockFeed(outputs)
+    let prefix = options.sharesRefclocks ? "gpsbridge: \(device): " : "gpsbridge: "
+    let feed = try ClockFeed(outputs, said: { [status] in status.say(prefix + $0) })
     let status = status
     let labeller = Locked(PulseLabeller())
     var pulses: PulseReader?
@@ -145,10 +146,18 @@ final class ServedReceivers: Sendable {
       }
     }
     clockFeeds.withLock { $0.append((device, feed)) }
-    let samples = receiver.timeSamples()
-    let prefix = options.sharesRefclocks ? "gpsbridge: \(device): " : "gpsbridge: "
+    let events = receiver.timeEvents()
     return Task { [pulses] in
-      for await sample in samples {
+      for await event in events {
+        let sample: TimeSample
+        switch event {
+        case .notice(let notice):
+          feed.note(notice)
+          status.say(prefix + notice.description + ".")
+          continue
+        case .sample(let fed):
+          sample = fed
+        }
         labeller.withLock { $0.take(sample) }
         guard let report = feed.take(sample) else { continue }
         for line in feed.advice(report) { status.say(prefix + line) }

@@ -1,0 +1,172 @@
+import NMEA
+import Testing
+import TimeService
+
+/// The rules that keep a wrong time from a clock: no date before this release, and no time
+/// that is not continuous with the receiver's own earlier samples by the boot clock, until
+/// the system clock agrees with it or it has held for ten minutes.
+struct TimeIntegrityTests {
+  /// A receiver's epochs once a second: its own time (`receiver`, seconds since 1970), the
+  /// system clock's when it arrived (`system`) and the boot clock's (`uptime`), each moving on
+  /// by a second an epoch unless a test moves one alone.
+  struct Receiver {
+    var receiver: Int64
+    var system: Int64
+    var uptime: Int64 = 1000
+    var delay = 0.150
+
+    /// The fix of the current epoch, then on to the next second.
+    mutating func next() -> Fix {
+      let reference = UTCTimestamp(nanosecondsSince1970: receiver * 1_000_000_000)
+      var fix = Fix(time: reference.time, timestamp: reference)
+      fix.mode = .threeD
+      fix.quality = .gps
+      fix.latitude = 52
+      fix.longitude = 13
+      let delay = Int64(self.delay * 1e9)
+      fix.arrival = UTCTimestamp(nanosecondsSince1970: system * 1_000_000_000 + delay)
+      fix.arrivalUptime = .seconds(uptime) + .nanoseconds(delay)
+      receiver += 1
+      system += 1
+      uptime += 1
+      return fix
+    }
+  }
+
+  /// 2026-12-01 00:00:00 UTC: after this release.
+  static let december: Int64 = 1_796_083_200
+
+  /// What the sampler gave for `count` epochs of `receiver`: samples fed, and what was said.
+  static func run(_ sampler: inout TimeSampler, _ receiver: inout Receiver, _ count: Int) -> (fed: Int, said: [TimeNotice]) {
+    var fed = 0
+    var said: [TimeNotice] = []
+    for _ in 0..<count {
+      let outcome = sampler.take(receiver.next())
+      if outcome.sample != nil { fed += 1 }
+      if let notice = outcome.notice { said.append(notice) }
+    }
+    return (fed, said)
+  }
+
+  @Test func aJumpOfTenHoursStopsFeedingAndIsSaid() {
+    var sampler = TimeSampler()
+    var receiver = Receiver(receiver: Self.december, system: Self.december)
+    #expect(Self.run(&sampler, &receiver, 10).fed == 10 - TimeSampler.consistentEpochsNeeded)
+    receiver.receiver += 36_000
+    let after = Self.run(&sampler, &receiver, 300)
+    #expect(after.fed == 0)
+    #expect(after.said == [.jumped(by: 36_000)])
+    #expect(!sampler.isFeeding)
+    #expect(after.said.first?.description.hasPrefix("the receiver's time jumped by +36000.000 s") == true)
+  }
+
+  @Test func aJumpedTimeThatHoldsTenMinutesIsFedAgain() {
+    var sampler = TimeSampler()
+    var receiver = Receiver(receiver: Self.december, system: Self.december)
+    _ = Self.run(&sampler, &receiver, 10)
+    receiver.receiver += 36_000
+    let held = Self.run(&sampler, &receiver, 600)
+    #expect(held.fed == 0)
+    let trusted = Self.run(&sampler, &receiver, 5)
+    #expect(trusted.said == [.resumed(.heldSteady)])
+    #expect(trusted.fed == 5)
+  }
+
+  @Test func aSystemClockThatComesToAgreeResumesAtOnce() {
+    // The receiver's time was an hour ahead (and fed: nothing told it from a stale system
+    // clock); it corrects itself by an hour, to the time the system clock says.
+    var sampler = TimeSampler()
+    var receiver = Receiver(receiver: Self.december, system: Self.december - 3600)
+    _ = Self.run(&sampler, &receiver, 10)
+    receiver.receiver -= 3600
+    let corrected = Self.run(&sampler, &receiver, 5)
+    #expect(corrected.said == [.jumped(by: -3600), .resumed(.systemClockAgrees)])
+    #expect(corrected.fed == 4)
+  }
+
+  @Test func aGlitchOfOneEpochIsNotFedAndTheTimeAfterItIs() {
+    var sampler = TimeSampler()
+    var receiver = Receiver(receiver: Self.december, system: Self.december + 7200)
+    _ = Self.run(&sampler, &receiver, 10)
+    receiver.receiver += 86_400
+    #expect(Self.run(&sampler, &receiver, 1).fed == 0)
+    receiver.receiver -= 86_400
+    let back = Self.run(&sampler, &receiver, 5)
+    #expect(back.said == [.resumed(.backInLine)])
+    #expect(back.fed == 5)
+  }
+
+  @Test func aJumpWhileHeldStartsTheTenMinutesAgain() {
+    var sampler = TimeSampler()
+    var receiver = Receiver(receiver: Self.december, system: Self.december)
+    _ = Self.run(&sampler, &receiver, 10)
+    receiver.receiver += 36_000
+    _ = Self.run(&sampler, &receiver, 500)
+    receiver.receiver += 60
+    let again = Self.run(&sampler, &receiver, 500)
+    #expect(again.said == [.jumped(by: 60)])
+    #expect(again.fed == 0)
+    #expect(Self.run(&sampler, &receiver, 200).said == [.resumed(.heldSteady)])
+  }
+
+  @Test func aBoxBootedWithAStaleClockIsFedAtOnce() {
+    // A Raspberry Pi without a clock: the system says 1970 plus a little, the receiver the
+    // real date, and it is continuous from its first epoch.
+    var sampler = TimeSampler()
+    var receiver = Receiver(receiver: Self.december, system: 40)
+    let boot = Self.run(&sampler, &receiver, 10)
+    #expect(boot.fed == 10 - TimeSampler.consistentEpochsNeeded)
+    #expect(boot.said.isEmpty)
+  }
+
+  @Test func aStepOfTheSystemClockIsNoJumpOfTheReceiver() {
+    // chrony steps the system clock by two seconds: the receiver and the boot clock agree.
+    var sampler = TimeSampler()
+    var receiver = Receiver(receiver: Self.december, system: Self.december + 2)
+    _ = Self.run(&sampler, &receiver, 5)
+    receiver.system -= 2
+    let after = Self.run(&sampler, &receiver, 5)
+    #expect(after.fed == 5 && after.said.isEmpty)
+  }
+
+  @Test func aDateBeforeThisReleaseIsNeverFedAndSaidOnce() {
+    var sampler = TimeSampler()
+    // 2024-05-01, the demo drive's date, with the system clock at the same (wrong) time.
+    var receiver = Receiver(receiver: 1_714_521_600, system: 1_714_521_600)
+    let old = Self.run(&sampler, &receiver, 30)
+    #expect(old.fed == 0)
+    #expect(old.said == [.beforeRelease(UTCDate(year: 2024, month: 5, day: 1))])
+    #expect(
+      old.said.first?.description.hasPrefix(
+        "the receiver says 2024-05-01; that is before this release of gpsbridge: not fed to the clock") == true)
+  }
+
+  @Test func aWeekRolloverAfterGoodTimeIsNotFed() {
+    var sampler = TimeSampler()
+    var receiver = Receiver(receiver: Self.december, system: Self.december)
+    _ = Self.run(&sampler, &receiver, 10)
+    receiver.receiver -= 1024 * 7 * 86_400
+    let rolled = Self.run(&sampler, &receiver, 700)
+    #expect(rolled.fed == 0)
+    #expect(rolled.said.count == 1)
+  }
+
+  @Test func theAdviceIsRobustAndNeverBeyondASecond() {
+    // A minute of 150 ms delays with three wild ones: the median and MAD ignore them.
+    var meter = OffsetMeter()
+    for index in 0..<60 { meter.add(delay: [0.149, 0.150, 0.151][index % 3]) }
+    for _ in 0..<3 { meter.add(delay: -36_000) }
+    let report = meter.report!
+    #expect(abs(report.delay - 0.150) < 1e-9)
+    #expect(report.jitter < 0.002)
+    #expect(report.isPlausible)
+    // Delays of a time that is 35999.85 s off: no offset is advised.
+    meter.reset()
+    for _ in 0..<60 { meter.add(delay: -35_999.85) }
+    let wrong = meter.report!
+    #expect(!wrong.isPlausible)
+    #expect(wrong.count == 60)
+    #expect(wrong.summary.contains("No offset is advised"))
+    #expect(!wrong.summary.contains("offset -"))
+  }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import TestHelpers
+import Testing
+
+/// `serve --chrony` against a live receiver on a pty, stamped from this machine's clock, that
+/// jumps ten hours, loses its date and plays an old date: only its good time reaches chrony's
+/// socket (here a stand-in that records each datagram), and each refusal is said.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct WrongTimeTests {
+  /// A receiver written by the test: epochs four times a second, dated by the system clock
+  /// plus `shift` seconds, with `date` overriding the day (or no RMC at all when `dated` is
+  /// false).
+  struct Phase {
+    var seconds: Double
+    var shift: Int64 = 0
+    var dated = true
+    var date: (year: Int, month: Int, day: Int)?
+  }
+
+  static func checksum(_ body: String) -> String {
+    String(format: "%02X", body.utf8.reduce(0, ^))
+  }
+
+  static func epoch(_ phase: Phase) -> String {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    let instant = Int64(now.tv_sec) + phase.shift
+    let centiseconds = Int(now.tv_nsec / 10_000_000)
+    var calendar = gmtime_r_safe(instant)
+    if let date = phase.date {
+      calendar.year = date.year
+      calendar.month = date.month
+      calendar.day = date.day
+    }
+    let time = String(format: "%02d%02d%02d.%02d", calendar.hour, calendar.minute, calendar.second, centiseconds)
+    let day = String(format: "%02d%02d%02d", calendar.day, calendar.month, calendar.year % 100)
+    var lines = ["GPGGA,\(time),5230.0000,N,01324.0000,E,1,08,0.9,35.0,M,40.0,M,,"]
+    if phase.dated { lines.append("GPRMC,\(time),A,5230.0000,N,01324.0000,E,0.0,0.0,\(day),,,A") }
+    return lines.map { "$\($0)*\(checksum($0))\r\n" }.joined()
+  }
+
+  static func gmtime_r_safe(_ seconds: Int64) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
+    var time = time_t(seconds)
+    var broken = tm()
+    gmtime_r(&time, &broken)
+    return (
+      Int(broken.tm_year) + 1900, Int(broken.tm_mon) + 1, Int(broken.tm_mday), Int(broken.tm_hour), Int(broken.tm_min), Int(broken.tm_sec)
+    )
+  }
+
+  @Test func aJumpedOldOrUndatedTimeNeverReachesChrony() async throws {
+    let directory = scratchDirectory("gpsbridge-wrong-time")
+    let socketPath = directory.appendingPathComponent("chrony.sock").path
+    let chrony = try StandInChronySocket(path: socketPath)
+    let receiver = try PseudoTerminal(link: directory.appendingPathComponent("gps0").path)
+    defer { receiver.unplug() }
+
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
+    process.arguments = [
+      "serve", "--device", receiver.link!, "--listen", "127.0.0.1:\(FakeGPSD.freePort())", "--chrony", socketPath,
+    ]
+    let errors = Pipe()
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = errors
+    try process.run()
+    #expect(await receiver.waitUntilHeld())
+
+    // Good time, then ten hours ahead, then good time without a date, then 2024's date.
+    let phases = [
+      Phase(seconds: 8), Phase(seconds: 5, shift: 36_000), Phase(seconds: 3, dated: false),
+      Phase(seconds: 3, date: (2024, 5, 1)),
+    ]
+    try await blocking {
+      for phase in phases {
+        let end = Date().addingTimeInterval(phase.seconds)
+        while Date() < end {
+          receiver.write(Self.epoch(phase))
+          Thread.sleep(forTimeInterval: 0.25)
+        }
+      }
+    }
+    let said = await finish(process, reading: [errors], timeout: 0).output  // (the one pipe read)
+    let samples = chrony.stop()
+
+    #expect(samples.count >= 3, "chrony got \(samples.count) samples; gpsbridge said: \(said)")
+    let wrong = samples.filter { abs($0.offset) > 1 }
+    #expect(wrong.isEmpty, "fed to chrony: \(wrong.map(\.offset)); gpsbridge said: \(said)")
+    #expect(said.contains("the receiver's time jumped by +36000."), "\(said)")
+    #expect(said.contains("the receiver says 2024-05-01; that is before this release of gpsbridge: not fed to the clock"), "\(said)")
+    #expect(said.contains("chrony's socket \(socketPath): chrony takes the samples."), "\(said)")
+  }
+
+  @Test func aMissingChronySocketIsSaidAtOnceAndWhenItAppears() async throws {
+    let directory = scratchDirectory("gpsbridge-missing-chrony")
+    let socketPath = directory.appendingPathComponent("chrony.sock").path
+    let receiver = try PseudoTerminal(link: directory.appendingPathComponent("gps0").path)
+    defer { receiver.unplug() }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
+    process.arguments = [
+      "serve", "--device", receiver.link!, "--listen", "127.0.0.1:\(FakeGPSD.freePort())", "--chrony", socketPath,
+    ]
+    let errors = Pipe()
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = errors
+    try process.run()
+    #expect(await receiver.waitUntilHeld())
+    var chrony: StandInChronySocket?
+    try await blocking {
+      let end = Date().addingTimeInterval(10)
+      while Date() < end {
+        receiver.write(Self.epoch(Phase(seconds: 0)))
+        Thread.sleep(forTimeInterval: 0.25)
+        // chrony comes after 5 s.
+        if chrony == nil, Date() > end.addingTimeInterval(-5) { chrony = try? StandInChronySocket(path: socketPath) }
+      }
+    }
+    let said = await finish(process, reading: [errors], timeout: 0).output  // (the one pipe read)
+    let samples = chrony?.stop() ?? []
+    #expect(
+      said.contains("chrony's socket \(socketPath): no such socket: chrony is not running, or its chrony.conf has no 'refclock SOCK' line"),
+      "\(said)")
+    #expect(said.contains("chrony's socket \(socketPath): chrony takes the samples."), "\(said)")
+    #expect(!samples.isEmpty, "\(said)")
+  }
+
+  @Test func aChronyPathTooLongForASocketIsAUsageError() async throws {
+    let path = "/run/" + String(repeating: "x", count: 120) + ".sock"
+    let result = try await runProgram(URL(fileURLWithPath: Gpsbridge.executable), ["serve", "--device", "/dev/null", "--chrony", path])
+    #expect(result.status == 64)
+    #expect(result.error.contains("--chrony names a socket of at most 107 bytes"), "\(result.error)")
+  }
+}
+
+/// A stand-in for chronyd's SOCK refclock: a datagram socket at `path` that records every
+/// sample sent to it, read on a thread of its own.
+final class StandInChronySocket: @unchecked Sendable {
+  struct Sample {
+    var system: Double
+    var offset: Double
+  }
+
+  private let descriptor: CInt
+  private let path: String
+  private let samples = NSLock()
+  private var received: [Sample] = []
+  private var stopped = false
+  private let done = DispatchSemaphore(value: 0)
+
+  init(path: String) throws {
+    self.path = path
+    descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      let bytes = Array(path.utf8)
+      raw.copyBytes(from: bytes)
+      raw[bytes.count] = 0
+    }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard bound == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
+    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    Thread.detachNewThread { [self] in
+      var buffer = [UInt8](repeating: 0, count: 64)
+      while samples.withLock({ !stopped }) {
+        let count = recv(descriptor, &buffer, buffer.count, 0)
+        guard count == 40 else { continue }
+        let fields = buffer.withUnsafeBytes { raw in
+          (
+            raw.load(fromByteOffset: 0, as: Int64.self), raw.load(fromByteOffset: 8, as: Int64.self),
+            raw.load(fromByteOffset: 16, as: Double.self)
+          )
+        }
+        samples.withLock { received.append(Sample(system: Double(fields.0) + Double(fields.1) / 1e6, offset: fields.2)) }
+      }
+      done.signal()
+    }
+  }
+
+  /// Stops reading, removes the socket, and gives every sample received.
+  func stop() -> [Sample] {
+    samples.withLock { stopped = true }
+    done.wait()
+    close(descriptor)
+    unlink(path)
+    return samples.withLock { received }
+  }
+}
