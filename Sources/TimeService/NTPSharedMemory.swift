@@ -34,13 +34,14 @@ package final class NTPSharedMemory: @unchecked Sendable {
     case writableByOthers(mode: UInt32)
   }
 
-  /// Attaches the segment of `unit`, making it if need be.
-  package init(unit: Int) throws(Failure) {
+  /// Attaches the segment of `unit`, making it if need be. `key` is the segment's key: the
+  /// unit's own, or in tests one that no ntpd or gpsd on the machine uses.
+  package init(unit: Int, key: key_t? = nil) throws(Failure) {
     precondition(unit >= 0)
     self.unit = unit
     let id: Int32
     do {
-      id = try valueOrErrno { shmget(Self.key(unit: unit), Self.size, IPC_CREAT | Self.permissions(unit: unit)) }
+      id = try valueOrErrno { shmget(key ?? Self.key(unit: unit), Self.size, IPC_CREAT | Self.permissions(unit: unit)) }
     } catch {
       throw .system(error)
     }

@@ -85,8 +85,8 @@ struct DifferentialTests {
     var theirs: [String: Epoch] = [:]
     for _ in 0..<2 where theirs.isEmpty {
       let gpsd = try await FakeGPSD.started(capture: path, cycle: 0.002)
+      defer { gpsd.stop() }  // (also when gpspipe fails: no gpsfake outlives the test)
       theirs = try await Self.epochs(from: gpsd.port, gpspipe: gpspipe)
-      gpsd.stop()
     }
     let served = try Served(fixture, speed: 20)
     let ours = try await Self.epochs(from: served.port, gpspipe: gpspipe)
