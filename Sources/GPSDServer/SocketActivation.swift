@@ -7,16 +7,53 @@ public enum SocketActivation {
   /// The sockets handed over to this process, or `nil` when none were: `LISTEN_FDS`
   /// descriptors from 3 on, when `LISTEN_PID` names this process. The variables are removed,
   /// so programs this one starts do not take the sockets for theirs.
-  public static func takeListeningSockets() -> [Int32]? {
+  /// - Throws: ``NotAListeningSocket`` when a descriptor handed over is not a listening
+  ///   stream socket (a regular file, a datagram socket, a closed descriptor): serving it
+  ///   would listen on nothing, or spin.
+  public static func takeListeningSockets() throws(NotAListeningSocket) -> [Int32]? {
     guard let pid = environment("LISTEN_PID").flatMap(Int32.init), pid == getpid(),
       let count = environment("LISTEN_FDS").flatMap(Int32.init), count > 0, count < 1024
     else { return nil }
     for name in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] { unsetenv(name) }
-    return (0..<count).map { descriptor in
-      let fd = 3 + descriptor
-      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-      return fd
+    let descriptors = (0..<count).map { 3 + $0 }
+    for descriptor in descriptors {
+      if let problem = problem(with: descriptor) { throw NotAListeningSocket(descriptor: descriptor, what: problem) }
+      _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
     }
+    return descriptors
+  }
+
+  /// A descriptor handed over that cannot be served.
+  public struct NotAListeningSocket: Error, Sendable, CustomStringConvertible {
+    public var descriptor: Int32
+    /// What it is instead: "a regular file", "a socket that does not listen", …
+    public var what: String
+    public var description: String {
+      "systemd handed over descriptor \(descriptor) (LISTEN_FDS), which is \(what), not a listening stream socket:"
+        + " the socket unit needs ListenStream= lines only."
+    }
+  }
+
+  /// What is wrong with `descriptor` as a listening stream socket, if anything.
+  static func problem(with descriptor: Int32) -> String? {
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { return "not open" }
+    switch status.st_mode & S_IFMT {
+    case S_IFSOCK: break
+    case S_IFREG: return "a regular file"
+    case S_IFDIR: return "a directory"
+    case S_IFIFO: return "a pipe"
+    case S_IFCHR: return "a device"
+    default: return "not a socket"
+    }
+    func option(_ name: Int32) -> Int32 {
+      var value: Int32 = -1
+      var length = socklen_t(MemoryLayout<Int32>.size)
+      return getsockopt(descriptor, SOL_SOCKET, name, &value, &length) == 0 ? value : -1
+    }
+    guard option(SO_TYPE) == Int32(SOCK_STREAM.rawValue) else { return "a socket that is not a stream (a datagram socket?)" }
+    guard option(SO_ACCEPTCONN) == 1 else { return "a socket that does not listen" }
+    return nil
   }
 
   /// Tells the service manager `state` (`READY=1`, `STOPPING=1`, `WATCHDOG=1`, `STATUS=…`);
@@ -36,12 +73,16 @@ public enum SocketActivation {
   }
 
   /// How often the service manager wants `WATCHDOG=1`: half its `WATCHDOG_USEC`, when the
-  /// watchdog is on for this process.
+  /// watchdog is on for this process, and never more often than every
+  /// ``shortestWatchdogInterval`` (a `WATCHDOG_USEC=1` would otherwise spin).
   public static var watchdogInterval: Duration? {
     guard let microseconds = environment("WATCHDOG_USEC").flatMap(Int64.init), microseconds > 0 else { return nil }
     if let pid = environment("WATCHDOG_PID").flatMap(Int32.init), pid != getpid() { return nil }
-    return .microseconds(microseconds / 2)
+    return max(.microseconds(microseconds / 2), shortestWatchdogInterval)
   }
+
+  /// The most often the watchdog is pinged: a sane floor for a nonsensical `WATCHDOG_USEC`.
+  public static let shortestWatchdogInterval: Duration = .milliseconds(50)
 
   static func environment(_ name: String) -> String? {
     getenv(name).map { String(cString: $0) }

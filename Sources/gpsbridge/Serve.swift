@@ -21,7 +21,14 @@ func serve(_ options: ServeOptions) async -> Int32 {
   let server = GPSDServer(configuration: configuration)
   // Sockets systemd handed over (socket activation) are served as they are; else --listen.
   let listening: String
-  if let sockets = SocketActivation.takeListeningSockets() {
+  let handedOver: [Int32]?
+  do {
+    handedOver = try SocketActivation.takeListeningSockets()
+  } catch {
+    Terminal.diagnostic("Error: \(error)")
+    return 1
+  }
+  if let sockets = handedOver {
     server.start(adopting: sockets)
     listening = "the \(sockets.count == 1 ? "socket" : "\(sockets.count) sockets") systemd handed over"
   } else {

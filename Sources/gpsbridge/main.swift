@@ -1,11 +1,12 @@
 // gpsbridge: read a GPS receiver (or gpsd, or a capture) and print location events.
 // Exit status: 0 success, 1 runtime failure, 64 usage error (EX_USAGE).
-import Dispatch
 import GPSLocation
 import Plumbing
 
 let version = "0.1.0"
 
+// Before anything else: Ctrl-C and SIGTERM are ours, and never lost (Interruption).
+Interruption.install()
 // A closed stdout is handled where we write (EPIPE ends the program quietly).
 signal(SIGPIPE, SIG_IGN)
 
@@ -13,6 +14,7 @@ let command: Command
 do {
   command = try parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
+  Interruption.restoreDefault()
   Terminal.diagnostic("Error: \(error.message)")
   Terminal.diagnostic("Usage: \(Help.usage(error.topic))")
   Terminal.diagnostic(
@@ -24,17 +26,8 @@ do {
 /// its source go (device closed, file complete) and returns.
 func runInterruptibly(_ work: @escaping @Sendable () async -> Int32) async -> Int32 {
   let task = Task { await work() }
-  var sources: [any DispatchSourceSignal] = []
-  for signalNumber in [SIGINT, SIGTERM] {
-    signal(signalNumber, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-    source.setEventHandler { task.cancel() }
-    source.resume()
-    sources.append(source)
-  }
-  let status = await task.value
-  for source in sources { source.cancel() }
-  return status
+  Interruption.cancelOnSignal(task)
+  return await task.value
 }
 
 switch command {
@@ -45,8 +38,10 @@ case .version:
   Terminal.write("gpsbridge \(version)\n")
   exit(0)
 case .check(let options):
+  Interruption.restoreDefault()
   exit(check(options))
 case .devices(let options):
+  Interruption.restoreDefault()
   exit(listDevices(options))
 case .simulate(let options):
   exit(await runInterruptibly { await simulate(options) })

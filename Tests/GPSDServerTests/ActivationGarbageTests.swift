@@ -1,0 +1,74 @@
+import Foundation
+import TestHelpers
+import Testing
+
+/// What systemd hands over is checked: descriptors that are no listening socket end `serve`
+/// with the cause (it said "serving" and listened on nothing, or spun on a file), and a
+/// nonsensical watchdog interval is pinged at a sane pace rather than in a spin.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct ActivationGarbageTests {
+  /// `serve` started by a shell that hands it `redirections` as its descriptors from 3 and says
+  /// `count` of them were handed over, as systemd would (`LISTEN_PID` is the shell's, which
+  /// `exec` keeps).
+  static func serve(handingOver count: Int, _ redirections: String) async throws -> ProgramOutput {
+    let command =
+      "LISTEN_PID=$$ LISTEN_FDS=\(count) exec '\(Gpsbridge.executable)' serve --replay '\(SystemdTests.capture)' \(redirections)"
+    return try await runProgram(URL(fileURLWithPath: "/bin/sh"), ["-c", command], timeout: 20)
+  }
+
+  @Test(arguments: [
+    (1, "3<'\(SystemdTests.capture)'", "which is a regular file"),
+    (1, "3</dev/null", "which is a device"),
+    (1, "3<\(NSTemporaryDirectory())", "which is a directory"),
+    (2, "3</dev/null", "descriptor 3 (LISTEN_FDS), which is a device"),
+  ])
+  func descriptorsThatAreNoListeningSocketEndServeWithTheCause(count: Int, redirections: String, cause: String) async throws {
+    let result = try await Self.serve(handingOver: count, redirections)
+    #expect(result.endedByItself && result.status == 1, "\(result.status): \(result.error)")
+    #expect(result.error.contains(cause), "\(result.error)")
+    #expect(!result.error.contains("serving"), "\(result.error)")
+  }
+
+  /// (The program's own start may open something of its own at the number left free: it is
+  /// named for what it is, never served.)
+  @Test func aClosedDescriptorHandedOverIsNamed() async throws {
+    let result = try await Self.serve(handingOver: 1, "3<&-")
+    #expect(result.status == 1 && result.error.contains("systemd handed over descriptor 3 (LISTEN_FDS), which is not"), "\(result.error)")
+  }
+
+  @Test func aMicrosecondWatchdogIsPingedAtASanePace() async throws {
+    let path = SystemdTests.socketPath("watchdog")
+    defer { unlink(path) }
+    let listener = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+    defer { close(listener) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    try #require(bound == 0)
+    let server = Process()
+    server.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
+    server.arguments = ["serve", "--replay", SystemdTests.capture, "--listen", "127.0.0.1:\(FakeGPSD.freePort())"]
+    server.environment = ProcessInfo.processInfo.environment.merging(["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "1"]) { $1 }
+    server.standardError = FileHandle.nullDevice
+    try server.run()
+    // Two seconds of pings: at most one each 50 ms (a busy machine only makes fewer).
+    let pings = try await blocking {
+      var pings = 0
+      var buffer = [UInt8](repeating: 0, count: 64)
+      let end = Date().addingTimeInterval(2)
+      while Date() < end {
+        var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, 20) > 0 else { continue }
+        let count = recv(listener, &buffer, buffer.count, 0)
+        if count > 0, String(decoding: buffer[0..<count], as: UTF8.self) == "WATCHDOG=1" { pings += 1 }
+      }
+      return pings
+    }
+    server.terminate()
+    server.waitUntilExit()
+    #expect(pings >= 1 && pings <= 45, "\(pings) pings in 2 s")
+  }
+}

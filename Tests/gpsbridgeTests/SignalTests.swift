@@ -1,0 +1,113 @@
+import Foundation
+import TestHelpers
+import Testing
+
+/// Ctrl-C and SIGTERM stop every long-running command whenever they come: just after start,
+/// or just after `serve` told systemd it is ready (a signal there was lost 3 times in 6).
+@Suite(.serialized, .timeLimit(.minutes(5)))
+struct SignalTests {
+  /// How long a stop may take before the signal counts as lost: far beyond the second a stop
+  /// takes, so a busy machine cannot fail it, and far below forever.
+  static let lost: TimeInterval = 15
+
+  /// Starts `arguments` with `environment`, waits for `ready` (or nothing), sends `signal`, and
+  /// gives how long the program took to end after it, or `nil` if it never did.
+  static func stop(
+    _ arguments: [String], signal: Int32, environment: [String: String] = [:], ready: () -> Void = {}
+  ) throws -> TimeInterval? {
+    // Started as a service manager or a shell starts it: no signal blocked or ignored (the
+    // test runner's threads may block some, and a child inherits that).
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments =
+      [
+        "-c",
+        "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
+          + "[signal.signal(s, signal.SIG_DFL) for s in (signal.SIGINT, signal.SIGTERM)]; os.execv(sys.argv[1], sys.argv[1:])",
+        Gpsbridge.executable,
+      ] + arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    // (Python takes a moment to exec the program; a signal before then ends Python, which
+    // counts as no stop of ours, so the clock starts once the program runs.)
+    let started = Date()
+    while process.isRunning, Date().timeIntervalSince(started) < 10,
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process.processIdentifier)/exe")) != Gpsbridge.executable
+    {
+      usleep(500)
+    }
+    ready()
+    let sent = Date()
+    kill(process.processIdentifier, signal)
+    while process.isRunning, Date().timeIntervalSince(sent) < lost { usleep(2000) }
+    guard !process.isRunning else {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      return nil
+    }
+    return Date().timeIntervalSince(sent)
+  }
+
+  @Test func serveStopsOnSIGTERMJustAfterItSaysReady() async throws {
+    let path = PseudoTerminal.temporaryLink("notify-\(Int.random(in: 0..<1_000_000))")
+    defer { unlink(path) }
+    let listener = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+    defer { close(listener) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    try #require(bound == 0)
+    let capture = Program.fixtures.appendingPathComponent("ublox-m8-1hz.nmea").path
+    let times = try await blocking {
+      try (0..<100).map { _ in
+        try Self.stop(
+          ["serve", "--replay", capture, "--listen", "127.0.0.1:\(FakeGPSD.freePort())"], signal: SIGTERM,
+          environment: ["NOTIFY_SOCKET": path]
+        ) {
+          var buffer = [UInt8](repeating: 0, count: 64)
+          for _ in 0..<1000 {
+            var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 10) > 0 else { continue }
+            let count = recv(listener, &buffer, buffer.count, 0)
+            if count > 0, String(decoding: buffer[0..<count], as: UTF8.self) == "READY=1" { return }
+          }
+        }
+      }
+    }
+    let lost = times.filter { $0 == nil }.count
+    #expect(lost == 0, "\(lost) of 100 SIGTERMs after READY=1 were lost")
+    let slowest = times.compactMap { $0 }.max() ?? 0
+    #expect(slowest < Self.lost, "the slowest stop took \(slowest) s")
+  }
+
+  @Test(arguments: [SIGINT, SIGTERM])
+  func everyCommandStopsOnASignalThatComesDuringItsStart(signal: Int32) async throws {
+    let capture = Program.fixtures.appendingPathComponent("ublox-m8-1hz.nmea").path
+    let output = PseudoTerminal.temporaryLink("signalled-\(Int.random(in: 0..<1_000_000)).nmea")
+    defer {
+      unlink(output)
+      unlink(output + ".pty")
+    }
+    let commands: [[String]] = [
+      ["--replay", capture, "--speed", "1"],
+      ["serve", "--replay", capture, "--listen", "127.0.0.1:\(FakeGPSD.freePort())"],
+      ["simulate", "--pty", output + ".pty"],
+      ["record", "--gpsd", "127.0.0.1:\(FakeGPSD.freePort())", "--output", output],
+    ]
+    let lost = try await blocking {
+      try commands.flatMap { arguments in
+        // A signal at once, and a few milliseconds into the start.
+        try [0, 2000, 10_000, 30_000].compactMap { delay -> String? in
+          let stopped = try Self.stop(arguments, signal: signal) { usleep(useconds_t(delay)) }
+          return stopped == nil ? "\(arguments.first ?? "") after \(delay) µs" : nil
+        }
+      }
+    }
+    #expect(lost.isEmpty, "signal \(signal) lost: \(lost)")
+  }
+}
