@@ -436,12 +436,18 @@ public final class GPSDServer: @unchecked Sendable {
     case .request(.poll):
       poll.write(into: &reply)
     case .request(.device(let object)):
-      guard object.map(Self.onlyNamesTheDevice) ?? true else {
+      // Read as JSON, as gpsd reads it: an escaped key changes nothing of the answer.
+      let request = object.map { GPSDDeviceRequest(json: $0) } ?? GPSDDeviceRequest(json: "{}")
+      guard let request else {
+        error("Invalid DEVICE: not a JSON object.")
+        return
+      }
+      guard !request.changesSettings else {
         error("gpsbridge serves its receiver read-only: it does not change the device's settings.")
         return
       }
       // The one named, else the first there.
-      let named = object.flatMap(Self.namedPath)
+      let named = request.path
       guard let device = presentDevices.first(where: { named == nil || $0.path == named }) else {
         error(named.map { "No such device as \($0)" } ?? "Can't perform DEVICE configuration, no devices attached.")
         return
@@ -479,20 +485,6 @@ public final class GPSDServer: @unchecked Sendable {
     guard text.hasPrefix("?") else { return nil }
     let name = text.dropFirst().prefix { $0 != ";" && $0 != "\r" && $0 != "\n" }
     return name.isEmpty || !name.allSatisfy({ $0.isLetter }) ? nil : String(name)
-  }
-
-  /// The `"path"` a `?DEVICE=` object names, if any.
-  private static func namedPath(_ text: String) -> String? {
-    guard let key = text.firstRange(of: #""path""#) else { return nil }
-    let quoted = text[key.upperBound...].split(separator: "\"", omittingEmptySubsequences: false)
-    // `:"/dev/ttyUSB0"…` splits into `:`, the path, and the rest.
-    return quoted.count >= 3 ? String(quoted[1]) : nil
-  }
-
-  /// Whether a `?DEVICE=` object asks nothing but which device (no speed, cycle or bytes).
-  private static func onlyNamesTheDevice(_ text: String) -> Bool {
-    let keys = ["\"bps\"", "\"parity\"", "\"stopbits\"", "\"native\"", "\"cycle\"", "\"hexdata\""]
-    return !keys.contains { text.contains($0) }
   }
 
   private func send(_ bytes: [UInt8], to client: Client) {
