@@ -25,8 +25,13 @@ final class ServedReceivers: Sendable {
   let clockFeeds = Locked<[(device: String, feed: ClockFeed)]>([])
   /// The receivers admitted, in order: a receiver's place here is its number.
   private let admitted = Locked<[String]>([])
-  /// Receivers turned away because the server was full, said once each.
-  private let refused = Locked<Set<String>>([])
+  /// Receivers turned away because the server was full, said once each, with their PPS: they
+  /// are offered again when a slot is freed.
+  private let refused = Locked<[String: PulseSource?]>([:])
+  /// Paths whose receiver has ended: a pattern finds them again when they next appear.
+  private let ended = Locked<Set<String>>([])
+  /// Where receivers found by a pattern (or offered again) arrive, while ``run`` runs.
+  private let arrivals = Locked<AsyncStream<(String, PulseSource?)>.Continuation?>(nil)
 
   init(server: GPSDServer, options: ServeOptions, status: ServeStatus) {
     self.server = server
@@ -47,7 +52,7 @@ final class ServedReceivers: Sendable {
     }
     guard let number else {
       let isServed = admitted.withLock { $0.contains(name) }
-      if !isServed, refused.withLock({ $0.insert(name).inserted }) {
+      if !isServed, refused.withLock({ $0.updateValue(pps, forKey: name) == nil }) {
         status.say(
           "gpsbridge: \(name) is not opened: \(GPSDServer.maximumReceivers) receivers are served already, the most gpsd's clients can list."
         )
@@ -64,6 +69,7 @@ final class ServedReceivers: Sendable {
         throw error
       }
     }
+    ended.withLock { _ = $0.remove(name) }
     return Admitted(source: source, receiver: receiver, name: name, clock: clock)
   }
 
@@ -73,11 +79,13 @@ final class ServedReceivers: Sendable {
     await withTaskGroup(of: Void.self) { group in
       for receiver in named { group.addTask { await self.serve(receiver) } }
       let (found, arrivals) = AsyncStream.makeStream(of: (String, PulseSource?).self)
+      self.arrivals.withLock { $0 = arrivals }
       group.addTask {
         await withTaskGroup(of: Void.self) { watchers in
           for (pattern, pps) in patterns {
             watchers.addTask {
-              await Self.watch(pattern, found: { arrivals.yield(($0, pps)) }, none: { self.status.say("gpsbridge: \($0)") })
+              await Self.watch(
+                pattern, ended: self.ended, found: { arrivals.yield(($0, pps)) }, none: { self.status.say("gpsbridge: \($0)") })
             }
           }
         }
@@ -92,20 +100,53 @@ final class ServedReceivers: Sendable {
           status.say("Error: \(error) \(path) is served without feeding the clock.")
           receiver = try? admit(source, name: path, pps: nil, feedsClock: false)
         }
-        if let receiver { group.addTask { await self.serve(receiver) } }
+        if let receiver { group.addTask { await self.serve(receiver, endsWhenGone: true) } }
       }
     }
   }
 
-  private func serve(_ admitted: Admitted) async {
+  /// Serves one receiver until it ends; one found by a pattern (`endsWhenGone`) also ends when
+  /// its device is gone, since the pattern finds it again if it comes back, perhaps under
+  /// another name. Either way its slot is then free for another.
+  private func serve(_ admitted: Admitted, endsWhenGone: Bool = false) async {
     sayWhatHappens(to: admitted.receiver, name: admitted.name, status: status, outcome: outcome)
-    await server.serve(admitted.receiver, device: admitted.source.device, bitsPerSecond: admitted.source.bitsPerSecond)
+    let serving = Task { [server] in
+      await server.serve(admitted.receiver, device: admitted.source.device, bitsPerSecond: admitted.source.bitsPerSecond)
+    }
+    let gone =
+      endsWhenGone
+      ? admitted.receiver.listen(wanting: []) { event in
+        if case .status(.failed(.noDevice)) = event { serving.cancel() }
+      } : nil
+    await withTaskCancellationHandler {
+      await serving.value
+    } onCancel: {
+      serving.cancel()
+    }
+    if let gone { admitted.receiver.stopListening(gone) }
     admitted.clock?.cancel()
+    release(admitted.name)
+  }
+
+  /// Frees `name`'s slot and offers the receivers turned away for want of one again.
+  private func release(_ name: String) {
+    admitted.withLock { $0.removeAll { $0 == name } }
+    ended.withLock { _ = $0.insert(name) }
+    clockFeeds.withLock { $0.removeAll { $0.device == name } }
+    let waiting = refused.withLock { refused in
+      defer { refused.removeAll() }
+      return refused
+    }
+    let arrivals = arrivals.withLock { $0 }
+    for (path, pps) in waiting where access(path, F_OK) == 0 { arrivals?.yield((path, pps)) }
   }
 
   /// Calls `found` with each device that matches `pattern`: those there now, then each
   /// one that appears, until the task is cancelled; `none` says when none is there at start.
-  static func watch(_ pattern: DevicePattern, found: (String) -> Void, none: (String) -> Void) async {
+  /// A device is found once while it is there; once its receiver has `ended` (it failed, or
+  /// went away), at the next change that a scan sees: when it comes back, or, for one that
+  /// failed, when something else changes, never in a tight loop.
+  static func watch(_ pattern: DevicePattern, ended: Locked<Set<String>>, found: (String) -> Void, none: (String) -> Void) async {
     let watcher = pattern.watcher()
     var known: Set<String> = []
     while !Task.isCancelled {
@@ -114,6 +155,8 @@ final class ServedReceivers: Sendable {
       if known.isEmpty, devices.isEmpty, seen == 0 {
         none("No receiver matches '\(pattern)' yet: waiting for one to be plugged in.")
       }
+      known.formIntersection(devices)
+      known.subtract(ended.withLock { $0 })
       for path in devices where known.insert(path).inserted { found(path) }
       guard await watcher.waitForChange(after: seen) else { return }
     }

@@ -136,3 +136,45 @@ struct SeveralReceiversTests {
     }
   }
 }
+
+/// A pattern's slots are given back: by paths that failed at once (links to /dev/null and
+/// /dev/zero) and by receivers that were unplugged, so a receiver plugged in after more of
+/// those than the server has slots is still served, and a failed path is not tried in a loop.
+@Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: Installed.path("gpspipe") != nil, "gpspipe is not installed"))
+struct PatternSlotTests {
+  @Test func slotsOfFailedAndUnpluggedReceiversAreGivenBack() async throws {
+    let directory = scratchDirectory("gpsbridge-slots").path
+    for index in 0..<4 { symlink("/dev/null", directory + "/gps-null\(index)") }
+    symlink("/dev/zero", directory + "/gps-zero")
+    let port = FakeGPSD.freePort()
+    let errors = Pipe()
+    let server = Process()
+    server.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
+    server.arguments = ["serve", "--device", directory + "/gps-*", "--listen", "127.0.0.1:\(port)"]
+    server.standardOutput = FileHandle.nullDevice
+    server.standardError = errors
+    try server.run()
+    let served = SeveralReceiversTests()
+
+    // Receivers plugged in and unplugged one after another, more than there are slots.
+    for index in 0..<5 {
+      let link = directory + "/gps-usb\(index)"
+      let simulator = try Gpsbridge.start(["simulate", "--pty", link, "--live"])
+      try await waitUntilExists(link)
+      let devices = try await served.tpvDevices(port: port, until: [link])
+      simulator.terminate()
+      simulator.waitUntilExit()
+      #expect(devices == [link], "receiver \(index)")
+    }
+    let last = directory + "/gps-last"
+    let simulator = try Gpsbridge.start(["simulate", "--pty", last, "--live"])
+    defer { simulator.terminate() }
+    try await waitUntilExists(last)
+    #expect(try await served.tpvDevices(port: port, until: [last]) == [last])
+
+    let said = await finish(server, reading: [errors], timeout: 0).output  // (the one pipe read)
+    // Each failed path was tried at most once per change in the directory: a few times, not in a loop.
+    let failures = said.components(separatedBy: "gps-null0 is not a serial device").count - 1
+    #expect(failures >= 1 && failures <= 12, "\(failures) tries of gps-null0: \(said)")
+  }
+}
