@@ -26,13 +26,95 @@ public final class FakeGPSD: @unchecked Sendable {
     while Date() < deadline {
       // Listening, and gpsfake still running: its gpsd, not another program on the port.
       if Self.accepts(port: port) {
-        if process.isRunning { return }
+        if process.isRunning, attachDevice(until: deadline) { return }
         break
       }
       Thread.sleep(forTimeInterval: 0.05)
     }
     stop()
     throw POSIXError(.ETIMEDOUT)
+  }
+
+  /// Makes sure gpsd has gpsfake's pseudo-terminal as its device, and says whether it has.
+  ///
+  /// gpsfake adds the pty once, through gpsd's control socket, as soon as the socket's file
+  /// exists. The file exists from gpsd's `bind`, a moment before its `listen`: on a busy
+  /// machine gpsfake's connection can come in between, be refused, and gpsfake drops the
+  /// device without a word. gpsd then has no receiver for as long as it runs (two tests hung
+  /// on that, 2 runs in 7: one waited for a "no fix" that needs a device, one for a location
+  /// after a restart). So the pty is added here as well, and gpsd is asked until it lists it.
+  private func attachDevice(until deadline: Date) -> Bool {
+    let control = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/gpsfake-\(process.processIdentifier).sock"
+    while Date() < deadline, process.isRunning {
+      if let pty = Self.pseudoTerminal(of: process.processIdentifier) {
+        if Self.devices(port: port).contains(pty) { return true }
+        Self.send("+\(pty)\r\n\0", toUnixSocket: control)
+        if Self.devices(port: port).contains(pty) { return true }
+      }
+      Thread.sleep(forTimeInterval: 0.1)
+    }
+    return false
+  }
+
+  /// The pseudo-terminal (`/dev/pts/N`) process `pid` opened last: gpsfake's receiver (not a
+  /// terminal it inherited as its standard input or output, nor the pty gpsfake opens first
+  /// only to see whether ptys work, and leaves open).
+  static func pseudoTerminal(of pid: Int32) -> String? {
+    let directory = "/proc/\(pid)/fd"
+    let numbers = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).compactMap(Int.init).filter { $0 > 2 }
+    return numbers.sorted(by: >).lazy.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\($0)") }
+      .first { $0.hasPrefix("/dev/pts/") }
+  }
+
+  /// The paths gpsd on `port` lists in answer to `?DEVICES;` (empty when it does not answer
+  /// within a second).
+  static func devices(port: Int) -> [String] {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var timeout = timeval(tv_sec: 1, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+    }
+    guard connected else { return [] }
+    let request = Array("?DEVICES;\n".utf8)
+    guard write(fd, request, request.count) == request.count else { return [] }
+    var received: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while received.count < 65_536 {
+      let count = read(fd, &buffer, buffer.count)
+      guard count > 0 else { break }
+      received += buffer[0..<count]
+      // Complete lines only (each ends with a line feed), as bytes: "\r\n" is one Character.
+      let lines = received.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+      guard let line = lines.first(where: { $0.contains(#""class":"DEVICES""#) }) else { continue }
+      return line.components(separatedBy: #""path":""#).dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
+    }
+    return []
+  }
+
+  /// Sends `text` to the stream socket at `path` and waits (a second at most) for its answer.
+  static func send(_ text: String, toUnixSocket path: String) {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var timeout = timeval(tv_sec: 1, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8.prefix(100)) + [0]) }
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
+    }
+    guard connected else { return }
+    let bytes = Array(text.utf8)
+    guard write(fd, bytes, bytes.count) == bytes.count else { return }
+    var answer = [UInt8](repeating: 0, count: 16)
+    _ = read(fd, &answer, answer.count)
   }
 
   /// ``init(capture:port:cycle:)`` from an async test: its wait for gpsfake (seconds, on a busy
