@@ -136,60 +136,66 @@ struct CapturePieces {
   }
 }
 
-/// Plays a capture's pieces through the receiver, in whichever format the first piece shows:
-/// NMEA through the receiver's ``Pipeline``, gpsd's JSON through a ``GPSDStreamDecoder``, each
-/// fix when its time has come (at ``ReplaySpeed/max``, each piece's at once).
+/// Plays a capture's pieces through the receiver, line by line by kind (``CaptureLines``):
+/// NMEA through the receiver's ``Pipeline``, gpsd's JSON reports through a
+/// ``GPSDStreamDecoder``, each fix when its time has come (at ``ReplaySpeed/max``, each
+/// piece's at once). A capture that holds both (gpsd's reports beside the receiver's NMEA)
+/// plays the NMEA: once a sentence has been read, the reports' fixes, which gpsd made of the
+/// same epochs, are not played again.
 struct CapturePlayer<C: Clock> where C.Duration == Duration {
   let receiver: Receiver
   var pacer: Pacer<C>
-  private var format: CaptureFormat?
-  private var undecided: [UInt8] = []
-  private var pipeline: Pipeline?
+  private var lines = CaptureLines()
+  private var pipeline: Pipeline
   private var reports = GPSDStreamDecoder()
   private var fixes = 0
   private var positions = 0
+  /// Epochs with a position and a date: those that give a location.
+  private var dated = 0
   /// The piece being published, when playing as fast as possible.
   private var publishing: Task<Void, Never>?
 
   init(receiver: Receiver, pacer: Pacer<C>) {
     self.receiver = receiver
     self.pacer = pacer
+    pipeline = Pipeline(for: receiver)
   }
 
   private var paced: Bool { pacer.speed != .max }
 
-  /// Plays what `piece` completes; `false` once the task is cancelled.
-  mutating func play(_ piece: [UInt8]) async -> Bool {
-    if format == nil {
-      undecided += piece
-      guard let detected = CaptureFormat.detect(undecided) else { return !Task.isCancelled }
-      format = detected
-      if detected == .nmea { pipeline = Pipeline(for: receiver) }
-      let start = undecided
-      undecided = []
-      return await append(start)
-    }
-    return await append(piece)
+  /// Whether the capture has shown NMEA sentences (good or not): then its NMEA is played.
+  private var holdsNMEA: Bool {
+    let framed = pipeline.decoder.framer.counters
+    return framed.sentences + framed.badChecksum + framed.missingChecksum > 0
   }
 
-  private mutating func append(_ piece: [UInt8]) async -> Bool {
+  /// Plays what `piece` completes; `false` once the task is cancelled.
+  mutating func play(_ piece: [UInt8]) async -> Bool {
     let receiver = self.receiver
-    if pipeline != nil {
-      pipeline?.append(piece, for: receiver)
-    } else {
-      reports.append(piece)
-    }
+    // The sorter is taken out while it runs, so that its callbacks may feed the decoders in
+    // place (a copy of the pipeline would copy its buffers).
+    var lines = self.lines
+    lines.sort(
+      piece, other: { self.pipeline.append($0, for: receiver) },
+      report: { line in
+        self.reports.append(line)
+        self.reports.append(CollectionOfOne(0x0A))
+      })
+    self.lines = lines
     return await drain()
   }
 
   /// The end of the capture: its last epoch is complete.
   mutating func finish() async -> Bool {
     let receiver = self.receiver
-    pipeline?.finishAppending()
+    var lines = self.lines
+    lines.finish { line in self.reports.append(line) }
+    self.lines = lines
+    pipeline.finishAppending()
     reports.finish()
     guard await drain() else { return false }
     await published()
-    pipeline?.releaseRest(for: receiver)
+    pipeline.releaseRest(for: receiver)
     receiver.publish(.flush)
     return true
   }
@@ -215,7 +221,8 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
   private mutating func release(_ fix: Fix, for sink: some ReceiverEventSink) {
     fixes += 1
     if fix.hasPosition { positions += 1 }
-    if pipeline != nil { pipeline?.release(fix, for: sink) } else { sink.publish(.fix(fix)) }
+    if fix.hasPosition, fix.timestamp != nil { dated += 1 }
+    if holdsNMEA { pipeline.release(fix, for: sink) } else { sink.publish(.fix(fix)) }
   }
 
   /// As fast as it can, a piece's events go to the listeners on a task of their own while the
@@ -242,8 +249,11 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
   }
 
   private mutating func nextFix(keepingSentences: Bool) -> Fix? {
-    if pipeline != nil { return pipeline?.nextFix(keepingSentences: keepingSentences) }
-    while let output = reports.next() { if case .fix(let fix) = output { return fix } }
+    if let fix = pipeline.nextFix(keepingSentences: keepingSentences) { return fix }
+    while let output = reports.next() {
+      // gpsd's fixes of a capture that holds the receiver's own NMEA would be its epochs twice.
+      if case .fix(let fix) = output, !holdsNMEA { return fix }
+    }
     return nil
   }
 
@@ -259,7 +269,7 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
   /// position is no location, so the two are counted apart.
   var summary: String? {
     var (unit, count, skipped, found) = ("reports", reports.counters.reports, reports.counters.rejected, reports.counters.reports)
-    if let pipeline {
+    if holdsNMEA || found == 0 {
       // A sentence with a bad or missing checksum is NMEA all the same.
       let framed = pipeline.decoder.framer.counters
       (unit, count, skipped) = ("sentences", framed.sentences, pipeline.rejected)
@@ -267,6 +277,17 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
     }
     guard found > 0 else { return nil }
     let epochs = fixes == 1 ? "1 epoch" : "\(fixes) epochs"
-    return "\(epochs) (\(positions) with a position) from \(count) \(unit)" + (skipped > 0 ? ", \(skipped) skipped" : "")
+    // An epoch without a position, or without a date, is no location: why none came is said.
+    let positioned: String
+    if fixes > 0, positions == 0 {
+      positioned = "none with a position: the receiver had no fix"
+    } else if positions > 0, dated == 0 {
+      positioned =
+        "\(positions) with a position, none with a date: the capture never says the date (no RMC or ZDA);"
+        + " a '# Date: YYYY-MM-DD' line at its top gives it"
+    } else {
+      positioned = "\(positions) with a position"
+    }
+    return "\(epochs) (\(positioned)) from \(count) \(unit)" + (skipped > 0 ? ", \(skipped) skipped" : "")
   }
 }

@@ -14,7 +14,7 @@ func check(_ options: CheckOptions) -> Int32 {
     Terminal.diagnostic("Error: cannot read \(path): \(error).")
     return 1
   }
-  var reader: (any CaptureReader)?
+  var reader = SortedCaptureReader()
   var summary = FixSummary()
   var bytesRead = 0
   var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -28,11 +28,10 @@ func check(_ options: CheckOptions) -> Int32 {
     }
     if count == 0 { break }
     bytesRead += count
-    if reader == nil { reader = captureReader(for: buffer[0..<count]) }
-    reader?.append(buffer[0..<count])
-    while let fix = reader?.nextFix() { summary.add(fix) }
+    reader.append(buffer[0..<count])
+    while let fix = reader.nextFix() { summary.add(fix) }
   }
-  var finished = reader ?? NMEAReader()
+  var finished = reader
   finished.finish()
   while let fix = finished.nextFix() { summary.add(fix) }
   let nmeaLike = finished.rejected.filter { ["badChecksum", "missingChecksum"].contains($0.key) }.map(\.count).reduce(0, +)
@@ -45,9 +44,49 @@ func check(_ options: CheckOptions) -> Int32 {
   return 0
 }
 
-/// The reader for the capture's format, as `--replay` tells it (NMEA unless it starts with gpsd's JSON).
-private func captureReader(for start: ArraySlice<UInt8>) -> any CaptureReader {
-  CaptureFormat.detect(start) == .gpsdJSON ? GPSDLogReader() : NMEAReader()
+/// A capture read line by line by kind, as `--replay` reads it (``CaptureLines``): NMEA and
+/// gpsd's reports each to their own reader. It is described as NMEA once it holds a sentence
+/// (a `gpspipe -r` capture, whose first lines are gpsd's), else as a gpsd log; the reports'
+/// fixes count only while no NMEA has been read, as in a replay, so no epoch counts twice.
+struct SortedCaptureReader: CaptureReader {
+  var lines = CaptureLines()
+  var nmea = NMEAReader()
+  var gpsd = GPSDLogReader()
+
+  var holdsNMEA: Bool {
+    let counters = nmea.decoder.framer.counters
+    return counters.sentences + counters.badChecksum + counters.missingChecksum > 0
+  }
+  private var described: any CaptureReader { holdsNMEA || gpsd.kinds.isEmpty ? nmea : gpsd }
+
+  mutating func append(_ bytes: ArraySlice<UInt8>) {
+    var lines = self.lines
+    lines.sort(Array(bytes), other: { self.nmea.append($0) }, report: { self.gpsd.append($0[...] + [0x0A]) })
+    self.lines = lines
+  }
+
+  mutating func finish() {
+    var lines = self.lines
+    lines.finish { self.gpsd.append($0[...]) }
+    self.lines = lines
+    nmea.finish()
+    gpsd.finish()
+  }
+
+  mutating func nextFix() -> Fix? {
+    if let fix = nmea.nextFix() { return fix }
+    while let fix = gpsd.nextFix() { if !holdsNMEA { return fix } }
+    return nil
+  }
+
+  var unit: String { described.unit }
+  var format: String { described.format }
+  var kinds: [(kind: String, count: Int)] { described.kinds }
+  /// A gpsd log's lines that are no report (nor NMEA, nor a comment) count as malformed.
+  var rejected: [(label: String, key: String, count: Int)] {
+    guard !(holdsNMEA || gpsd.kinds.isEmpty) else { return nmea.rejected }
+    return gpsd.rejected.map { $0.key == "malformed" ? ($0.label, $0.key, $0.count + lines.strangeLines) : $0 }
+  }
 }
 
 /// One capture format, read for `check`: bytes in, fixes out, and what was counted.

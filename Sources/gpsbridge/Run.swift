@@ -42,8 +42,10 @@ func run(_ options: RunOptions) async -> Int32 {
   defer { noticeLater.cancel() }
 
   var status: Int32 = 0
+  var locations = 0
   reading: for await batch in actions {
     for action in batch {
+      if case .didUpdateLocations = action { locations += 1 }
       // --once prints the one location and nothing else: its output is one line to parse.
       if case .didUpdateLocations = action, options.once {
         output.write(action)
@@ -54,7 +56,9 @@ func run(_ options: RunOptions) async -> Int32 {
       // The end of a capture ends the run; a cause that cannot go away ends it as a failure,
       // as does any failure to answer --once. Other errors are shown and waited out.
       if error.code == .endOfCapture {
-        if options.once { status = 1 }
+        // A capture that gave no location at all fails, saying why (the summary does), unless
+        // --desired-accuracy held its locations back (said below).
+        if options.once || (locations == 0 && options.desiredAccuracy == nil) { status = 1 }
       } else if error.reason?.isPermanent == true || error.code == .denied || (options.once && error.code == .locationUnknown) {
         status = 1
       } else {
@@ -64,7 +68,10 @@ func run(_ options: RunOptions) async -> Int32 {
       }
       // Said on stderr, unless the error line above is already on the same terminal.
       let shown = !options.once && !options.json && Terminal.standardOutputIsTerminal && Terminal.standardErrorIsTerminal
-      if status != 0, !shown { Terminal.diagnostic("Error: \(error.message)") }
+      if status != 0, !shown {
+        let noLocation = error.code == .endOfCapture && locations == 0
+        Terminal.diagnostic(noLocation ? "Error: no location in the capture. \(error.message)" : "Error: \(error.message)")
+      }
       break reading
     }
     // Everything that was ready is written; the next read may wait.
