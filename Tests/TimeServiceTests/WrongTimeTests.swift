@@ -104,6 +104,42 @@ struct WrongTimeTests {
     #expect(said.contains("chrony's socket \(socketPath): chrony takes the samples."), "\(said)")
   }
 
+  /// The same jump against a real chronyd (it leaves the clock alone, `-x`): chrony measures
+  /// the good time, and never sees the jumped one.
+  @Test(.enabled(if: Chronyd.isAvailable, "chrony is not installed, or this is not root (Debian: chrony)"))
+  func aRealChronydNeverSeesTheJumpedTime() async throws {
+    // A directory of chronyd's own, which it makes 0700 (it refuses a command socket elsewhere).
+    let directory = scratchDirectory("gpsbridge-wrong-time-chronyd").appendingPathComponent("chronyd")
+    let socketPath = directory.appendingPathComponent("gps.sock").path
+    let chronyd = try Chronyd(refclocks: ["refclock SOCK \(socketPath) refid GPS poll 0 noselect"], directory: directory)
+    try chronyd.start()
+    defer { chronyd.stop() }
+    try await waitUntilExists(socketPath)
+    let receiver = try PseudoTerminal(link: directory.appendingPathComponent("gps0").path)
+    defer { receiver.unplug() }
+    let server = try Gpsbridge.start([
+      "serve", "--device", receiver.link!, "--listen", "127.0.0.1:\(FakeGPSD.freePort())", "--chrony", socketPath,
+    ])
+    defer { server.terminate() }
+    #expect(await receiver.waitUntilHeld())
+    var offsets: [Double] = []
+    for phase in [Phase(seconds: 8), Phase(seconds: 8, shift: 36_000)] {
+      try await blocking {
+        let end = Date().addingTimeInterval(phase.seconds)
+        while Date() < end {
+          receiver.write(Self.epoch(phase))
+          Thread.sleep(forTimeInterval: 0.25)
+        }
+      }
+      if let offset = try await chronyd.sources()["GPS"]?.lastOffset { offsets.append(offset) }
+    }
+    // chrony's last sample after each phase: the good time's, both times (its clock and the
+    // receiver's are this machine's, so near zero), never ten hours.
+    let sources = try await chronyd.sources()
+    #expect(offsets.count == 2, "chronyd's sources: \(sources)")
+    #expect(offsets.allSatisfy { abs($0) < 1 }, "\(offsets)")
+  }
+
   @Test func aMissingChronySocketIsSaidAtOnceAndWhenItAppears() async throws {
     let directory = scratchDirectory("gpsbridge-missing-chrony")
     let socketPath = directory.appendingPathComponent("chrony.sock").path
