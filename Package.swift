@@ -30,12 +30,15 @@ let package = Package(
     // writer that formats and checksums sentences. Feeds the demo, benchmarks and tests.
     .target(name: "NMEASimulation", dependencies: ["NMEA", "Plumbing"]),
     // gpsd's JSON protocol: requests, typed reports, and reports to the same `Fix`.
-    .target(name: "GPSD", dependencies: ["NMEA", "Plumbing"]),
+    .target(name: "GPSD", dependencies: ["NMEA", "Plumbing", "Geomagnetism"]),
     // Shared plumbing users never call (package access only): the C library imported once,
     // POSIX wrappers over per-syscall shims, a lock, the broadcaster, a JSON byte writer.
     .target(name: "Plumbing"),
     // The few C maths functions the engine needs, so that the engine imports no C library.
     .target(name: "Trigonometry"),
+    // The World Magnetic Model (WMM2025): the magnetic declination where a receiver gives
+    // none. Pure: a coefficient table and its spherical-harmonic sum.
+    .target(name: "Geomagnetism", dependencies: ["NMEA", "Trigonometry"]),
     // What a source says about itself: may it be read (authorization), and what went wrong
     // (SourceError). Pure values, shared by the transports that report them and the engine
     // that passes them on.
@@ -43,7 +46,7 @@ let package = Package(
     // The LocationManager interface (a struct of closures, its actions, errors and commands),
     // its models, and the pure engine behind it: fixes, commands and time in, actions out. No
     // I/O, no C library, no Dispatch, no Foundation.
-    .target(name: "GPSLocationEngine", dependencies: ["NMEA", "SourceStatus", "Trigonometry"]),
+    .target(name: "GPSLocationEngine", dependencies: ["NMEA", "SourceStatus", "Trigonometry", "Geomagnetism"]),
     // Byte sources (serial with autobaud and hotplug, gpsd, captures, the simulator) and the
     // pipeline that makes one receiver's bytes into events for any number of listeners.
     .target(
@@ -106,6 +109,7 @@ let package = Package(
     .testTarget(name: "NMEASimulationTests", dependencies: ["NMEASimulation", "NMEA"]),
     .testTarget(name: "PlumbingTests", dependencies: ["Plumbing", "GPSLocationTestSupport"]),
     .testTarget(name: "GPSDTests", dependencies: ["GPSD", "NMEA", "TestHelpers"]),
+    .testTarget(name: "GeomagnetismTests", dependencies: ["Geomagnetism", "NMEA", "GPSLocationEngine", "GPSD", "TestHelpers"]),
     .testTarget(
       name: "GPSDServerTests",
       dependencies: ["GPSDServer", "GPSD", "GPSLocation", "NMEA", "NMEASimulation", "TestHelpers", "Plumbing", "Transports"],

@@ -1,3 +1,4 @@
+import Geomagnetism
 import NMEA
 import Plumbing
 
@@ -69,7 +70,12 @@ package struct GPSDErrorModel: Sendable {
     var tpv = GPSDReport.TPV(fix, device: device)
     guard let time = fix.timestamp?.nanosecondsSince1970 else { return tpv }
     tpv.timeError = Self.timeError
-    if let variation = fix.magneticVariation, let course = tpv.course {
+    // The receiver's variation, else the World Magnetic Model's, as gpsd fills it in (and,
+    // as gpsd, magtrack is track + magvar).
+    if tpv.magneticVariation == nil, let declination = WorldMagneticModel.wmm2025.declination(for: fix) {
+      tpv.magneticVariation = declination
+    }
+    if let variation = tpv.magneticVariation, let course = tpv.course {
       tpv.magneticCourse = Self.normalized(course + variation)
     }
     // The fix before, of another time (an updated fix of the same time looks further back).

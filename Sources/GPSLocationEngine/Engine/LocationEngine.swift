@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Geomagnetism
 import NMEA
 import Trigonometry
 
@@ -310,7 +311,9 @@ public struct LocationEngine: Sendable {
     } else {
       return nil
     }
-    let magnetic = fix.magneticVariation.map { normalizedDegrees(trueHeading - $0) } ?? -1
+    // The receiver's own variation (RMC), else the World Magnetic Model's at the fix.
+    let variation = fix.magneticVariation ?? WorldMagneticModel.wmm2025.declination(for: fix)
+    let magnetic = variation.map { normalizedDegrees(trueHeading - $0) } ?? -1
     return Heading(magneticHeading: magnetic, trueHeading: trueHeading, headingAccuracy: accuracy, timestamp: timestamp)
   }
 }
