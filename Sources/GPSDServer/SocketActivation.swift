@@ -61,7 +61,10 @@ public enum SocketActivation {
   @discardableResult
   public static func notify(_ state: String) -> Bool {
     guard let path = environment("NOTIFY_SOCKET"), !path.isEmpty else { return true }
-    let raw = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | socketCloseOnExec, 0)
+    // Non-blocking: a manager that stops reading (its queue full) loses a notification rather
+    // than holding up the program (a blocked WATCHDOG=1 and STOPPING=1 held both threads of
+    // the pool, and serve never stopped).
+    let raw = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | socketCloseOnExec | Int32(SOCK_NONBLOCK.rawValue), 0)
     guard raw >= 0 else { return false }
     let socket = FileDescriptor(rawValue: raw)
     defer { try? socket.close() }
