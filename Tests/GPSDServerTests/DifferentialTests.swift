@@ -123,7 +123,7 @@ struct DifferentialTests {
             theirs = after
           }
           // gpsd's magnetic track comes from its model of the Earth's field when the receiver
-          // sends no variation; gpsbridge carries no such model.
+          // sends no variation; gpsbridge's model (WMM2025) gives none for these captures' years.
           if name == "magtrack", served.computed[name] == nil { continue }
           // The DOPs follow the satellites used and where they are; gpsd's SKY may carry the
           // previous GSA's or GSV's.
