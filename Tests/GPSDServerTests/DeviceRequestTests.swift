@@ -24,16 +24,21 @@ struct DeviceRequestTests {
   }
 
   @Test func aPathWrittenWithEscapesNamesTheDevice() async throws {
-    let served = try Served("sirf-nmea22-1hz.nmea", waitForClient: false)
+    // At real time, started by a client that watches and stays: the replay's device is there
+    // for the capture's two minutes, however busy the machine.
+    let served = try Served("sirf-nmea22-1hz.nmea", speed: 1)
+    let watcher = try RawClient(port: served.port)
+    try watcher.send(#"?WATCH={"enable":true,"json":true};"#)
     // The served device is the replay's path: named with every "/" escaped.
     let escaped = served.capturePath.replacingOccurrences(of: "/", with: #"\/"#)
     var answer = ""
-    for _ in 0..<50 {
+    for _ in 0..<100 {
       answer = try await Self.answer(to: #"?DEVICE={"p\u0061th":"\#(escaped)"};"#, from: served)
       if answer.contains(#""class":"DEVICE""#) { break }
       try await Task.sleep(for: .milliseconds(100))  // until the replay's device is there
     }
     #expect(answer.hasPrefix(#"{"class":"DEVICE","path":"\#(served.capturePath)""#), "\(answer)")
+    withExtendedLifetime(watcher) {}
   }
 
   @Test func anObjectThatIsNoJSONIsAnError() async throws {
