@@ -173,8 +173,9 @@ struct PatternSlotTests {
     #expect(try await served.tpvDevices(port: port, until: [last]) == [last])
 
     let said = await finish(server, reading: [errors], timeout: 0).output  // (the one pipe read)
-    // Each failed path was tried at most once per change in the directory: a few times, not in a loop.
+    // Each failed path was tried at most once per change in the directory (six receivers came,
+    // each a change or two): a few times, not in a loop, which would be thousands.
     let failures = said.components(separatedBy: "gps-null0 is not a serial device").count - 1
-    #expect(failures >= 1 && failures <= 12, "\(failures) tries of gps-null0: \(said)")
+    #expect(failures >= 1 && failures <= 30, "\(failures) tries of gps-null0: \(said)")
   }
 }
