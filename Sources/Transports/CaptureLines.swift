@@ -47,35 +47,49 @@ package struct CaptureLines: Sendable {
       index += 1
     }
     var runStart = index
-    while index < bytes.endIndex {
-      let byte = bytes[index]
-      if inReport {
-        if byte == 0x0A || byte == 0x0D {
+    // Whole lines at a time: a tight scan for the next line end, and a look at the first byte
+    // of each line (this runs over every byte a replay reads).
+    bytes.withUnsafeBufferPointer { buffer in
+      let count = buffer.count
+      var i = index
+      while i < count {
+        if inReport {
+          var end = i
+          while end < count, buffer[end] != 0x0A, buffer[end] != 0x0D { end += 1 }
+          let room = Self.longestReport - self.report.count
+          if end - i > room { overlong = true }
+          if room > 0 { self.report.append(contentsOf: buffer[i..<min(end, i + room)]) }
+          guard end < count else { return }
           if !overlong { report(self.report) } else { droppedReports += 1 }
           self.report.removeAll(keepingCapacity: true)
           inReport = false
           overlong = false
           atLineStart = true
-          runStart = index + 1
-        } else if self.report.count < Self.longestReport {
-          self.report.append(byte)
-        } else {
-          overlong = true
+          runStart = end + 1
+          i = end + 1
+          continue
         }
-      } else if atLineStart, byte == UInt8(ascii: "{") {
-        if runStart < index { other(bytes[runStart..<index]) }
-        inReport = true
-        self.report.append(byte)
-      } else {
-        let ends = byte == 0x0A || byte == 0x0D
-        if ends {
-          countStrangeLine()
-        } else if lineFirst == nil {
-          lineFirst = byte
+        if atLineStart {
+          let first = buffer[i]
+          if first == UInt8(ascii: "{") {
+            if runStart < i { other(bytes[runStart..<i]) }
+            inReport = true
+            continue
+          }
+          if first == 0x0A || first == 0x0D {
+            i += 1
+            continue
+          }
+          lineFirst = first
+          atLineStart = false
         }
-        atLineStart = ends
+        var end = i
+        while end < count, buffer[end] != 0x0A, buffer[end] != 0x0D { end += 1 }
+        guard end < count else { return }
+        countStrangeLine()
+        atLineStart = true
+        i = end + 1
       }
-      index += 1
     }
     if !inReport, runStart < bytes.endIndex { other(bytes[runStart..<bytes.endIndex]) }
   }
