@@ -162,8 +162,9 @@ struct PatternSlotTests {
       let simulator = try Gpsbridge.start(["simulate", "--pty", link, "--live"])
       try await waitUntilExists(link)
       let devices = try await served.tpvDevices(port: port, until: [link])
-      simulator.terminate()
-      simulator.waitUntilExit()
+      // Unplugged: the simulator ends and takes its link away (waited for on a thread of its
+      // own: Process.waitUntilExit on the pool can spin).
+      _ = await finish(simulator, reading: [], timeout: 0)
       #expect(devices == [link], "receiver \(index)")
     }
     let last = directory + "/gps-last"
