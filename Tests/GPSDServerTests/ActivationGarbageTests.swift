@@ -38,16 +38,7 @@ struct ActivationGarbageTests {
 
   @Test func aMicrosecondWatchdogIsPingedAtASanePace() async throws {
     let path = SystemdTests.socketPath("watchdog")
-    defer { unlink(path) }
-    let listener = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-    defer { close(listener) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
-    try #require(bound == 0)
+    let listener = try NotifyListener(path: path)
     let server = Process()
     server.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
     server.arguments = ["serve", "--replay", SystemdTests.capture, "--listen", "127.0.0.1:\(FakeGPSD.freePort())"]
@@ -57,14 +48,8 @@ struct ActivationGarbageTests {
     // Two seconds of pings: at most one each 50 ms (a busy machine only makes fewer).
     let pings = try await blocking {
       var pings = 0
-      var buffer = [UInt8](repeating: 0, count: 64)
       let end = Date().addingTimeInterval(2)
-      while Date() < end {
-        var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, 20) > 0 else { continue }
-        let count = recv(listener, &buffer, buffer.count, 0)
-        if count > 0, String(decoding: buffer[0..<count], as: UTF8.self) == "WATCHDOG=1" { pings += 1 }
-      }
+      while Date() < end { if listener.receive(milliseconds: 20) == "WATCHDOG=1" { pings += 1 } }
       return pings
     }
     // Stopped while nobody reads its notifications any more (their queue fills): it stops all

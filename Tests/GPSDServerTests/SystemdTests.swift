@@ -42,16 +42,7 @@ struct SystemdTests {
   /// A `Type=notify` service's messages, caught on a datagram socket standing in for systemd's.
   @Test func readinessWatchdogAndStoppingAreNotified() async throws {
     let path = Self.socketPath("notify")
-    defer { unlink(path) }
-    let listener = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-    defer { close(listener) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
-    try #require(bound == 0)
+    let listener = try NotifyListener(path: path)
 
     let server = Process()
     server.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
@@ -65,12 +56,8 @@ struct SystemdTests {
 
     var messages: [String] = []
     func receive(until wanted: String) {
-      var buffer = [UInt8](repeating: 0, count: 512)
       for _ in 0..<200 where !messages.contains(wanted) {
-        var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, 100) > 0 else { continue }
-        let count = recv(listener, &buffer, buffer.count, 0)
-        if count > 0 { messages.append(String(decoding: buffer[0..<count], as: UTF8.self)) }
+        if let message = listener.receive(milliseconds: 100) { messages.append(message) }
       }
     }
     receive(until: "READY=1")

@@ -52,16 +52,7 @@ struct SignalTests {
 
   @Test func serveStopsOnSIGTERMJustAfterItSaysReady() async throws {
     let path = PseudoTerminal.temporaryLink("notify-\(Int.random(in: 0..<1_000_000))")
-    defer { unlink(path) }
-    let listener = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-    defer { close(listener) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
-    try #require(bound == 0)
+    let listener = try NotifyListener(path: path)
     let capture = Program.fixtures.appendingPathComponent("ublox-m8-1hz.nmea").path
     let times = try await blocking {
       try (0..<100).map { _ in
@@ -69,13 +60,7 @@ struct SignalTests {
           ["serve", "--replay", capture, "--listen", "127.0.0.1:\(FakeGPSD.freePort())"], signal: SIGTERM,
           environment: ["NOTIFY_SOCKET": path]
         ) {
-          var buffer = [UInt8](repeating: 0, count: 64)
-          for _ in 0..<1000 {
-            var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 10) > 0 else { continue }
-            let count = recv(listener, &buffer, buffer.count, 0)
-            if count > 0, String(decoding: buffer[0..<count], as: UTF8.self) == "READY=1" { return }
-          }
+          for _ in 0..<1000 where listener.receive(milliseconds: 10) == "READY=1" { return }
         }
       }
     }
