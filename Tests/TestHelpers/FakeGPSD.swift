@@ -72,16 +72,8 @@ public final class FakeGPSD: @unchecked Sendable {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
     var timeout = timeval(tv_sec: 1, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-    }
-    guard connected else { return [] }
+    guard connectLoopback(fd, port: port, within: timeval(tv_sec: 1, tv_usec: 0)) else { return [] }
     let request = Array("?DEVICES;\n".utf8)
     guard write(fd, request, request.count) == request.count else { return [] }
     var received: [UInt8] = []
@@ -149,7 +141,12 @@ public final class FakeGPSD: @unchecked Sendable {
   public static func accepts(port: Int) -> Bool {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
-    var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
+    return connectLoopback(fd, port: port, within: timeval(tv_sec: 0, tv_usec: 200_000))
+  }
+
+  /// Connects `fd` to 127.0.0.1:`port`, giving up after `timeout` (a connect's send timeout).
+  static func connectLoopback(_ fd: CInt, port: Int, within timeout: timeval) -> Bool {
+    var timeout = timeout
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
