@@ -527,6 +527,70 @@ def stale_gga(states, day0):
     return lines
 
 
+def ahead_rmc_multiplexer(states, day0):
+    """An instrument multiplexer that forwards the receiver's GGA and GLL and then sends RMC
+    and ZDA of its own, stamped by its own clock a second ahead: each burst's RMC and ZDA carry
+    the second after its GGA and GLL, with the same position. Grouped by stamp, the epoch at T
+    is the RMC and ZDA that closed the burst before and the GGA and GLL that open this one."""
+    lines = []
+    for state in states:
+        lat, ns, _ = fmt_coord(state.lat, 2, 4, "NS")
+        lon, ew, _ = fmt_coord(state.lon, 3, 4, "EW")
+        time, ahead = fmt_time(state.t, 2), fmt_time(state.t + 1, 2)
+        date = nmea_date(day0, state.t + 1)
+        lines += [sentence("GPGGA,%s,%s,%s,%s,%s,1,09,0.9,%s,M,44.0,M,," % (time, lat, ns, lon, ew, fmt_number(state.alt, 1)[0])),
+                  sentence("GPGLL,%s,%s,%s,%s,%s,A,A" % (lat, ns, lon, ew, time)),
+                  sentence("GPRMC,%s,A,%s,%s,%s,%s,%s,%s,%s,,,A" % (ahead, lat, ns, lon, ew,
+                           fmt_number(state.speed / float(KNOT), 1)[0], fmt_number(state.course, 1)[0], date)),
+                  sentence("GPZDA,%s,%s,%s,%s,00,00" % (ahead, date[0:2], date[2:4], "20" + date[4:6]))]
+    return lines
+
+
+def sent_second_handheld(states, day0, sky):
+    """An old handheld at 4800 baud with a two-second cycle, stamping each sentence with the
+    second it is sent in: the burst's RMC and GGA carry the fix's second, and the GSA, GSV and
+    GLL that follow more than a second later carry the next one, with the same position. One
+    epoch per burst, at the fix's second."""
+    lines = []
+    for state in states:
+        lat, ns, _ = fmt_coord(state.lat, 2, 4, "NS")
+        lon, ew, _ = fmt_coord(state.lon, 3, 4, "EW")
+        time, later = fmt_time(state.t, 0), fmt_time(state.t + 1, 0)
+        date = nmea_date(day0, state.t)
+        now = sky.at(state.t)
+        used = used_of(now)
+        lines += [sentence("GPRMC,%s,A,%s,%s,%s,%s,%s,%s,%s,,," % (time, lat, ns, lon, ew,
+                           fmt_number(state.speed / float(KNOT), 1)[0], fmt_number(state.course, 0)[0], date)),
+                  sentence("GPGGA,%s,%s,%s,%s,%s,1,%02d,1.5,%s,M,-2.0,M,," % (time, lat, ns, lon, ew, len(used),
+                           fmt_number(state.alt, 1)[0])),
+                  sentence("GPGSA,A,3,%s,2.4,1.5,1.9" % ",".join([("%02d" % s["number"]) for s in used] + [""] * (12 - len(used))))]
+        lines += gsv_group("GP", now)
+        lines.append(sentence("GPGLL,%s,%s,%s,%s,%s,A" % (lat, ns, lon, ew, later)))
+    return lines
+
+
+def millisecond_handheld(states, day0):
+    """An old handheld whose sentences of one burst are stamped a few milliseconds apart, as its
+    firmware reads the clock for each: RMC at the fix time, GGA 3 to 8 ms later and GLL 6 to
+    14 ms later, so that some bursts straddle a whole second (RMC at .996, GGA at .001). One
+    epoch per burst, at the RMC's stamp."""
+    lines = []
+    rng = random.Random(41)
+    for state in states:
+        lat, ns, _ = fmt_coord(state.lat, 2, 4, "NS")
+        lon, ew, _ = fmt_coord(state.lon, 3, 4, "EW")
+        start = state.t - (0.004 if int(state.t) % 5 == 0 else 0.0)
+        gga = start + rng.randint(3, 8) / 1000.0
+        gll = gga + rng.randint(3, 6) / 1000.0
+        date = nmea_date(day0, start)
+        lines += [sentence("GPRMC,%s,A,%s,%s,%s,%s,%s,%s,%s,,,A" % (fmt_time(start, 3), lat, ns, lon, ew,
+                           fmt_number(state.speed / float(KNOT), 1)[0], fmt_number(state.course, 1)[0], date)),
+                  sentence("GPGGA,%s,%s,%s,%s,%s,1,05,2.0,%s,M,12.0,M,," % (fmt_time(gga, 3), lat, ns, lon, ew,
+                           fmt_number(state.alt, 1)[0])),
+                  sentence("GPGLL,%s,%s,%s,%s,%s,A,A" % (lat, ns, lon, ew, fmt_time(gll, 3)))]
+    return lines
+
+
 def receiver_habits():
     day = (2024, 5, 1)
     states = journey(9 * 3600, 1, [(30, 8, 0, True), (12, 8, 1, False), (30, 10, -1, True)], lat=51.5074, lon=-0.1278, alt=20)
@@ -562,6 +626,18 @@ def receiver_habits():
     states = journey(8 * 3600, 1, [(40, 4, 0.5, True)], lat=60.3913, lon=5.3221, alt=3)
     write_habit("stale-gga-multiplexer-1hz", ["# Device: simulated instrument multiplexer stamping GGA with the previous second"],
                 stale_gga(states, day))
+
+    states = journey(6 * 3600, 1, [(40, 5, 0.5, True)], lat=57.7089, lon=11.9746, alt=4)
+    write_habit("ahead-rmc-multiplexer-1hz", ["# Device: simulated instrument multiplexer stamping RMC and ZDA a second after GGA and GLL"],
+                ahead_rmc_multiplexer(states, day))
+
+    states = journey(17 * 3600, 0.5, [(80, 1.4, 1, True)], lat=46.5197, lon=6.6323, alt=372)
+    write_habit("sent-second-handheld-0.5hz", ["# Device: simulated old handheld stamping each sentence with the second it is sent in"],
+                sent_second_handheld(states, day, Sky(16, [GPS])))
+
+    states = journey(18 * 3600, 1, [(40, 1.2, -1, True)], lat=-33.9249, lon=18.4241, alt=10)
+    write_habit("millisecond-handheld-1hz", ["# Device: simulated old handheld stamping each sentence a few milliseconds apart"],
+                millisecond_handheld(states, day))
 
     first = journey(15 * 3600 + 20 * 60, 1, [(20, 10, 0, True)], lat=35.6762, lon=139.6503, alt=40)
     second = journey(15 * 3600, 1, [(20, 10, 0, True)], lat=35.6800, lon=139.6600, alt=40)

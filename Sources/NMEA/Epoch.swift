@@ -20,6 +20,8 @@ struct Epoch: Sendable {
   /// The same moment by the boot clock.
   var arrivalUptime: Duration?
   var date: UTCDate?
+  /// The time of day of the sentence that gave ``date``.
+  var dateTime: UTCTime?
 
   var latitude: Coordinate?
   var longitude: Coordinate?
@@ -170,6 +172,11 @@ extension Epoch {
 }
 
 extension Coordinate {
+  /// Whether two coordinates say the same, to the digits the coarser one has.
+  func saysTheSame(as other: Coordinate) -> Bool {
+    self == other || isRounding(of: other) || other.isRounding(of: self)
+  }
+
   /// Whether this is `precise` written with fewer decimals of minutes, rounded or cut.
   func isRounding(of precise: Coordinate) -> Bool {
     guard minutes.scale < precise.minutes.scale, isNegative == precise.isNegative else { return false }

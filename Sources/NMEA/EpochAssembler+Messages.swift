@@ -44,10 +44,26 @@ extension EpochAssembler {
     }
   }
 
-  mutating func add(_ gga: GGA) { receive(.init(talker: gga.talker, type: .gga), time: gga.time) { $0.merge(gga) } }
-  mutating func add(_ rmc: RMC) { receive(.init(talker: rmc.talker, type: .rmc), time: rmc.time) { $0.merge(rmc) } }
-  mutating func add(_ gll: GLL) { receive(.init(talker: gll.talker, type: .gll), time: gll.time) { $0.merge(gll) } }
-  mutating func add(_ gns: GNS) { receive(.init(talker: gns.talker, type: .gns), time: gns.time) { $0.merge(gns) } }
+  mutating func add(_ gga: GGA) {
+    receive(.init(talker: gga.talker, type: .gga), time: gga.time, position: Self.position(gga.latitude, gga.longitude, if: gga.quality != .invalid)) {
+      $0.merge(gga)
+    }
+  }
+  mutating func add(_ rmc: RMC) {
+    receive(.init(talker: rmc.talker, type: .rmc), time: rmc.time, position: Self.position(rmc.latitude, rmc.longitude, if: rmc.isValid != false && rmc.mode != .invalid)) {
+      $0.merge(rmc)
+    }
+  }
+  mutating func add(_ gll: GLL) {
+    receive(.init(talker: gll.talker, type: .gll), time: gll.time, position: Self.position(gll.latitude, gll.longitude, if: gll.isValid != false && gll.mode != .invalid)) {
+      $0.merge(gll)
+    }
+  }
+  mutating func add(_ gns: GNS) {
+    receive(.init(talker: gns.talker, type: .gns), time: gns.time, position: Self.position(gns.latitude, gns.longitude, if: gns.mode != .invalid)) {
+      $0.merge(gns)
+    }
+  }
   mutating func add(_ vtg: VTG) { receive(.init(talker: vtg.talker, type: .vtg), time: nil) { $0.merge(vtg) } }
   mutating func add(_ gsa: GSA) {
     receive(.init(talker: gsa.talker, type: .gsa, detail: gsa.systemID ?? 0), time: nil) { $0.merge(gsa) }
@@ -61,6 +77,13 @@ extension EpochAssembler {
   }
   mutating func add(_ ths: THS) {
     receive(.init(talker: ths.talker, type: .ths), time: nil) { epoch in if ths.isValid { epoch.trueHeading = ths.heading } }
+  }
+
+  /// The position a sentence states with a fix, for rule 1's exception.
+  @inline(__always)
+  static func position(_ latitude: Coordinate?, _ longitude: Coordinate?, if valid: Bool) -> (Coordinate, Coordinate)? {
+    guard valid, let latitude, let longitude else { return nil }
+    return (latitude, longitude)
   }
 
   /// GSV updates the sky, which outlives epochs, whether or not an epoch is open.

@@ -16,6 +16,20 @@
 ///    sentence type repeats; so a receiver that stamps RMC 50 ms after GGA in the same cycle
 ///    still makes one epoch (once its rate is known, from the second cycle on). Time going
 ///    backwards, as in a spliced log, is another time too.
+///
+///    One exception keeps a burst whole when some of its sentences carry the next second: an
+///    old handheld that stamps each sentence with the second it is sent in (its GLL leaves a
+///    second after its RMC), or an instrument multiplexer that stamps the RMC and ZDA it adds
+///    by its own clock, a second ahead. A sentence stamped one second after the open epoch, of
+///    a type the epoch has not had (from any talker), that repeats the epoch's position
+///    exactly, is the same fix sent again: it joins the open epoch (counted in
+///    ``Counters/restampedSentences``), and so does a sentence without a position (ZDA)
+///    stamped like the one that just joined. Not once the epoch was emitted at its learned
+///    end. A receiver's next epoch never repeats a position to the last digit while it moves;
+///    when it stands still, a sentence the last epoch lacked may join it, which says nothing
+///    new, and the next sentence of a type the epoch had starts the next epoch as ever. A
+///    joined sentence's date is taken as the date of its own second, so a burst across
+///    midnight keeps the right day.
 /// 2. **Untimed sentences** (GSA, GSV, VTG, HDT, …) belong to the open epoch: the one of the
 ///    last timed sentence, as in gpsd. While no timed epoch is open (a receiver that does not
 ///    know the time yet sends every sentence with an empty time, for minutes), they belong to
@@ -72,6 +86,9 @@ public struct EpochAssembler: Sendable {
     /// Sentences stamped with the time of the epoch before the open one, after that epoch
     /// was closed; they are dropped (rule 4).
     public var staleSentences = 0
+    /// Sentences stamped a second after their burst's epoch that repeat its position: they
+    /// joined it (rule 1's exception).
+    public var restampedSentences = 0
     public init() {}
   }
 
@@ -102,6 +119,8 @@ public struct EpochAssembler: Sendable {
   var closedTime: UTCTime?
   /// Whether the last timed sentence was a straggler: the untimed ones after it are its.
   var straggling = false
+  /// The stamp of the last sentence that joined the open epoch re-stamped a second ahead.
+  var restampedTime: UTCTime?
 
   /// When the sentence being added arrived, by the system clock, for a live source (set by
   /// ``FixDecoder``); the epoch it opens keeps it as its ``Fix/arrival``.
@@ -134,26 +153,40 @@ public struct EpochAssembler: Sendable {
 
   /// Takes one sentence of the stream into its epoch (rules 1, 2 and 4): `merge` applies what
   /// it says to the open epoch, when it belongs to one. Every message type comes through here.
+  ///
+  /// `position` is the position the sentence states, if it states one with a fix.
   @inline(__always)
-  mutating func receive(_ base: MessageKey.Base, time stamp: UTCTime?, merge: (inout Epoch) -> Void) {
+  mutating func receive(
+    _ base: MessageKey.Base, time stamp: UTCTime?, position: (Coordinate, Coordinate)? = nil,
+    merge: (inout Epoch) -> Void
+  ) {
+    var restamped = false
     if let time = stamp {
       // A marker taught by a time step that the rate now shows to be within one cycle (a
       // cycle split before the rate was known) is forgotten.
       if rate.observe(base, at: time), let interval = rate.interval, 2 * markerStep < interval { endMarker = nil }
       if let open = epoch.time, !rate.isSameEpoch(time, open) {
-        if time.nanosecondsSinceMidnight < open.nanosecondsSinceMidnight, let closed = closedTime,
+        if EpochRate.step(from: open, to: time) < 0, let closed = closedTime,
           rate.isSameEpoch(time, closed)
         {
           counters.staleSentences += 1
           straggling = true
           return
         }
-        close(byTimeChange: abs(time.nanosecondsSinceMidnight - open.nanosecondsSinceMidnight))
+        if joinsRestamped(base, at: time, after: open, position: position) {
+          counters.restampedSentences += 1
+          restampedTime = time
+          restamped = true
+        } else {
+          close(byTimeChange: abs(EpochRate.step(from: open, to: time)))
+        }
       }
       straggling = false
-      if let open = epoch.time {
+      if restamped {
+        // The epoch keeps its own second.
+      } else if let open = epoch.time {
         // Jitter within the burst: the epoch takes the later stamp, as gpsd does.
-        let ahead = time.nanosecondsSinceMidnight - open.nanosecondsSinceMidnight
+        let ahead = EpochRate.step(from: open, to: time)
         if ahead > 0, ahead <= EpochRate.jitter { epoch.time = time }
       } else {
         epoch.time = time
@@ -174,10 +207,12 @@ public struct EpochAssembler: Sendable {
       return
     }
     let key = cycle.record(base)
+    let date = epoch.date
     if emitted {
       counters.lateSentences += 1
       let before = epoch
       merge(&epoch)
+      if epoch.date != date { epoch.dateTime = stamp }
       if !epoch.saysTheSame(as: before) {
         markerWasEarly = true
         counters.updatedFixes += 1
@@ -186,7 +221,21 @@ public struct EpochAssembler: Sendable {
       return
     }
     merge(&epoch)
+    if epoch.date != date { epoch.dateTime = stamp }
     if let key, key == endMarker { emit() }
+  }
+
+  /// Whether a sentence stamped `time`, another time than the open epoch's `open`, is part of
+  /// the open epoch's burst sent a second later (rule 1's exception).
+  func joinsRestamped(_ base: MessageKey.Base, at time: UTCTime, after open: UTCTime, position: (Coordinate, Coordinate)?) -> Bool {
+    let second: Int64 = 1_000_000_000
+    let step = EpochRate.step(from: open, to: time)
+    guard !emitted, abs(step - second) <= EpochRate.jitter, (rate.interval ?? .max) >= second - EpochRate.jitter,
+      !cycle.contains(type: base.type)
+    else { return false }
+    guard let (latitude, longitude) = position else { return restampedTime == time }
+    guard let epochLatitude = epoch.latitude, let epochLongitude = epoch.longitude else { return false }
+    return latitude.saysTheSame(as: epochLatitude) && longitude.saysTheSame(as: epochLongitude)
   }
 
   /// Ends the stream: emits the open epoch if it has not been yet. Adding more afterwards
@@ -244,6 +293,7 @@ public struct EpochAssembler: Sendable {
       }
     }
     closedTime = epoch.time
+    restampedTime = nil
     epoch = Epoch()
     emitted = false
     markerWasEarly = false
@@ -251,7 +301,12 @@ public struct EpochAssembler: Sendable {
   }
 
   mutating func resolveDate(for time: UTCTime) -> UTCDate? {
-    if let date = epoch.date {
+    if var date = epoch.date {
+      // The date is that of its own sentence's second; the epoch's time may be across
+      // midnight from it (a stamp a few milliseconds or a second apart in one burst).
+      let halfDay: Int64 = 43_200_000_000_000
+      let apart = time.nanosecondsSinceMidnight - (epoch.dateTime ?? time).nanosecondsSinceMidnight
+      if apart < -halfDay { date = date.nextDay } else if apart > halfDay { date = date.previousDay }
       knownDate = date
       knownDateTime = time
       dateFromSentence = true
@@ -404,6 +459,16 @@ struct CycleKeys: Sendable {
     return key
   }
 
+  /// Whether the epoch has had a sentence of `type`, from any talker.
+  func contains(type: SentenceType) -> Bool {
+    var index = 0
+    while index < counts.count {
+      if counts[index].0.type == type { return true }
+      index += 1
+    }
+    return false
+  }
+
   mutating func reset() {
     counts.removeAll(keepingCapacity: true)
     seen = 0
@@ -462,10 +527,19 @@ struct EpochRate: Sendable {
   /// .30 s). Nanoseconds; gpsd draws the same line.
   static let jitter: Int64 = 10_000_000
 
+  /// From `earlier` to `time`, nanoseconds, across midnight the short way: 23:59:59.996 to
+  /// 00:00:00.002 is 6 ms, not a day back.
+  static func step(from earlier: UTCTime, to time: UTCTime) -> Int64 {
+    let day: Int64 = 86_400_000_000_000
+    var step = time.nanosecondsSinceMidnight - earlier.nanosecondsSinceMidnight
+    if step > day / 2 { step -= day } else if step <= -day / 2 { step += day }
+    return step
+  }
+
   /// Whether `time` belongs to the epoch stamped `open`: within ``jitter`` or half an
   /// interval of it.
   func isSameEpoch(_ time: UTCTime, _ open: UTCTime) -> Bool {
-    let difference = abs(time.nanosecondsSinceMidnight - open.nanosecondsSinceMidnight)
+    let difference = abs(Self.step(from: open, to: time))
     if difference <= Self.jitter { return true }
     guard let interval else { return false }
     return 2 * difference < interval

@@ -69,6 +69,9 @@ public struct UTCDate: Hashable, Comparable, Sendable, Codable, CustomStringConv
   /// The next calendar day.
   public var nextDay: UTCDate { UTCDate(daysSince1970: daysSince1970 + 1) }
 
+  /// The calendar day before.
+  package var previousDay: UTCDate { UTCDate(daysSince1970: daysSince1970 - 1) }
+
   /// The years a date may have: GPS time began in 1980, and ``UTCTimestamp`` counts
   /// nanoseconds in 64 bits, which last until 2262. Dates outside are rejected as invalid
   /// input rather than overflowing later.
