@@ -7,7 +7,9 @@ import Plumbing
 final class PortReader: @unchecked Sendable {
   enum Event: Sendable {
     case tick(Counters)
-    case closed(Errno?)
+    /// The port closed (unplugged: the error, if any), with the counters at the end, so a
+    /// session shorter than a tick still knows whether it gave a fix.
+    case closed(Errno?, Counters)
   }
 
   struct Counters: Sendable {
@@ -39,8 +41,14 @@ final class PortReader: @unchecked Sendable {
         continuation.yield(.tick(counters))
       },
       onClosed: { [weak self] error in
-        if let self { self.pipeline.finish(for: receiver) }
-        continuation.yield(.closed(error))
+        var final = Counters()
+        if let self {
+          let fixesBefore = self.pipeline.decoder.assembler.counters.epochs
+          self.pipeline.finish(for: receiver)
+          self.counters.fixes += self.pipeline.decoder.assembler.counters.epochs - fixesBefore
+          final = self.counters
+        }
+        continuation.yield(.closed(error, final))
         continuation.finish()
       })
   }

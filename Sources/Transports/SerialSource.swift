@@ -153,8 +153,8 @@ public struct SerialSource: ByteSource {
     let outcome: Outcome = await withTaskCancellationHandler {
       for await event in events {
         switch event {
-        case .closed(let error):
-          return .gone(error, hadFix: hadFix)
+        case .closed(let error, let final):
+          return .gone(error, hadFix: hadFix || final.fixes > 0)
         case .tick(let counters):
           let now = ContinuousClock.now
           hadFix = hadFix || counters.fixes > 0
