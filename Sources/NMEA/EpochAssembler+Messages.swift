@@ -50,7 +50,7 @@ extension EpochAssembler {
     }
   }
   mutating func add(_ rmc: RMC) {
-    receive(.init(talker: rmc.talker, type: .rmc), time: rmc.time, position: Self.position(rmc.latitude, rmc.longitude, if: rmc.isValid != false && rmc.mode != .invalid)) {
+    receive(.init(talker: rmc.talker, type: .rmc), time: rmc.time, position: Self.position(rmc.latitude, rmc.longitude, if: rmc.isValid != false && rmc.mode != .invalid, knots: rmc.speedKnots)) {
       $0.merge(rmc)
     }
   }
@@ -81,9 +81,9 @@ extension EpochAssembler {
 
   /// The position a sentence states with a fix, for rule 1's exception.
   @inline(__always)
-  static func position(_ latitude: Coordinate?, _ longitude: Coordinate?, if valid: Bool) -> (Coordinate, Coordinate)? {
+  static func position(_ latitude: Coordinate?, _ longitude: Coordinate?, if valid: Bool, knots: FixedPoint? = nil) -> StatedPosition? {
     guard valid, let latitude, let longitude else { return nil }
-    return (latitude, longitude)
+    return StatedPosition(latitude: latitude, longitude: longitude, speed: knots.map { $0.doubleValue * metresPerSecondPerKnot })
   }
 
   /// GSV updates the sky, which outlives epochs, whether or not an epoch is open.

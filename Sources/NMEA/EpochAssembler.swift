@@ -24,10 +24,12 @@
 ///    a type the epoch has not had (from any talker), that repeats the epoch's position
 ///    exactly, is the same fix sent again: it joins the open epoch (counted in
 ///    ``Counters/restampedSentences``), and so does a sentence without a position (ZDA)
-///    stamped like the one that just joined. Not once the epoch was emitted at its learned
-///    end. A receiver's next epoch never repeats a position to the last digit while it moves;
-///    when it stands still, a sentence the last epoch lacked may join it, which says nothing
-///    new, and the next sentence of a type the epoch had starts the next epoch as ever. A
+///    stamped like the one that just joined; once the epoch was emitted at its learned end,
+///    only if it says nothing new. A receiver's next epoch never repeats a position to the last digit while it moves,
+///    so this holds only for a receiver known to move: its open epoch's position differs from
+///    the epoch before, or its speed (the epoch's, else the sentence's) covers two of the
+///    position's last digits in a second.
+///    (A receiver standing still cannot be told from its next epoch, so nothing joins.) A
 ///    joined sentence's date is taken as the date of its own second, so a burst across
 ///    midnight keeps the right day.
 /// 2. **Untimed sentences** (GSA, GSV, VTG, HDT, …) belong to the open epoch: the one of the
@@ -121,6 +123,8 @@ public struct EpochAssembler: Sendable {
   var straggling = false
   /// The stamp of the last sentence that joined the open epoch re-stamped a second ahead.
   var restampedTime: UTCTime?
+  /// The position of the last epoch closed that had one.
+  var closedPosition: (Coordinate, Coordinate)?
 
   /// When the sentence being added arrived, by the system clock, for a live source (set by
   /// ``FixDecoder``); the epoch it opens keeps it as its ``Fix/arrival``.
@@ -157,7 +161,7 @@ public struct EpochAssembler: Sendable {
   /// `position` is the position the sentence states, if it states one with a fix.
   @inline(__always)
   mutating func receive(
-    _ base: MessageKey.Base, time stamp: UTCTime?, position: (Coordinate, Coordinate)? = nil,
+    _ base: MessageKey.Base, time stamp: UTCTime?, position: StatedPosition? = nil,
     merge: (inout Epoch) -> Void
   ) {
     var restamped = false
@@ -173,7 +177,11 @@ public struct EpochAssembler: Sendable {
           straggling = true
           return
         }
-        if joinsRestamped(base, at: time, after: open, position: position) {
+        // Once emitted at its learned end, it joins only if it says nothing new (else that
+        // would be a second location for the same time).
+        if joinsRestamped(base, at: time, after: open, stated: position),
+          !emitted || { var trial = epoch; merge(&trial); return trial.saysTheSame(as: epoch) }()
+        {
           counters.restampedSentences += 1
           restampedTime = time
           restamped = true
@@ -227,15 +235,28 @@ public struct EpochAssembler: Sendable {
 
   /// Whether a sentence stamped `time`, another time than the open epoch's `open`, is part of
   /// the open epoch's burst sent a second later (rule 1's exception).
-  func joinsRestamped(_ base: MessageKey.Base, at time: UTCTime, after open: UTCTime, position: (Coordinate, Coordinate)?) -> Bool {
+  func joinsRestamped(_ base: MessageKey.Base, at time: UTCTime, after open: UTCTime, stated: StatedPosition?) -> Bool {
     let second: Int64 = 1_000_000_000
     let step = EpochRate.step(from: open, to: time)
-    guard !emitted, abs(step - second) <= EpochRate.jitter, (rate.interval ?? .max) >= second - EpochRate.jitter,
+    guard abs(step - second) <= EpochRate.jitter, (rate.interval ?? .max) >= second - EpochRate.jitter,
       !cycle.contains(type: base.type)
     else { return false }
-    guard let (latitude, longitude) = position else { return restampedTime == time }
-    guard let epochLatitude = epoch.latitude, let epochLongitude = epoch.longitude else { return false }
-    return latitude.saysTheSame(as: epochLatitude) && longitude.saysTheSame(as: epochLongitude)
+    guard let stated else { return restampedTime == time }
+    let (latitude, longitude) = (stated.latitude, stated.longitude)
+    guard let epochLatitude = epoch.latitude, let epochLongitude = epoch.longitude,
+      latitude.saysTheSame(as: epochLatitude), longitude.saysTheSame(as: epochLongitude)
+    else { return false }
+    // Only a moving receiver's position tells its epochs apart.
+    if let (closedLatitude, closedLongitude) = closedPosition,
+      !(closedLatitude.saysTheSame(as: epochLatitude) && closedLongitude.saysTheSame(as: epochLongitude))
+    {
+      return true
+    }
+    guard let speed = epoch.speed?.metresPerSecond ?? stated.speed else { return false }
+    // Faster than two of the position's last digits a second (a digit of minutes of latitude
+    // is 1852 m over ten to the number of decimals).
+    let decimals = Int(min(epochLatitude.minutes.scale, epochLongitude.minutes.scale))
+    return speed > 2 * 1852 / Double(FixedPoint.powersOfTenInteger[min(decimals, 8)])
   }
 
   /// Ends the stream: emits the open epoch if it has not been yet. Adding more afterwards
@@ -293,6 +314,7 @@ public struct EpochAssembler: Sendable {
       }
     }
     closedTime = epoch.time
+    if let latitude = epoch.latitude, let longitude = epoch.longitude { closedPosition = (latitude, longitude) }
     restampedTime = nil
     epoch = Epoch()
     emitted = false
@@ -404,6 +426,14 @@ public struct EpochAssembler: Sendable {
     default: 5.0
     }
   }
+}
+
+/// The position a sentence states with a fix, and its speed if it gives one (metres per
+/// second), for rule 1's exception.
+struct StatedPosition {
+  var latitude: Coordinate
+  var longitude: Coordinate
+  var speed: Double?
 }
 
 /// Identifies a sentence's place in the receiver's cycle.

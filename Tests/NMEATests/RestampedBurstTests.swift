@@ -24,7 +24,7 @@ import Testing
   @Test func aHandheldsSentencesSentInTheNextSecondStayInTheirBurst() {
     let lines = stride(from: 0, to: 8, by: 2).flatMap { second in
       [
-        nmea("GPRMC,12000\(second),A,\(Self.position(second)),\(second).0,9\(second),010524,,,"),
+        nmea("GPRMC,12000\(second),A,\(Self.position(second)),\(second + 8).0,9\(second),010524,,,"),
         nmea("GPGGA,12000\(second),\(Self.position(second)),1,05,1.5,372.0,M,-2.0,M,,"),
         nmea("GPGSA,A,3,10,14,15,16,31,,,,,,,,2.4,1.5,1.9"),
         nmea("GPGLL,\(Self.position(second)),12000\(second + 1),A"),
@@ -36,6 +36,27 @@ import Testing
     #expect(fixes.map(\.course) == [90, 92, 94, 96])
     #expect(fixes.allSatisfy { $0.altitude == 372 && $0.pdop == 2.4 })
     #expect(counters.restampedSentences == 4)
+  }
+
+  /// The same handheld, standing still at first: its bursts cannot be told from two epochs
+  /// until it moves, and then they are whole again, though its end of cycle was learned from
+  /// a split burst.
+  @Test func aHandheldThatStartsStandingStillIsWholeOnceItMoves() {
+    let lines = stride(from: 0, to: 12, by: 2).flatMap { second in
+      let place = Self.position(second < 4 ? 0 : second)
+      return [
+        nmea("GPRMC,1200\(two(second)),A,\(place),\(second < 4 ? 0 : 9).0,9\(second / 2),010524,,,"),
+        nmea("GPGGA,1200\(two(second)),\(place),1,05,1.5,372.0,M,-2.0,M,,"),
+        nmea("GPGSA,A,3,10,14,15,16,31,,,,,,,,2.4,1.5,1.9"),
+        nmea("GPGLL,\(place),1200\(two(second + 1)),A"),
+      ]
+    }
+    let (fixes, _) = Self.decode(lines)
+    // Standing still, 0 and 2 split (their GLL's seconds, 1 and 3, are locations of their
+    // own); 4 is the first burst that moved, whole, and so are all after it.
+    #expect(fixes.map(\.time.second) == [0, 1, 2, 3, 4, 6, 8, 10])
+    #expect(fixes.suffix(4).map(\.course) == [92, 93, 94, 95])
+    #expect(Set(fixes.map(\.time.second)).count == fixes.count, "no time twice")
   }
 
   /// A multiplexer forwards GGA and GLL and adds RMC and ZDA stamped by its own clock, a
@@ -73,9 +94,9 @@ import Testing
     #expect(counters.restampedSentences == 0)
   }
 
-  /// A receiver standing still repeats its position to the last digit; a sentence its last
-  /// epoch lacked may join that epoch (saying nothing new), but every second still has its
-  /// one location with its own course, and none is repeated.
+  /// A receiver standing still repeats its position to the last digit, so its next epoch
+  /// cannot be told from a re-stamped sentence: nothing joins, and every second has its one
+  /// location with its own course.
   @Test func aReceiverStandingStillStillGivesOneLocationPerSecond() {
     let lines = (0..<6).flatMap { second in
       (second % 2 == 0 ? [] : [nmea("GPGLL,\(Self.position(0)),12000\(second).00,A,A")]) + [
@@ -86,7 +107,7 @@ import Testing
     let (fixes, counters) = Self.decode(lines)
     #expect(fixes.map(\.time.second) == [0, 1, 2, 3, 4, 5])
     #expect(fixes.map(\.course) == [100, 101, 102, 103, 104, 105])
-    #expect(counters.updatedFixes == 0)
+    #expect(counters.updatedFixes == 0 && counters.restampedSentences == 0)
   }
 
   /// The multiplexer's RMC and ZDA for the burst at 23:59:59 carry 00:00:00 and the next day's
@@ -119,3 +140,5 @@ import Testing
     #expect(fixes.map { $0.timestamp?.description } == ["2024-05-02T00:00:00.002Z", "2024-05-02T00:00:01.004Z"])
   }
 }
+
+private func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
