@@ -31,6 +31,13 @@ package struct FileDescriptor: Hashable, Sendable {
     try buffer.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try read(into: raw) } }.get()
   }
 
+  /// Writes what the descriptor takes now of `bytes`, giving how many; on a non-blocking
+  /// descriptor that takes nothing now it throws ``Errno/wouldBlock``. The corresponding C
+  /// function is `write(2)`.
+  package func write(_ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
+    try valueOrErrno { system_write(rawValue, bytes.baseAddress, bytes.count) }
+  }
+
   /// Writes all of `bytes`, looping over partial writes. The corresponding C function is `write(2)`.
   package func writeAll(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
     var offset = 0

@@ -5,7 +5,7 @@
 /// none, or none left for that call, it makes the real call.
 
 package func system_open(_ path: UnsafePointer<CChar>, _ flags: CInt, _ mode: mode_t) -> CInt {
-  if let scripted = SystemCallScript.current?.next(.open) { return CInt(scripted) }
+  if let script = SystemCallScript.current, let scripted = script.next(.open, path: String(cString: path)) { return CInt(scripted) }
   return open(path, flags, mode)
 }
 
@@ -47,6 +47,7 @@ package final class SystemCallScript: @unchecked Sendable {
   private struct State {
     var pending: [Call: [(result: Int, errno: CInt)]] = [:]
     var calls: [Call] = []
+    var opened: [String] = []
   }
 
   package init(_ script: [Call: [(result: Int, errno: CInt)]]) {
@@ -56,9 +57,13 @@ package final class SystemCallScript: @unchecked Sendable {
   /// Every shim call made while this script was current, in order.
   package var calls: [Call] { lock.withLock { $0.calls } }
 
-  func next(_ call: Call) -> Int? {
+  /// The paths given to `open`, in order.
+  package var opened: [String] { lock.withLock { $0.opened } }
+
+  func next(_ call: Call, path: String? = nil) -> Int? {
     let step = lock.withLock { state -> (result: Int, errno: CInt)? in
       state.calls.append(call)
+      if let path { state.opened.append(path) }
       guard var queue = state.pending[call], !queue.isEmpty else { return nil }
       let step = queue.removeFirst()
       state.pending[call] = queue

@@ -43,6 +43,7 @@ final class PortReader: @unchecked Sendable {
       onClosed: { [weak self] error in
         var final = Counters()
         if let self {
+          if let outlet = self.outlet { receiver.detach(outlet) }
           let fixesBefore = self.pipeline.decoder.assembler.counters.epochs
           self.pipeline.finish(for: receiver)
           self.counters.fixes += self.pipeline.decoder.assembler.counters.epochs - fixesBefore
@@ -53,7 +54,14 @@ final class PortReader: @unchecked Sendable {
       })
   }
 
-  func start() { reader.start() }
+  /// The receiver's outlet for ``Receiver/send(_:)`` while this session runs.
+  private var outlet: Int?
+
+  /// Attaches the outlet first: `start` hands over to the reader's queue, which reads it.
+  func start() {
+    outlet = receiver.attach { [weak reader] bytes in reader?.send(bytes) ?? .failure(.notConnected) }
+    reader.start()
+  }
   func stop() async { await reader.stop() }
 
   /// The pipeline, for the next session; read only once the reader has stopped.

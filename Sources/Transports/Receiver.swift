@@ -49,6 +49,14 @@ public final class Receiver: Sendable, ReceiverEventSink {
     var entries: [Entry] = []
     var nextID = 0
     var interests: Interests = []
+    /// Where ``send(_:)`` hands bytes: the open session's writer, if the source can write.
+    var outlet: (id: Int, send: @Sendable ([UInt8]) -> Result<Void, SendError>)?
+    /// The session (the source running), while anyone runs the receiver.
+    var session: Task<Void, Never>?
+    /// Whether the session was told to stop (its last runner left) and has not ended yet.
+    var sessionStopping = false
+    /// Who runs the receiver now, and what wakes each when it may return.
+    var runners: [Int: Runner] = [:]
 
     /// What the listeners want together, after one left or changed its mind.
     mutating func updateInterests() {
@@ -60,13 +68,119 @@ public final class Receiver: Sendable, ReceiverEventSink {
   public let source: any ByteSource
   private let state = Locked(State())
 
+  /// Hands bytes to the open session's writer; sessions attach one while they can write.
+  package func attach(_ outlet: @escaping @Sendable ([UInt8]) -> Result<Void, SendError>) -> Int {
+    state.withLock { state in
+      defer { state.nextID += 1 }
+      state.outlet = (state.nextID, outlet)
+      return state.nextID
+    }
+  }
+
+  /// Takes back the outlet `id` (a session ended), unless another has replaced it.
+  package func detach(_ id: Int) {
+    state.withLock { state in if state.outlet?.id == id { state.outlet = nil } }
+  }
+
+  /// The outlet of the open session, if any.
+  var outlet: (@Sendable ([UInt8]) -> Result<Void, SendError>)? { state.withLock { $0.outlet?.send } }
+
   public init(_ source: any ByteSource) {
     self.source = source
   }
 
   /// Reads the source until the task is cancelled or the source ends, publishing as it goes.
+  ///
+  /// The receiver owns its session: however many tasks run it at once (a `LocationManager`,
+  /// a gpsd server and a recording sharing one receiver), the source runs once, so the device
+  /// is opened once. The first to run starts it; each returns when it is cancelled, the last
+  /// one only once the source has stopped (its device closed, its settings restored); all
+  /// return when the source ends by itself (the end of a capture, a cause that cannot go away).
   public func run() async {
-    await source.run(for: self)
+    var id = 0
+    // A session still stopping is let end first: the next one opens the device afresh.
+    while let ending = state.withLock({ state -> Task<Void, Never>? in
+      if state.sessionStopping { return state.session }
+      id = state.nextID
+      state.nextID += 1
+      state.runners[id] = .running(nil)
+      if state.session == nil {
+        state.session = Task { [self] in
+          await source.run(for: self)
+          sessionEnded()
+        }
+      }
+      return nil
+    }) {
+      await ending.value
+    }
+    let runner = id
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let wait = state.withLock { state -> Bool in
+          switch state.runners[runner] {
+          case .running(nil): state.runners[runner] = .running(continuation)
+          case .stopping(nil): state.runners[runner] = .stopping(continuation)
+          default: return false
+          }
+          return true
+        }
+        if !wait { continuation.resume() }
+      }
+    } onCancel: {
+      leave(runner)
+    }
+    state.withLock { $0.runners[runner] = nil }
+  }
+
+  /// One task running the receiver (see ``run()``).
+  enum Runner {
+    /// Running, waiting (once it waits) for the session to end or for itself to be cancelled.
+    case running(CheckedContinuation<Void, Never>?)
+    /// The last runner, cancelled: it waits for the session it stopped to end.
+    case stopping(CheckedContinuation<Void, Never>?)
+    /// Free to return.
+    case released
+  }
+
+  /// A runner was cancelled: it returns at once while others still run the receiver; the
+  /// last one stops the session and returns when it has ended.
+  private func leave(_ id: Int) {
+    let (waking, stopping): (CheckedContinuation<Void, Never>?, Task<Void, Never>?) = state.withLock { state in
+      guard case .running(let waiting) = state.runners[id] else { return (nil, nil) }
+      let others = state.runners.contains { other in
+        guard other.key != id, case .running = other.value else { return false }
+        return true
+      }
+      if !others, let session = state.session {
+        state.runners[id] = .stopping(waiting)
+        state.sessionStopping = true
+        return (nil, session)
+      }
+      state.runners[id] = .released
+      return (waiting, nil)
+    }
+    waking?.resume()
+    stopping?.cancel()
+  }
+
+  /// The source returned: every runner may return, and the next run starts a new session.
+  private func sessionEnded() {
+    let waking = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      state.session = nil
+      state.sessionStopping = false
+      var waking: [CheckedContinuation<Void, Never>] = []
+      for (id, runner) in state.runners {
+        switch runner {
+        case .running(let waiting), .stopping(let waiting):
+          if let waiting { waking.append(waiting) }
+          state.runners[id] = .released
+        case .released: break
+        }
+      }
+      return waking
+    }
+    for continuation in waking { continuation.resume() }
   }
 
   /// Adds a listener: `handler` is called with every event it wants from now on, on the
