@@ -19,7 +19,7 @@ struct HostileClientTests {
       try await Task.sleep(for: .milliseconds(500))
       try? client.send(" ")
     }
-    let lines = try await offThePool { client.read(for: 10) { $0.contains { $0.contains("Request incomplete") } } }
+    let lines = try await offThePool { client.readBlocking(for: 10) { $0.contains { $0.contains("Request incomplete") } } }
     #expect(lines.contains { $0.contains(#""class":"ERROR""#) && $0.contains("Request incomplete") }, "\(lines)")
     #expect(client.isClosedByServer)
   }

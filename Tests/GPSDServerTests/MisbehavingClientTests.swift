@@ -23,13 +23,13 @@ struct MisbehavingClientTests {
     try await blocking {
       let served = try Served("sirf-nmea22-1hz.nmea", waitForClient: false)
       let client = try RawClient(port: served.port)
-      client.read(for: 0.3)
+      client.readBlocking(for: 0.3)
       try client.send("?WAT")
-      #expect(Self.classes(client.read(for: 0.3)) == ["VERSION"])
+      #expect(Self.classes(client.readBlocking(for: 0.3)) == ["VERSION"])
       try client.send(#"CH={"enable":true,"js"#)
-      #expect(Self.classes(client.read(for: 0.3)) == ["VERSION"])
+      #expect(Self.classes(client.readBlocking(for: 0.3)) == ["VERSION"])
       try client.send(#"on":true}"#)  // no ';', no newline: taken as soon as the object closes
-      let lines = client.read(for: 2) { Self.classes($0).contains("WATCH") }
+      let lines = client.readBlocking(for: 2) { Self.classes($0).contains("WATCH") }
       #expect(Array(Self.classes(lines).prefix(3)) == ["VERSION", "DEVICES", "WATCH"])
     }
   }
@@ -39,14 +39,14 @@ struct MisbehavingClientTests {
       let served = try Served("sirf-nmea22-1hz.nmea", waitForClient: false)
       let client = try RawClient(port: served.port)
       try client.send("?FOO;")
-      var lines = client.read(for: 2) { $0.count >= 2 }
+      var lines = client.readBlocking(for: 2) { $0.count >= 2 }
       #expect(lines.last == #"{"class":"ERROR","message":"Unrecognized request '?FOO;'"}"# + "\r")
       try client.send(String(repeating: "x", count: 9000) + "\n?VERSION;")
-      lines = client.read(for: 2) { Self.classes($0).filter { $0 == "VERSION" }.count == 2 }
+      lines = client.readBlocking(for: 2) { Self.classes($0).filter { $0 == "VERSION" }.count == 2 }
       #expect(Self.classes(lines) == ["VERSION", "ERROR", "ERROR", "VERSION"])
       #expect(lines[2].count < 200, "the echo is capped: \(lines[2].count) bytes")
       try client.send(#"?WATCH={"enable":true,"device":"/dev/other"}"#)
-      lines = client.read(for: 2) { $0.count >= 5 }
+      lines = client.readBlocking(for: 2) { $0.count >= 5 }
       #expect(lines.last?.contains("No such device as /dev/other") == true)
     }
   }
@@ -56,13 +56,13 @@ struct MisbehavingClientTests {
       let served = try Served("sirf-nmea22-1hz.nmea", waitForClient: false)
       var clients: [RawClient] = []
       for _ in 0..<64 { clients.append(try RawClient(port: served.port)) }
-      for client in clients { #expect(Self.classes(client.read(for: 2) { !$0.isEmpty }) == ["VERSION"]) }
+      for client in clients { #expect(Self.classes(client.readBlocking(for: 2) { !$0.isEmpty }) == ["VERSION"]) }
       let extra = try RawClient(port: served.port)
-      let refused = extra.read(for: 2) { !$0.isEmpty }
+      let refused = extra.readBlocking(for: 2) { !$0.isEmpty }
       #expect(refused.first?.contains("Too many clients") == true)
       #expect(extra.isClosedByServer)
       try clients[0].send("?VERSION;")
-      #expect(Self.classes(clients[0].read(for: 2) { $0.count >= 2 }) == ["VERSION", "VERSION"])
+      #expect(Self.classes(clients[0].readBlocking(for: 2) { $0.count >= 2 }) == ["VERSION", "VERSION"])
     }
   }
 
@@ -82,13 +82,13 @@ struct MisbehavingClientTests {
       // that never reads too, and a busy machine may take long enough to reach the next line
       // for the server to let it go as well.
       var droppedWhileReading = 0
-      let lines = reader.read(for: 30) { lines in
+      let lines = reader.readBlocking(for: 30) { lines in
         droppedWhileReading = served.server.statistics.dropped
         return lines.count { $0.hasPrefix(Self.tpv) } >= 300 && droppedWhileReading > 0
       }
       #expect(lines.count { $0.hasPrefix(Self.tpv) } >= 300, "the reader kept getting fixes")
       #expect(droppedWhileReading == 1, "the stuck client was let go, and only it")
-      #expect(stuck.isClosedByServer || stuck.read(for: 5).count > 0)
+      #expect(stuck.isClosedByServer || stuck.readBlocking(for: 5).count > 0)
     }
   }
 
@@ -98,11 +98,11 @@ struct MisbehavingClientTests {
       let served = try Served(capture: .simulated(drive), speed: .multiplied(by: 50))
       let leaving = try RawClient(port: served.port)
       try leaving.send(#"?WATCH={"enable":true,"json":true,"nmea":true}"#)
-      leaving.read(for: 0.3)
+      leaving.readBlocking(for: 0.3)
       leaving.abort()
       let staying = try RawClient(port: served.port)
       try staying.send(Self.watchJSON)
-      let lines = staying.read(for: 5) { $0.count { $0.hasPrefix(Self.tpv) } >= 20 }
+      let lines = staying.readBlocking(for: 5) { $0.count { $0.hasPrefix(Self.tpv) } >= 20 }
       #expect(lines.count { $0.hasPrefix(Self.tpv) } >= 20)
     }
   }

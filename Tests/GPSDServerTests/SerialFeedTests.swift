@@ -18,12 +18,12 @@ import Testing
       .filter { $0.hasPrefix("$") }
     let capture = try Data(contentsOf: fixture)
     let playing = Task(executorPreference: DedicatedExecutor.own()) { await pty.play(capture) }
-    let lines = try await offThePool { client.read(for: 20) { lines in lines.filter { $0.hasPrefix("$") }.count >= 200 } }
+    let lines = try await offThePool { client.readBlocking(for: 20) { lines in lines.filter { $0.hasPrefix("$") }.count >= 200 } }
       .filter { $0.hasPrefix("$") }.map { $0.trimmingCharacters(in: .newlines) }
     await playing.value
     // A tty's DEVICE says its line as gpsd's does, once autobaud has found the speed.
     let line = #""native":0,"bps":9600,"parity":"N","stopbits":1"#
-    let devices = try await offThePool { client.read(for: 10) { $0.contains { $0.contains(line) } } }
+    let devices = try await offThePool { client.readBlocking(for: 10) { $0.contains { $0.contains(line) } } }
       .filter { $0.contains(#""class":"DEVICE""#) }
     #expect(devices.contains { $0.contains(line) }, "\(devices)")
     feeding.cancel()
@@ -44,7 +44,7 @@ import Testing
     let served = try Served("quectel-nmea411-10hz.nmea", speed: 1)
     let client = try RawClient(port: served.port)
     try client.send(#"?WATCH={"enable":true,"json":true};"#)
-    let lines = try await offThePool { client.read(for: 10) { $0.contains { $0.contains(#""cycle":0.10"#) } } }
+    let lines = try await offThePool { client.readBlocking(for: 10) { $0.contains { $0.contains(#""cycle":0.10"#) } } }
     #expect(lines.contains { $0.hasPrefix(#"{"class":"DEVICE""#) && $0.contains(#""cycle":0.10"#) }, "\(lines.prefix(6))")
   }
 }

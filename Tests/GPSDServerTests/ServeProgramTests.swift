@@ -36,8 +36,11 @@ struct ServeProgramTests {
     let direct = try await runProgram(Gpsbridge.executable, ["--replay", capture, "--speed", "max", "--json"])
     for _ in 0..<600 where server.isRunning { try await Task.sleep(for: .milliseconds(100)) }
     client.terminate()
-    let served = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    client.waitUntilExit()
+    let served = try await offThePool {
+      let served = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      client.waitUntilExit()
+      return served
+    }
     func locations(_ output: String) -> [String: (Double, Double)] {
       var result: [String: (Double, Double)] = [:]
       for line in output.split(separator: "\n") {

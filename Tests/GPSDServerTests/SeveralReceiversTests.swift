@@ -34,7 +34,7 @@ struct SeveralReceiversTests {
 
     // A watch for the second receiver gets its reports only.
     try client.send(#"?WATCH={"enable":true,"json":true,"device":"\#(second)"};"#)
-    let watched = try await offThePool { client.read(for: 10) { Self.lines($0.joined(separator: "\n"), class: "TPV").count >= 3 } }
+    let watched = try await offThePool { client.readBlocking(for: 10) { Self.lines($0.joined(separator: "\n"), class: "TPV").count >= 3 } }
       .joined(separator: "\n")
     let devices = Set(Self.lines(watched, class: "TPV").compactMap { $0["device"] as? String })
     #expect(devices == [second], "\(watched)")
@@ -42,14 +42,12 @@ struct SeveralReceiversTests {
     // ?DEVICE names one (the first: this client watches only the second, so only the answer
     // can be a DEVICE of the first).
     try client.send(#"?DEVICE={"path":"\#(first)"};"#)
-    let named = try await offThePool {
-      client.read(for: 5) { lines in lines.contains { $0.hasPrefix(#"{"class":"DEVICE","path":"\#(first)""#) } }
-    }
+    let named = await client.read(for: 5) { lines in lines.contains { $0.hasPrefix(#"{"class":"DEVICE","path":"\#(first)""#) } }
     #expect(named.contains { $0.hasPrefix(#"{"class":"DEVICE","path":"\#(first)""#) }, "\(named.suffix(3))")
 
     // ?POLL reports each.
     try client.send("?POLL;")
-    let polled = try await offThePool { client.read(for: 5) { !Self.lines($0.joined(separator: "\n"), class: "POLL").isEmpty } }
+    let polled = try await offThePool { client.readBlocking(for: 5) { !Self.lines($0.joined(separator: "\n"), class: "POLL").isEmpty } }
       .joined(separator: "\n")
     let poll = Self.lines(polled, class: "POLL").last
     #expect(poll?["active"] as? Int == 2, "\(polled)")
@@ -122,7 +120,7 @@ struct SeveralReceiversTests {
   /// The paths `?DEVICES` lists to `client`.
   static func devicesListed(to client: RawClient) async throws -> Set<String> {
     try client.send("?DEVICES;")
-    let answer = try await offThePool { client.read(for: 5) { !Self.lines($0.joined(separator: "\n"), class: "DEVICES").isEmpty } }
+    let answer = try await offThePool { client.readBlocking(for: 5) { !Self.lines($0.joined(separator: "\n"), class: "DEVICES").isEmpty } }
       .joined(separator: "\n")
     let listed = Self.lines(answer, class: "DEVICES").last?["devices"] as? [[String: Any]] ?? []
     return Set(listed.compactMap { $0["path"] as? String })

@@ -17,12 +17,12 @@ import Transports
 
     let reports = try RawClient(port: try #require(server.port))
     try reports.send(#"?WATCH={"enable":true,"json":true};"#)
-    _ = try await offThePool { reports.read(for: 10) { $0.contains { $0.hasPrefix(#"{"class":"WATCH""#) } } }
+    _ = try await offThePool { reports.readBlocking(for: 10) { $0.contains { $0.hasPrefix(#"{"class":"WATCH""#) } } }
     #expect(receiver.interests.isDisjoint(with: [.sentences, .bytes]), "a JSON watcher wants neither")
 
     let sentences = try RawClient(port: try #require(server.port))
     try sentences.send(#"?WATCH={"enable":true,"nmea":true};"#)
-    _ = try await offThePool { sentences.read(for: 10) { $0.contains { $0.hasPrefix(#"{"class":"WATCH""#) } } }
+    _ = try await offThePool { sentences.readBlocking(for: 10) { $0.contains { $0.hasPrefix(#"{"class":"WATCH""#) } } }
     #expect(receiver.interests.contains(.sentences))
     #expect(!receiver.interests.contains(.bytes))
 

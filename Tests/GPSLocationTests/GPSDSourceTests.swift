@@ -68,8 +68,12 @@ struct GPSDSourceTests {
     }
     await manager.stopUpdatingLocation()
     kill(pipe.processIdentifier, SIGKILL)  // gpspipe may not heed SIGTERM while it waits on gpsd
-    let data = first + output.fileHandleForReading.readDataToEndOfFile()
-    pipe.waitUntilExit()
+    let rest = try await offThePool {
+      let rest = output.fileHandleForReading.readDataToEndOfFile()
+      pipe.waitUntilExit()
+      return rest
+    }
+    let data = first + rest
 
     var gpsdTPVs: [Date: GPSDReport.TPV] = [:]
     for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {

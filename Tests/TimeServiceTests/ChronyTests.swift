@@ -81,7 +81,8 @@ struct ChronyTests {
 
     // The receiver unplugged and plugged in again: samples resume once its epochs agree.
     simulator.terminate()
-    simulator.waitUntilExit()
+    let ending = simulator
+    try await offThePool { ending.waitUntilExit() }
     for _ in 0..<100 where FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
     try await Task.sleep(for: .seconds(3))
     let unplugged = try await chronyd.sources()["GPS"]?.lastSample ?? 0

@@ -1,5 +1,6 @@
 import Foundation
 import NMEASimulation
+import TestHelpers
 import Testing
 
 /// Every capture in `Fixtures/` through gpsd's own decoder and through gpsbridge: each of
@@ -16,8 +17,8 @@ struct GPSDDifferentialTests {
   }()
 
   @Test(arguments: captures)
-  func gpsdsFixEpochsAreReproduced(_ capture: String) throws {
-    try Self.compare(Program.fixtures.appendingPathComponent(capture).path)
+  func gpsdsFixEpochsAreReproduced(_ capture: String) async throws {
+    try await Self.compare(Program.fixtures.appendingPathComponent(capture).path)
   }
 
   /// Each profile of the simulator, with noise, through both decoders.
@@ -27,25 +28,21 @@ struct GPSDDifferentialTests {
     defer { try? FileManager.default.removeItem(atPath: path) }
     let result = try await Program.run(["simulate", "--profile", profile, "--duration", "240", "--noise", "2", "--output", path])
     #expect(result.status == 0, "\(result.error)")
-    try Self.compare(path)
+    try await Self.compare(path)
   }
 
   @Test func everyCaptureIsCompared() {
     #expect(Self.captures.count >= 14)
   }
 
-  static func compare(_ capture: String) throws {
+  /// Runs the script on a thread of its own (through `runProgram`): it takes seconds, and a
+  /// test blocking one of the pool's two threads for that long starves every other test.
+  static func compare(_ capture: String) async throws {
     let script = Program.fixtures.deletingLastPathComponent().appendingPathComponent("Scripts/compare-with-gpsd")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", script.path, "--check", "--verbose", "--gpsbridge", Program.executable.path, capture]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "\(text)")
+    let result = try await runProgram(
+      URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path, "--check", "--verbose", "--gpsbridge", Program.executable.path, capture],
+      timeout: 120)
+    #expect(result.status == 0, "\(result.output)\(result.error)")
   }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Plumbing
+import TestHelpers
 
 /// A hand-made gpsd client over a plain socket, for sending what real clients never would.
 final class RawClient: @unchecked Sendable {
@@ -37,7 +38,7 @@ final class RawClient: @unchecked Sendable {
   /// 20 ms: a client that went over everything it had on every read would fall behind a fast
   /// server on a busy machine, and be dropped as one that stopped reading.
   @discardableResult
-  func read(for seconds: Double = 1, until done: ([String]) -> Bool = { _ in false }) -> [String] {
+  func readBlocking(for seconds: Double = 1, until done: ([String]) -> Bool = { _ in false }) -> [String] {
     let deadline = Date().addingTimeInterval(seconds)
     var nextCheck = Date()
     var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -53,6 +54,14 @@ final class RawClient: @unchecked Sendable {
       take(buffer[0..<count])
     }
     return lines
+  }
+
+  /// ``readBlocking(for:until:)`` on a thread of its own: the test runner's pool has two
+  /// threads on a 2-core machine, and a test that blocked one for seconds starved the servers
+  /// and receivers of every other test (two README and gpspipe tests failed at once that way).
+  @discardableResult
+  func read(for seconds: Double = 1, until done: @escaping @Sendable ([String]) -> Bool = { _ in false }) async -> [String] {
+    (try? await offThePool { self.readBlocking(for: seconds, until: done) }) ?? []
   }
 
   private func take(_ bytes: ArraySlice<UInt8>) {
