@@ -45,22 +45,33 @@ extension EpochAssembler {
   }
 
   mutating func add(_ gga: GGA) {
-    receive(.init(talker: gga.talker, type: .gga), time: gga.time, position: Self.position(gga.latitude, gga.longitude, if: gga.quality != .invalid)) {
+    receive(
+      .init(talker: gga.talker, type: .gga), time: gga.time,
+      position: Self.position(gga.latitude, gga.longitude, if: gga.quality != .invalid)
+    ) {
       $0.merge(gga)
     }
   }
   mutating func add(_ rmc: RMC) {
-    receive(.init(talker: rmc.talker, type: .rmc), time: rmc.time, position: Self.position(rmc.latitude, rmc.longitude, if: rmc.isValid != false && rmc.mode != .invalid, knots: rmc.speedKnots)) {
+    receive(
+      .init(talker: rmc.talker, type: .rmc), time: rmc.time,
+      position: Self.position(rmc.latitude, rmc.longitude, if: rmc.isValid != false && rmc.mode != .invalid, knots: rmc.speedKnots)
+    ) {
       $0.merge(rmc)
     }
   }
   mutating func add(_ gll: GLL) {
-    receive(.init(talker: gll.talker, type: .gll), time: gll.time, position: Self.position(gll.latitude, gll.longitude, if: gll.isValid != false && gll.mode != .invalid)) {
+    receive(
+      .init(talker: gll.talker, type: .gll), time: gll.time,
+      position: Self.position(gll.latitude, gll.longitude, if: gll.isValid != false && gll.mode != .invalid)
+    ) {
       $0.merge(gll)
     }
   }
   mutating func add(_ gns: GNS) {
-    receive(.init(talker: gns.talker, type: .gns), time: gns.time, position: Self.position(gns.latitude, gns.longitude, if: gns.mode != .invalid)) {
+    receive(
+      .init(talker: gns.talker, type: .gns), time: gns.time, position: Self.position(gns.latitude, gns.longitude, if: gns.mode != .invalid)
+    ) {
       $0.merge(gns)
     }
   }

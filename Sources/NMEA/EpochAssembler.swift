@@ -180,7 +180,10 @@ public struct EpochAssembler: Sendable {
         // Once emitted at its learned end, it joins only if it says nothing new (else that
         // would be a second location for the same time).
         if joinsRestamped(base, at: time, after: open, stated: position),
-          !emitted || { var trial = epoch; merge(&trial); return trial.saysTheSame(as: epoch) }()
+          !emitted
+            || {
+              var trial = epoch; merge(&trial); return trial.saysTheSame(as: epoch)
+            }()
         {
           counters.restampedSentences += 1
           restampedTime = time

@@ -10,7 +10,9 @@ struct DeviceRequestTests {
   static func answer(to request: String, from served: Served) async throws -> String {
     let client = try RawClient(port: served.port)
     try client.send(request)
-    let lines = await client.read(for: 5) { lines in lines.contains { $0.contains(#""class":"ERROR""#) || $0.contains(#""class":"DEVICE","#) } }
+    let lines = await client.read(for: 5) { lines in
+      lines.contains { $0.contains(#""class":"ERROR""#) || $0.contains(#""class":"DEVICE","#) }
+    }
     return lines.first { $0.contains(#""class":"ERROR""#) || $0.contains(#""class":"DEVICE","#) } ?? "\(lines)"
   }
 

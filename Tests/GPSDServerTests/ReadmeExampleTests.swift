@@ -20,7 +20,9 @@ import Testing
     let capture = try Data(contentsOf: Served.fixtures.appendingPathComponent("ublox-m8-1hz.nmea"))
     let playing = Task(executorPreference: DedicatedExecutor.own()) { await pty.play(capture) }
     // The server and the receiver run off the shared pool, so waiting here starves neither.
-    let lines = await client.read(for: 20) { lines in lines.contains { $0.hasPrefix(#"{"class":"TPV","device":"\#(pty.slavePath)","mode":3"#) } }
+    let lines = await client.read(for: 20) { lines in
+      lines.contains { $0.hasPrefix(#"{"class":"TPV","device":"\#(pty.slavePath)","mode":3"#) }
+    }
     #expect(lines.first?.hasPrefix(#"{"class":"VERSION""#) == true)
     #expect(lines.contains { $0.hasPrefix(#"{"class":"TPV","device":"\#(pty.slavePath)","mode":3"#) })
 

@@ -40,7 +40,8 @@ struct GPSDDifferentialTests {
   static func compare(_ capture: String) async throws {
     let script = Program.fixtures.deletingLastPathComponent().appendingPathComponent("Scripts/compare-with-gpsd")
     let result = try await runProgram(
-      URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path, "--check", "--verbose", "--gpsbridge", Program.executable.path, capture],
+      URL(fileURLWithPath: "/usr/bin/env"),
+      ["python3", script.path, "--check", "--verbose", "--gpsbridge", Program.executable.path, capture],
       timeout: 120)
     #expect(result.status == 0, "\(result.output)\(result.error)")
   }
