@@ -18,6 +18,9 @@ package struct Pipeline: Sendable {
   package var isSettled = true
   /// What to tell listeners when a fix settles the input ("NMEA at 9600 baud").
   package var settledNotice: String?
+  /// The line speed the input settles at, said (``ReceiverEvent/lineSpeed(_:)``) with the
+  /// notice, before the fix that settled it.
+  package var settledLineSpeed: Int?
   private var lastRejected = 0
   /// Fixes in a row with a position but no date, until ``undatedNotice`` has been said.
   private var undatedFixes = 0
@@ -108,7 +111,9 @@ package struct Pipeline: Sendable {
     guard !isSettled else { return }
     isSettled = true
     if let notice = settledNotice { receiver.publish(.notice(notice)) }
+    if let rate = settledLineSpeed { receiver.publish(.lineSpeed(rate)) }
     settledNotice = nil
+    settledLineSpeed = nil
   }
 
   // MARK: Paced

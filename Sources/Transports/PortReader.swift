@@ -76,24 +76,33 @@ final class PortReader: @unchecked Sendable {
     }
   }
 
-  /// Takes the bytes as noise until they prove to be NMEA (autobaud trying a rate), when
-  /// `notice` is said.
-  func unsettle(saying notice: String) {
+  /// Takes the bytes as noise until they prove to be NMEA (autobaud trying `rate`), when
+  /// `notice` and the rate are said.
+  func unsettle(saying notice: String, rate: Int) {
     reader.perform { [self] in
       pipeline.isSettled = false
       pipeline.settledNotice = notice
+      pipeline.settledLineSpeed = rate
     }
   }
 
-  /// Starts decoding afresh (after a baud change), forgetting what was counted, the bytes
-  /// noise until they prove to be NMEA, when `notice` is said.
-  func reset(saying notice: String) {
+  /// Sets `port` to `rate` and starts decoding afresh, forgetting what was counted, the bytes
+  /// noise until they prove to be NMEA, when `notice` and the rate are said. On the reader's
+  /// queue, between two reads: the change never races a read of the same descriptor.
+  func reset(_ port: SerialPort, to rate: Int, saying notice: String) {
     reader.perform { [self] in
+      try? port.setBaudRate(rate)
       pipeline.reset()
       pipeline.isSettled = false
       pipeline.settledNotice = notice
+      pipeline.settledLineSpeed = rate
       counters = Counters()
     }
+  }
+
+  /// Publishes `event` from the reader's queue, in order with the fixes it publishes.
+  func publish(_ event: ReceiverEvent) {
+    reader.perform { [receiver] in receiver.publish(event) }
   }
 
   private func received(_ bytes: UnsafeRawBufferPointer) {

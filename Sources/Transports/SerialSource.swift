@@ -131,22 +131,21 @@ public struct SerialSource: ByteSource {
     var hadFix = false
     if automatic, candidates[0] != (knownRate ?? BaudRate.candidates[0]) { try? port.setBaudRate(candidates[0]) }
     func notice(_ index: Int) -> String { "\(path): NMEA at \(candidates[index]) baud" }
-    if probing { reader.unsettle(saying: notice(0)) } else { receiver.publish(.lineSpeed(candidates[0])) }
+    if probing { reader.unsettle(saying: notice(0), rate: candidates[0]) } else { receiver.publish(.lineSpeed(candidates[0])) }
     reader.start()
 
     /// Keeps the rate being tried: a fix, or two sentences, prove it (a fix settles the
-    /// reader at once, before it goes out).
+    /// reader at once, before it goes out). The rate is said from the reader's queue, once,
+    /// before any fix at that rate.
     func settle() {
       probing = false
       reader.settle()
       knownRate = candidates[index]
-      receiver.publish(.lineSpeed(candidates[index]))
     }
     /// Tries `candidates[next]` from `now` on, with the decoder and its counters afresh.
     func probe(_ next: Int, from now: ContinuousClock.Instant) {
       index = next
-      try? port.setBaudRate(candidates[index])
-      reader.reset(saying: notice(index))
+      reader.reset(port, to: candidates[index], saying: notice(index))
       probeStart = now
     }
 
@@ -164,7 +163,7 @@ public struct SerialSource: ByteSource {
               settle()
             } else if probeStart.duration(to: now) >= timing.probeWindow {
               if index + 1 == candidates.count {
-                receiver.publish(.status(.failed(.noNMEAAtAnyRate(path: path, seconds: Int(started.duration(to: now).components.seconds)))))
+                reader.publish(.status(.failed(.noNMEAAtAnyRate(path: path, seconds: Int(started.duration(to: now).components.seconds)))))
               }
               probe((index + 1) % candidates.count, from: now)
             }
@@ -174,7 +173,7 @@ public struct SerialSource: ByteSource {
           if quiet >= timing.silenceTimeout {
             if !silenceReported {
               silenceReported = true
-              receiver.publish(.status(.failed(.silentDevice(path: path, seconds: Int(timing.silenceTimeout.components.seconds)))))
+              reader.publish(.status(.failed(.silentDevice(path: path, seconds: Int(timing.silenceTimeout.components.seconds)))))
             }
           } else {
             silenceReported = false
@@ -188,7 +187,7 @@ public struct SerialSource: ByteSource {
               probe(0, from: now)
             } else if !garbageReported {
               garbageReported = true
-              receiver.publish(.status(.failed(.noNMEAAtRate(path: path, seconds: Int(timing.silenceTimeout.components.seconds)))))
+              reader.publish(.status(.failed(.noNMEAAtRate(path: path, seconds: Int(timing.silenceTimeout.components.seconds)))))
             }
           }
         }

@@ -1,0 +1,88 @@
+import Foundation
+import NMEA
+import NMEASimulation
+import Plumbing
+import TestHelpers
+import Testing
+import Transports
+
+/// A receiver's events reach a listener in the order they happened: the line speed before
+/// any fix at that speed, the pause after the last fix before an unplug, and the resume before
+/// the first fix after the replug.
+@Suite(.timeLimit(.minutes(2))) struct EventOrderTests {
+  /// What the listener heard, in order, reduced to what the order is about.
+  enum Heard: Equatable, Sendable {
+    case lineSpeed(Int)
+    case fix
+    case paused
+    case resumed
+  }
+
+  @Test func statusAndFixesArriveInTheOrderTheyHappenedAcrossABaudChangeAndAnUnplug() async throws {
+    let link = PseudoTerminal.temporaryLink("gps-order")
+    var timing = SerialSource.Timing()
+    timing.probeWindow = .milliseconds(300)
+    timing.silenceTimeout = .seconds(30)
+    let receiver = Receiver(SerialSource(path: link, baudRate: .automatic, timing: timing))
+    let heard = Locked<[Heard]>([])
+    receiver.listen(wanting: .fixes) { event in
+      let item: Heard? =
+        switch event {
+        case .lineSpeed(let rate): .lineSpeed(rate)
+        case .fix(let fix) where fix.hasPosition: .fix
+        case .status(.paused): .paused
+        case .status(.resumed): .resumed
+        default: nil
+        }
+      if let item { heard.withLock { $0.append(item) } }
+    }
+    var epochs = Simulation(route: Route.demoDrive.lasting(600), profile: .ublox, rate: 10).epochs().makeIterator()
+    var pty = try PseudoTerminal(link: link)
+    let running = Task { await receiver.run() }
+    defer { running.cancel() }
+    #expect(await pty.waitUntilHeld())
+
+    // Noise at the first rate tried, until autobaud moves on to the second; then NMEA.
+    let second = BaudRate.candidates[1]
+    let noise = [UInt8](repeating: 0x55, count: 64)
+    var tries = 0
+    while pty.slaveSpeed != second, tries < 1000 {
+      pty.write(noise)
+      try await Task.sleep(for: .milliseconds(20))
+      tries += 1
+    }
+    #expect(pty.slaveSpeed == second)
+    func play(_ count: Int, into pty: PseudoTerminal) async throws {
+      for _ in 0..<count {
+        if let epoch = epochs.next() { pty.write(epoch.bytes) }
+        try await Task.sleep(for: .milliseconds(30))
+      }
+    }
+    try await play(20, into: pty)
+    let beforeUnplug = heard.withLock { $0.filter { $0 == .fix }.count }
+    #expect(beforeUnplug > 0)
+
+    pty.unplug()
+    while !heard.withLock({ $0.contains(.paused) }) { try await Task.sleep(for: .milliseconds(10)) }
+    pty = try PseudoTerminal(link: link)
+    defer { pty.unplug() }
+    #expect(await pty.waitUntilHeld())
+    try await play(20, into: pty)
+    while heard.withLock({ $0.filter { $0 == .fix }.count }) < beforeUnplug + 10 { try await Task.sleep(for: .milliseconds(10)) }
+
+    let order = heard.withLock { $0 }
+    let paused = try #require(order.firstIndex(of: .paused))
+    let resumed = try #require(order.firstIndex(of: .resumed))
+    let firstSession = order[..<paused]
+    let secondSession = order[resumed...]
+    // Before the unplug: the settled speed, then fixes, and no fix before it.
+    #expect(firstSession.first == .lineSpeed(second), "\(order)")
+    let settled = try #require(firstSession.firstIndex(of: .lineSpeed(second)))
+    #expect(firstSession[..<settled].allSatisfy { $0 != .fix }, "\(order)")
+    // After the replug: resumed, the rate it knew, then fixes.
+    #expect(paused < resumed)
+    #expect(order[paused..<resumed].allSatisfy { $0 != .fix }, "\(order)")
+    let speedAgain = try #require(secondSession.firstIndex(of: .lineSpeed(second)), "\(order)")
+    #expect(secondSession[..<speedAgain].allSatisfy { $0 != .fix }, "\(order)")
+  }
+}
