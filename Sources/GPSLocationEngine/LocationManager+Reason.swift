@@ -1,7 +1,7 @@
 import SourceStatus
 
 extension LocationManager.Error {
-  /// What went wrong with a source: the transports' own ``SourceError``, kept on the error so
+  /// What went wrong with a source: the transports' own `SourceError`, kept on the error so
   /// code can branch on the cause rather than read the message.
   public typealias Reason = SourceError
 

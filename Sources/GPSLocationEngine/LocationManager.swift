@@ -21,7 +21,7 @@ public struct LocationManager: Sendable {
   public var delegate: @Sendable () -> AsyncStream<Action> = { AsyncStream { _ in } }
   /// ``delegate``, a batch at a time: each element is every action that was ready when the
   /// reader asked (one, for a reader that keeps up with a live receiver; thousands, for a
-  /// replay at ``ReplaySpeed/max``). For readers that do something per batch, such as
+  /// replay at `ReplaySpeed/max`). For readers that do something per batch, such as
   /// flushing a file or drawing a frame, rather than per action.
   public var delegateBatches: @Sendable () -> AsyncStream<[Action]> = { AsyncStream { _ in } }
   /// The latest heading, if any.

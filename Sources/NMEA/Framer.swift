@@ -1,6 +1,6 @@
 /// Splits a stream of bytes from a receiver into checksum-verified NMEA sentences.
 ///
-/// Feed bytes in chunks of any size with ``append(_:)`` and drain complete sentences with
+/// Feed bytes in chunks of any size with `append(_:)` and drain complete sentences with
 /// ``next()`` until it returns `nil` ("need more bytes"). At end of input call ``finish()``
 /// and drain once more, so a last sentence without a line terminator is not lost. The same
 /// bytes give the same sentences and the same ``counters`` however they are split.

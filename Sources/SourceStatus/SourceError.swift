@@ -11,7 +11,7 @@ public enum SourceError: Error, Hashable, Sendable, CustomStringConvertible {
   case deviceBusy(path: String)
   /// The path is not a serial device (a plain file, `/dev/null`, a directory).
   case notASerialDevice(path: String)
-  /// The serial port cannot be set to this speed (not one of ``supportedRates``).
+  /// The serial port cannot be set to this speed (not one of `supportedRates`).
   case unsupportedBaudRate(path: String, rate: Int, supportedRates: [Int])
   /// The device could not be used for another reason, named by the C library.
   case deviceFailed(path: String, description: String)

@@ -33,7 +33,7 @@ public protocol ByteSource: Sendable {
   /// Reads until cancelled or, for a capture, until it ends, publishing through `receiver`.
   func run(for receiver: Receiver) async
   /// Whether listeners should be waited for rather than let their oldest events go (see
-  /// ``Receiver/waitForListeners()``). A replay wants this; a live device, which will not
+  /// `Receiver/waitForListeners()`). A replay wants this; a live device, which will not
   /// wait, does not.
   var prefersLosslessDelivery: Bool { get }
 }

@@ -9,18 +9,18 @@ import SourceStatus
 /// - Connects, asks `?WATCH={"enable":true,"json":true}` (for one device if given), and turns
 ///   TPV, SKY, GST and ATT reports into the same ``Fix`` values the NMEA path makes, so the
 ///   engine behaves identically whichever source feeds it.
-/// - **Not running**: an error saying so, and retries after ``Timing/reconnectMinimum``,
-///   doubling to ``Timing/reconnectMaximum`` (a few attempts a second, so a restarted gpsd
+/// - **Not running**: an error saying so, and retries after `Timing/reconnectMinimum`,
+///   doubling to `Timing/reconnectMaximum` (a few attempts a second, so a restarted gpsd
 ///   is back within a fraction of a second).
 /// - **Connection lost or gpsd restarted**: `paused`, reconnect at once and then as above,
 ///   WATCH again, `resumed`. Subscribers see only the pause and the resume.
 /// - **A host name that does not resolve** stops the source with one error (`stopped`); a
 ///   name server that does not answer is retried.
-/// - **Silence**: with a device active, no report for ``Timing/silenceTimeout`` means the
+/// - **Silence**: with a device active, no report for `Timing/silenceTimeout` means the
 ///   connection is stale (TCP keepalive covers a peer that vanished while idle): reconnect.
-/// - **No device or no fix**: after ``Timing/noFixTimeout`` without a position, one error
+/// - **No device or no fix**: after `Timing/noFixTimeout` without a position, one error
 ///   that says which; a device that comes after "no device" was said gets its own
-///   ``Timing/noFixTimeout`` before "no fix" is. No locations are made up.
+///   `Timing/noFixTimeout` before "no fix" is. No locations are made up.
 public struct GPSDSource: ByteSource {
   package struct Timing: Hashable, Sendable {
     package var connectTimeout = 3

@@ -4,7 +4,7 @@ import SourceStatus
 
 /// One GPS receiver: a source of bytes, and the listeners that take what its pipeline makes
 /// of them, each once: the location engine, a gpsd server's clients, a recording, a program's
-/// own stream (``events()``).
+/// own stream (`events()`).
 ///
 /// Events reach listeners on the source's own queue or task, as soon as they are made, with
 /// no actor or task hop between: asynchrony lives only at a listener's own queue or stream. A

@@ -11,7 +11,7 @@ import SourceStatus
 /// The first fix goes out at once; each later one, with the sentences and bytes that made it,
 /// when `clock` has advanced by its time since the first, divided by the speed. Replays read
 /// in 64 KiB pieces and wait for listeners that have queues of their own (see
-/// ``Receiver/waitForListeners()``), so memory stays small whatever the file's size. At the
+/// `Receiver/waitForListeners()`), so memory stays small whatever the file's size. At the
 /// end it reports ``SourceEvent/ended(_:)`` with a summary. Each run plays the capture from
 /// its beginning.
 public struct ReplaySource<C: Clock>: ByteSource where C.Duration == Duration {

@@ -14,7 +14,7 @@ public struct SerialDevice: Hashable, Sendable, Codable {
   public var productID: String?
   public var manufacturer: String?
   public var product: String?
-  /// What the USB id says this is, when it is in ``KnownReceivers``.
+  /// What the USB id says this is, when it is in `KnownReceivers`.
   public var knownAs: String?
   /// Whether the id is a GPS receiver's own (not a generic USB–serial bridge).
   public var isKnownReceiver: Bool

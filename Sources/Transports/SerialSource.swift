@@ -8,20 +8,20 @@ import SourceStatus
 /// - Opens the path the user gave, each time: a `/dev/serial/by-id/…` or udev link keeps
 ///   working when the kernel renumbers ttyUSB0 to ttyUSB1 on replug.
 /// - **Autobaud** tries ``BaudRate/candidates`` in turn, listening
-///   ``Timing/probeWindow`` at each (a 1 Hz receiver sends one burst a second), and settles
+///   `Timing/probeWindow` at each (a 1 Hz receiver sends one burst a second), and settles
 ///   on the first where two checksummed sentences arrive. Without success after the whole
 ///   list it reports an error, and keeps trying. On reconnect the rate found is tried first.
 /// - **Missing or unplugged** (nothing at the path, or read gives EIO or end of file):
 ///   `paused` with an error saying so, then it waits for the path to appear (a
-///   ``DeviceWatcher``: no timer runs meanwhile) and, once it reopens, `resumed`.
+///   `DeviceWatcher`: no timer runs meanwhile) and, once it reopens, `resumed`.
 /// - **Busy** (another program holds it), or not yet permitted right after it appeared (udev
-///   sets permissions a moment later): tried again after ``Timing/retryMinimum``, doubling
-///   to ``Timing/retryMaximum``.
-/// - **Silence**: no byte for ``Timing/silenceTimeout`` on an open port is reported once
+///   sets permissions a moment later): tried again after `Timing/retryMinimum`, doubling
+///   to `Timing/retryMaximum`.
+/// - **Silence**: no byte for `Timing/silenceTimeout` on an open port is reported once
 ///   (a receiver that stopped talking); bytes without one valid sentence for as long mean
 ///   the wrong rate: autobaud starts over, a fixed rate says so.
 /// - **Causes that cannot go away** stop the source with one error (`stopped`): the path is
-///   not a serial device, or permission is denied (beyond ``Timing/settleTime`` after the
+///   not a serial device, or permission is denied (beyond `Timing/settleTime` after the
 ///   device appeared), which also reports `authorization(.denied)`.
 public struct SerialSource: ByteSource {
   package struct Timing: Hashable, Sendable {

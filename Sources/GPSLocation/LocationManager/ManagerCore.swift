@@ -279,8 +279,8 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
 }
 
 extension LocationManager {
-  /// A manager over a ``Receiver``: how `.serial`, `.gpsd` and `.replay` are built, and how to
-  /// plug in a source of your own (any ``ByteSource``). The manager runs the receiver's source
+  /// A manager over a `Receiver`: how `.serial`, `.gpsd` and `.replay` are built, and how to
+  /// plug in a source of your own (any `ByteSource`). The manager runs the receiver's source
   /// while it needs locations; the receiver's other listeners hear it meanwhile.
   public static func receiver(
     _ receiver: Receiver,
@@ -320,7 +320,7 @@ extension LocationManager {
     return manager
   }
 
-  /// A manager over any ``ByteSource``: ``receiver(_:configuration:clock:)`` with a receiver
+  /// A manager over any `ByteSource`: ``receiver(_:configuration:clock:)`` with a receiver
   /// of its own.
   public static func source(
     _ source: any ByteSource,

@@ -26,7 +26,7 @@ extension LocationManager {
 }
 
 extension LocationManager {
-  /// A manager that needs no hardware: a simulated receiver (``Simulation/demoDrive`` unless
+  /// A manager that needs no hardware: a simulated receiver (`Simulation/demoDrive` unless
   /// given) replayed through the same pipeline and engine as a live one.
   public static func simulated(
     _ simulation: Simulation = .demoDrive, speed: ReplaySpeed = .realTime,
