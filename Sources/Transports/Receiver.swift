@@ -51,12 +51,13 @@ public final class Receiver: Sendable, ReceiverEventSink {
     var interests: Interests = []
     /// Where ``send(_:)`` hands bytes: the open session's writer, if the source can write.
     var outlet: (id: Int, send: @Sendable ([UInt8]) -> Result<Void, SendError>)?
-    /// The session (the source running), while anyone runs the receiver.
-    var session: Task<Void, Never>?
-    /// Whether the session was told to stop (its last runner left) and has not ended yet.
-    var sessionStopping = false
-    /// Who runs the receiver now, and what wakes each when it may return.
-    var runners: [Int: Runner] = [:]
+    /// The runner whose task runs the source now, if any.
+    var leader: Int?
+    /// The other runners, each waiting for the leader's session to end (a continuation once
+    /// it waits; `nil` before).
+    var followers: [Int: CheckedContinuation<SessionOutcome, Never>?] = [:]
+    /// Outcomes decided for followers before they started waiting.
+    var decided: [Int: SessionOutcome] = [:]
 
     /// What the listeners want together, after one left or changed its mind.
     mutating func updateInterests() {
@@ -93,94 +94,71 @@ public final class Receiver: Sendable, ReceiverEventSink {
   ///
   /// The receiver owns its session: however many tasks run it at once (a `LocationManager`,
   /// a gpsd server and a recording sharing one receiver), the source runs once, so the device
-  /// is opened once. The first to run starts it; each returns when it is cancelled, the last
-  /// one only once the source has stopped (its device closed, its settings restored); all
-  /// return when the source ends by itself (the end of a capture, a cause that cannot go away).
+  /// is opened once. The first to run leads: the source runs in its task (on its executor, with
+  /// its cancellation), and it returns once the source has stopped (its device closed, its
+  /// settings restored). The others wait: each returns when it is cancelled, or when the
+  /// source ends by itself (the end of a capture, a cause that cannot go away); when the
+  /// leader is cancelled, one of them takes over and opens the device again.
   public func run() async {
-    var id = 0
-    // A session still stopping is let end first: the next one opens the device afresh.
-    while let ending = state.withLock({ state -> Task<Void, Never>? in
-      if state.sessionStopping { return state.session }
-      id = state.nextID
-      state.nextID += 1
-      state.runners[id] = .running(nil)
-      if state.session == nil {
-        state.session = Task { [self] in
-          await source.run(for: self)
-          sessionEnded()
+    while !Task.isCancelled {
+      let (id, leads) = state.withLock { state -> (Int, Bool) in
+        defer { state.nextID += 1 }
+        if state.leader == nil {
+          state.leader = state.nextID
+          return (state.nextID, true)
         }
+        state.followers[state.nextID] = .some(nil)
+        return (state.nextID, false)
       }
-      return nil
-    }) {
-      await ending.value
-    }
-    let runner = id
-    await withTaskCancellationHandler {
-      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        let wait = state.withLock { state -> Bool in
-          switch state.runners[runner] {
-          case .running(nil): state.runners[runner] = .running(continuation)
-          case .stopping(nil): state.runners[runner] = .stopping(continuation)
-          default: return false
+      if leads {
+        await source.run(for: self)
+        let outcome: SessionOutcome = Task.isCancelled ? .leaderLeft : .ended
+        let waiting = state.withLock { state -> [CheckedContinuation<SessionOutcome, Never>] in
+          state.leader = nil
+          var waiting: [CheckedContinuation<SessionOutcome, Never>] = []
+          for (follower, continuation) in state.followers {
+            if let continuation { waiting.append(continuation) } else { state.decided[follower] = outcome }
           }
-          return true
+          state.followers.removeAll()
+          return waiting
         }
-        if !wait { continuation.resume() }
+        for continuation in waiting { continuation.resume(returning: outcome) }
+        return
       }
-    } onCancel: {
-      leave(runner)
-    }
-    state.withLock { $0.runners[runner] = nil }
-  }
-
-  /// One task running the receiver (see ``run()``).
-  enum Runner {
-    /// Running, waiting (once it waits) for the session to end or for itself to be cancelled.
-    case running(CheckedContinuation<Void, Never>?)
-    /// The last runner, cancelled: it waits for the session it stopped to end.
-    case stopping(CheckedContinuation<Void, Never>?)
-    /// Free to return.
-    case released
-  }
-
-  /// A runner was cancelled: it returns at once while others still run the receiver; the
-  /// last one stops the session and returns when it has ended.
-  private func leave(_ id: Int) {
-    let (waking, stopping): (CheckedContinuation<Void, Never>?, Task<Void, Never>?) = state.withLock { state in
-      guard case .running(let waiting) = state.runners[id] else { return (nil, nil) }
-      let others = state.runners.contains { other in
-        guard other.key != id, case .running = other.value else { return false }
-        return true
-      }
-      if !others, let session = state.session {
-        state.runners[id] = .stopping(waiting)
-        state.sessionStopping = true
-        return (nil, session)
-      }
-      state.runners[id] = .released
-      return (waiting, nil)
-    }
-    waking?.resume()
-    stopping?.cancel()
-  }
-
-  /// The source returned: every runner may return, and the next run starts a new session.
-  private func sessionEnded() {
-    let waking = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-      state.session = nil
-      state.sessionStopping = false
-      var waking: [CheckedContinuation<Void, Never>] = []
-      for (id, runner) in state.runners {
-        switch runner {
-        case .running(let waiting), .stopping(let waiting):
-          if let waiting { waking.append(waiting) }
-          state.runners[id] = .released
-        case .released: break
+      let outcome = await withTaskCancellationHandler {
+        await withCheckedContinuation { (continuation: CheckedContinuation<SessionOutcome, Never>) in
+          let decided = state.withLock { state -> SessionOutcome? in
+            if let outcome = state.decided.removeValue(forKey: id) { return outcome }
+            state.followers[id] = continuation
+            return nil
+          }
+          if let decided { continuation.resume(returning: decided) }
         }
+      } onCancel: {
+        let waiting = state.withLock { state -> CheckedContinuation<SessionOutcome, Never>? in
+          guard let entry = state.followers.removeValue(forKey: id) else { return nil }
+          guard let continuation = entry else {
+            state.decided[id] = .cancelled
+            return nil
+          }
+          return continuation
+        }
+        waiting?.resume(returning: .cancelled)
       }
-      return waking
+      state.withLock { _ = $0.decided.removeValue(forKey: id) }
+      // The leader was cancelled while this one still runs: take over.
+      guard outcome == .leaderLeft else { return }
     }
-    for continuation in waking { continuation.resume() }
+  }
+
+  /// How a follower's wait in ``run()`` ended.
+  enum SessionOutcome: Sendable {
+    /// The source ended by itself: everyone returns.
+    case ended
+    /// The leader was cancelled: a follower still running takes over.
+    case leaderLeft
+    /// The follower itself was cancelled.
+    case cancelled
   }
 
   /// Adds a listener: `handler` is called with every event it wants from now on, on the

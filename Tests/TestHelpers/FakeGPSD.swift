@@ -169,10 +169,14 @@ public final class FakeGPSD: @unchecked Sendable {
   }
 
   /// `gpspipe -w` on this gpsd for `seconds`: gpsd's own view of the capture.
+  /// gpspipe watching JSON for `seconds`, its output line-buffered (through coreutils'
+  /// `stdbuf`): writing to a pipe, it would otherwise hold up to 4 KiB of reports in its stdio
+  /// buffer, which a test that kills it (gpspipe may not heed SIGTERM while it waits on gpsd)
+  /// never sees; that is how a comparison with gpsd's reports now and then came up short.
   public func pipe(seconds: Double) throws -> Process {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: Self.gpspipe!)
-    process.arguments = ["-w", "-x", String(seconds), "127.0.0.1:\(port)"]
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
+    process.arguments = ["-oL", Self.gpspipe!, "-w", "-x", String(seconds), "127.0.0.1:\(port)"]
     return process
   }
 }
