@@ -135,7 +135,7 @@ struct RealClientTests {
     try gpxlogger.run()
     try await Task.sleep(for: .seconds(3))
     gpxlogger.terminate()
-    try await offThePool { gpxlogger.waitUntilExit() }
+    try await offThePool { gpxlogger.waitForExit() }
     let gpx = try String(contentsOfFile: file, encoding: .utf8)
     let points = gpx.components(separatedBy: "<trkpt lat=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
     #expect(points.count >= 10, "\(points.count) points")

@@ -38,7 +38,7 @@ struct ServeProgramTests {
     client.terminate()
     let served = try await offThePool {
       let served = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      client.waitUntilExit()
+      client.waitForExit()
       return served
     }
     func locations(_ output: String) -> [String: (Double, Double)] {
@@ -76,7 +76,7 @@ struct ServeProgramTests {
       let (server, error) = try Self.startServe(["--replay", "-", "--listen", "0.0.0.0:\(port)"])
       Thread.sleep(forTimeInterval: 0.5)
       server.terminate()
-      server.waitUntilExit()
+      server.waitForExit()
       let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
       #expect(message.contains("warning: listening on 0.0.0.0:\(port), beyond this machine"), "\(message)")
     }

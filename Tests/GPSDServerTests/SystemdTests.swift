@@ -66,7 +66,7 @@ struct SystemdTests {
       receive(until: "WATCHDOG=1")
       server.terminate()
       receive(until: "STOPPING=1")
-      server.waitUntilExit()
+      server.waitForExit()
       return messages
     }
     #expect(messages.first == "READY=1", "\(messages)")

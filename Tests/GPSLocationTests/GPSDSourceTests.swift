@@ -70,7 +70,7 @@ struct GPSDSourceTests {
     kill(pipe.processIdentifier, SIGKILL)  // gpspipe may not heed SIGTERM while it waits on gpsd
     let rest = try await offThePool {
       let rest = output.fileHandleForReading.readDataToEndOfFile()
-      pipe.waitUntilExit()
+      pipe.waitForExit()
       return rest
     }
     let data = first + rest

@@ -46,7 +46,7 @@ public final class Chronyd: @unchecked Sendable {
   public func stop() {
     guard let process, process.isRunning else { return }
     kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
+    process.waitForExit()
     self.process = nil
   }
 

@@ -132,7 +132,7 @@ public final class FakeGPSD: @unchecked Sendable {
     pkill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
     pkill.arguments = [signal, "-f", pattern]
     try? pkill.run()
-    pkill.waitUntilExit()
+    pkill.waitForExit()
   }
 
   /// Whether a gpsd on `port` accepts a connection within 200 ms. Bounded: a plain connect to

@@ -82,7 +82,7 @@ struct ChronyTests {
     // The receiver unplugged and plugged in again: samples resume once its epochs agree.
     simulator.terminate()
     let ending = simulator
-    try await offThePool { ending.waitUntilExit() }
+    try await offThePool { ending.waitForExit() }
     for _ in 0..<100 where FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
     try await Task.sleep(for: .seconds(3))
     let unplugged = try await chronyd.sources()["GPS"]?.lastSample ?? 0
@@ -199,6 +199,6 @@ func shell(_ command: String) -> Int32 {
   process.executableURL = URL(fileURLWithPath: "/bin/sh")
   process.arguments = ["-c", command]
   try? process.run()
-  process.waitUntilExit()
+  process.waitForExit()
   return process.terminationStatus
 }

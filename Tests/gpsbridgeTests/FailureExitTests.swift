@@ -88,7 +88,7 @@ import Testing
         let error = Pipe()
         full.standardError = error
         try full.run()
-        full.waitUntilExit()
+        full.waitForExit()
         #expect(full.terminationStatus == 1)
         let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(message == "Error: cannot write to standard output: No space left on device.\n")
@@ -114,7 +114,7 @@ import Testing
     defer { playing.cancel() }
     _ = output.fileHandleForReading.availableData  // the header; then the reader leaves
     try output.fileHandleForReading.close()
-    process.waitUntilExit()
+    process.waitForExit()
     #expect(process.terminationStatus == 0)
     let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     #expect(!message.contains("Error"), "\(message)")

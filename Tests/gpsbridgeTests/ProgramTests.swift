@@ -219,7 +219,7 @@ import Testing
       process.standardOutput = FileHandle.nullDevice
       try process.run()
       let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      process.waitUntilExit()
+      process.waitForExit()
       #expect(process.terminationStatus == 1)
       #expect(text.contains("Permission denied opening \(pty.slavePath). Add yourself to the 'dialout' group"))
     }
@@ -233,7 +233,7 @@ import Testing
       Thread.sleep(forTimeInterval: 1.5)
       process.terminate()
       let data = output.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
+      process.waitForExit()
       #expect(process.terminationStatus == 0)
       let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
       #expect(lines.count > 5 && lines.last == "")
@@ -252,7 +252,7 @@ import Testing
       ])
       defer {
         process.terminate()
-        process.waitUntilExit()
+        process.waitForExit()
       }
       let arrived = DispatchSemaphore(value: 0)
       nonisolated(unsafe) var first = Data()
@@ -275,7 +275,7 @@ import Testing
       // Like `| head -1`: read a line, then close the pipe.
       _ = output.fileHandleForReading.availableData
       try output.fileHandleForReading.close()
-      process.waitUntilExit()
+      process.waitForExit()
       #expect(process.terminationStatus == 0)
       #expect(error.fileHandleForReading.readDataToEndOfFile().isEmpty)
     }
@@ -306,7 +306,7 @@ import Testing
       process.terminate()
       let data = output.fileHandleForReading.readDataToEndOfFile()
       let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      process.waitUntilExit()
+      process.waitForExit()
       // Only where there is neither a receiver nor a gpsd to prefer.
       guard DeviceDiscoveryHasNoReceiver.value, !FakeGPSD.accepts(port: 2947) else { return }
       #expect(message.contains("so this is a simulated drive in real time, shown with --heading --visits --visit-dwell 20"))

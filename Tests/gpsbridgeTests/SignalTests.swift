@@ -44,7 +44,7 @@ struct SignalTests {
     while process.isRunning, Date().timeIntervalSince(sent) < lost { usleep(2000) }
     guard !process.isRunning else {
       kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
+      process.waitForExit()
       return nil
     }
     return Date().timeIntervalSince(sent)
