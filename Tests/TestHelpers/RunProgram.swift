@@ -49,9 +49,12 @@ public func finish(
 private func waitForExit(_ process: Process, reading pipes: [Pipe], timeout: TimeInterval, stop: (Process) -> Void) -> ProgramOutput {
   let collected = Locked<[Int: Data]>([:])
   let group = DispatchGroup()
+  // Each blocking wait on a thread of its own, never on Dispatch's global queue: on Linux
+  // that is the same few threads (one per core) as Swift's cooperative pool, and a program
+  // that ran for a minute held two of them, stalling every async test in the process.
   for (index, pipe) in pipes.enumerated() {
     group.enter()
-    DispatchQueue.global().async {
+    Thread.detachNewThread {
       let data = pipe.fileHandleForReading.readDataToEndOfFile()
       collected.withLock { $0[index] = data }
       group.leave()
@@ -61,7 +64,7 @@ private func waitForExit(_ process: Process, reading pipes: [Pipe], timeout: Tim
     // Nothing to read to its end: its exit is watched for (waitUntilExit on a dispatch thread
     // does not always hear of it).
     group.enter()
-    DispatchQueue.global().async {
+    Thread.detachNewThread {
       while process.isRunning { usleep(5_000) }
       group.leave()
     }
