@@ -78,12 +78,3 @@ private func withRetryOnInterrupt(_ call: () -> CInt) -> CInt {
     return result
   }
 }
-
-extension FileDescriptor {
-  /// Waits until bytes can be read, at most `milliseconds`; `false` when none came by then.
-  /// The corresponding C function is `poll(2)`.
-  package func waitUntilReadable(milliseconds: Int) -> Bool {
-    var entry = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
-    return withRetryOnInterrupt { poll(&entry, 1, CInt(milliseconds)) } > 0
-  }
-}

@@ -40,6 +40,8 @@ final class DescriptorReader: @unchecked Sendable {
   private var writeSourceResumed = false
   /// Sources not yet cancelled and done; Dispatch lets go of the descriptor at 0.
   private var liveSources = 0
+  /// Wakes in a row that found nothing to read (see ``emptyWakeLimit``).
+  private var emptyWakes = 0
   /// Whether the reader started and ended, and who waits for the end.
   private let life = Locked(Life())
 
@@ -239,17 +241,14 @@ final class DescriptorReader: @unchecked Sendable {
     }
   }
 
-  /// Reads until the descriptor has nothing more. Woken with nothing to read at all, it asks
-  /// `poll` (without waiting) whether the other side is gone or the descriptor failed: then
-  /// that is the end, not "later", since a descriptor that stays hung up would otherwise wake
-  /// the source at once, forever.
+  /// Reads until the descriptor has nothing more. The end shows as end of file or an error
+  /// (a pty whose other side closed gives EIO, a socket gives 0 or ECONNRESET). A descriptor
+  /// that stays signalled with nothing to give would wake the source at once, forever: after
+  /// ``emptyWakeLimit`` wakes in a row that read nothing at all, that is the end too.
   private func readAvailable() {
     if let onReadable {
-      if case .closed(let error) = onReadable() {
-        finish(error)
-      } else if isHungUp() {
-        finish(nil)
-      }
+      // libgps reads the socket itself and reports its end as an error.
+      if case .closed(let error) = onReadable() { finish(error) }
       return
     }
     var readAny = false
@@ -258,7 +257,8 @@ final class DescriptorReader: @unchecked Sendable {
       do {
         count = try descriptor.read(into: buffer)
       } catch .wouldBlock {
-        if !readAny, isHungUp() { finish(nil) }
+        emptyWakes = readAny ? 0 : emptyWakes + 1
+        if emptyWakes >= Self.emptyWakeLimit { finish(nil) }
         return
       } catch {
         // EIO, ENXIO, ENODEV (unplugged, a pty's other side closed), ECONNRESET.
@@ -274,9 +274,7 @@ final class DescriptorReader: @unchecked Sendable {
     }
   }
 
-  /// Whether the other side hung up or the descriptor failed; `poll` with no wait.
-  private func isHungUp() -> Bool {
-    var entry = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
-    return poll(&entry, 1, 0) > 0 && entry.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
-  }
+  /// Wakes in a row with nothing to read that mean the descriptor is hung up. (Dispatch wakes
+  /// a read source only when the descriptor is readable, so even one is rare.)
+  static let emptyWakeLimit = 64
 }

@@ -102,7 +102,7 @@ public struct GPSDSource: ByteSource {
     #endif
     await reconnecting(
       receiver,
-      open: { () throws(SourceError) -> FileDescriptor in
+      open: { () async throws(SourceError) -> FileDescriptor in
         let socket: FileDescriptor
         do throws(ConnectFailure) {
           socket = try FileDescriptor.connectTCP(host: host, port: port, timeout: timing.connectTimeout)
@@ -116,10 +116,9 @@ public struct GPSDSource: ByteSource {
         }
         // A gpsd speaks first (its VERSION banner): a server that accepts and says nothing is
         // not one, or is hung, and holding on to it would wait forever.
-        let wait = timing.bannerTimeout.components
-        guard socket.waitUntilReadable(milliseconds: Int(wait.seconds) * 1000 + Int(wait.attoseconds / 1_000_000_000_000_000)) else {
+        guard await socket.readable(within: timing.bannerTimeout) else {
           try? socket.close()
-          throw .gpsdSilent(address: address.description, seconds: Int(wait.seconds))
+          throw .gpsdSilent(address: address.description, seconds: Int(timing.bannerTimeout.components.seconds))
         }
         return socket
       },
@@ -129,7 +128,7 @@ public struct GPSDSource: ByteSource {
   /// gpsd's reconnection, whichever client reads the connection: a lost one is said as such,
   /// permanent causes stop, the rest are retried with the backoff of ``Timing``.
   private func reconnecting<Connection>(
-    _ receiver: Receiver, open: () throws(SourceError) -> Connection,
+    _ receiver: Receiver, open: () async throws(SourceError) -> Connection,
     read: (Connection) async -> Outcome, close: (Connection) -> Void
   ) async {
     await runReconnecting(

@@ -23,7 +23,7 @@ enum SessionEnd {
 ///   never spins.
 func runReconnecting<Connection>(
   for receiver: Receiver,
-  open: () throws(SourceError) -> Connection,
+  open: () async throws(SourceError) -> Connection,
   session: (Connection) async -> SessionEnd,
   close: (Connection) -> Void,
   isPermanent: (SourceError) -> Bool,
@@ -37,7 +37,7 @@ func runReconnecting<Connection>(
   while !Task.isCancelled {
     let connection: Connection
     do {
-      connection = try open()
+      connection = try await open()
     } catch {
       failures += 1
       if case .permissionDenied = error, error.message != lastProblem { say(.authorization(.denied)) }
