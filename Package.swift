@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "GPSLocationTestSupport", targets: ["GPSLocationTestSupport"]),
     .library(name: "GPSDServer", targets: ["GPSDServer"]),
     .library(name: "TimeService", targets: ["TimeService"]),
+    .library(name: "Station", targets: ["Station"]),
     .executable(name: "gpsbridge", targets: ["gpsbridge"]),
   ],
   traits: [
@@ -67,11 +68,17 @@ let package = Package(
     // gpsd's protocol served to gpsd's clients: sockets, clients, watch state, and feeds from
     // the transports' pipelines.
     .target(name: "GPSDServer", dependencies: ["GPSD", "NMEA", "Transports", "SourceStatus", "Plumbing"]),
+    // The box's receivers: the one policy for which source, the receivers served (named,
+    // found by a pattern as they are plugged in, up to a limit), and each one's time feed.
+    // What serves them is the caller's: `serve` hands each to a GPSDServer.
+    .target(name: "Station", dependencies: ["Transports", "TimeService", "GPSD", "Plumbing"]),
     // Test values that fail the running test; kept apart so the library never links Testing.
     .target(name: "GPSLocationTestSupport", dependencies: ["GPSLocation", "Plumbing"]),
     .executableTarget(
       name: "gpsbridge",
-      dependencies: ["GPSLocation", "NMEA", "NMEASimulation", "GPSD", "GPSDServer", "Transports", "TimeService", "Plumbing"]),
+      // Library products only: the command line is a program over the public API, as anyone's
+      // could be (Scripts/check-public-api builds it from a package of its own to hold that).
+      dependencies: ["GPSLocation", "NMEA", "NMEASimulation", "GPSD", "GPSDServer", "TimeService", "Station"]),
 
     // Benchmarks are executables of their own, never part of a library product.
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
@@ -115,12 +122,16 @@ let package = Package(
       dependencies: ["GPSDServer", "GPSD", "GPSLocation", "NMEA", "NMEASimulation", "TestHelpers", "Plumbing", "Transports"],
       exclude: ["Clients", "Support/replacing-gpsd.sh"]),
     .testTarget(name: "GPSLocationEngineTests", dependencies: ["GPSLocationEngine", "NMEA", "NMEASimulation"]),
+    .testTarget(
+      name: "StationTests",
+      dependencies: ["Station", "TimeService", "GPSDServer", "GPSD", "Transports", "NMEASimulation", "TestHelpers", "Plumbing"]),
     .testTarget(name: "TimeServiceTests", dependencies: ["TimeService", "Transports", "NMEA", "TestHelpers", "Plumbing"]),
     .testTarget(name: "TransportsTests", dependencies: ["Transports", "TestHelpers", "Plumbing", "NMEA", "NMEASimulation"]),
     .testTarget(
       name: "GPSLocationTests", dependencies: ["GPSLocation", "GPSLocationTestSupport", "NMEASimulation", "TestHelpers", "Plumbing"]),
     .testTarget(
-      name: "gpsbridgeTests", dependencies: ["gpsbridge", "GPSLocation", "NMEA", "NMEASimulation", "GPSD", "TestHelpers", "Plumbing"]),
+      name: "gpsbridgeTests",
+      dependencies: ["gpsbridge", "GPSLocation", "Station", "NMEA", "NMEASimulation", "GPSD", "TestHelpers", "Plumbing"]),
     // Real pseudo-terminals and a real gpsd (via gpsfake) for the tests above.
     .target(name: "TestHelpers", dependencies: ["NMEASimulation", "Plumbing"], path: "Tests/TestHelpers"),
   ],

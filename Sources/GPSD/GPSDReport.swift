@@ -96,7 +96,7 @@ public enum GPSDReport: Hashable, Sendable {
 
 extension GPSDReport {
   /// The report's `class`, as gpsd writes it.
-  package var className: String {
+  public var className: String {
     switch self {
     case .version: "VERSION"
     case .devices: "DEVICES"

@@ -4,38 +4,8 @@ import Plumbing
 import Transports
 
 extension GPSDServer {
-  /// Where a served receiver's data comes from.
-  public enum Source: Sendable {
-    /// A receiver on a serial device (a by-id link keeps working across replugs).
-    case serial(path: String, baudRate: BaudRate = .automatic)
-    /// A capture, replayed at `speed`, its sentences and bytes in step with its fixes.
-    case replay(Capture, speed: ReplaySpeed = .realTime)
-    /// Another gpsd: its reports, made into fixes and served again (no sentences or bytes).
-    case gpsd(host: String, port: Int)
-
-    /// The receiver for this source.
-    public var receiver: Receiver {
-      switch self {
-      case .serial(let path, let baudRate): Receiver(SerialSource(path: path, baudRate: baudRate))
-      case .replay(let capture, let speed): Receiver(ReplaySource(capture: capture, speed: speed, clock: ContinuousClock()))
-      case .gpsd(let host, let port): Receiver(GPSDSource(host: host, port: port))
-      }
-    }
-
-    /// The device name clients see in DEVICE and TPV.
-    public var device: String {
-      switch self {
-      case .serial(let path, _): path
-      case .replay(let capture, _): capture.description
-      case .gpsd(let host, let port): "gpsd://\(GPSDAddress(host: host, port: port))"
-      }
-    }
-
-    /// The serial speed when it was given (autobaud's is not known in advance).
-    public var bitsPerSecond: Int? {
-      if case .serial(_, .fixed(let rate)) = self { rate } else { nil }
-    }
-  }
+  /// Where a served receiver's data comes from: a serial device, a capture, another gpsd.
+  public typealias Source = ReceiverSource
 
   /// Serves `source` until the task is cancelled or the source ends (a capture's end, a
   /// cause that cannot go away): see ``serve(_:device:bitsPerSecond:)``.

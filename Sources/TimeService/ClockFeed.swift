@@ -4,18 +4,18 @@ import Transports
 
 /// Feeds one receiver's time samples to the reference clocks it was given, and measures its
 /// NMEA delay: what `gpsbridge serve --chrony … --ntp-shm …` runs beside the server.
-package final class ClockFeed: Sendable {
+public final class ClockFeed: Sendable {
   /// Where the samples go.
-  package struct Outputs: Sendable {
+  public struct Outputs: Sendable {
     /// chrony's SOCK refclock socket for the serial (NMEA) time.
-    package var chrony: String?
+    public var chrony: String?
     /// The NTP shared-memory unit for the serial time.
-    package var sharedMemoryUnit: Int?
+    public var sharedMemoryUnit: Int?
     /// Whether pulses (PPS) are fed too: to their own refclocks, ``pulseChrony`` and
     /// ``pulseSharedMemoryUnit``, since chrony and ntpd weigh the two as two clocks.
-    package var pulses: Bool
+    public var pulses: Bool
 
-    package init(chrony: String? = nil, sharedMemoryUnit: Int? = nil, pulses: Bool = false) {
+    public init(chrony: String? = nil, sharedMemoryUnit: Int? = nil, pulses: Bool = false) {
       self.chrony = chrony
       self.sharedMemoryUnit = sharedMemoryUnit
       self.pulses = pulses
@@ -26,7 +26,7 @@ package final class ClockFeed: Sendable {
     /// `/dev/ttyUSB1` → `/run/chrony.ttyUSB1.sock`, as gpsd names its `chrony.<dev>.sock`), the
     /// shared-memory units go two by two (the receiver's NMEA time at unit + 2 × number, its
     /// pulses at the next), as gpsd numbers its devices'.
-    package func receiver(named device: String, number: Int) -> Outputs {
+    public func receiver(named device: String, number: Int) -> Outputs {
       var outputs = self
       let name = String(device.split(separator: "/").last ?? "receiver").map { character in
         character.isLetter || character.isNumber || "._-".contains(character) ? character : "_"
@@ -40,20 +40,20 @@ package final class ClockFeed: Sendable {
 
     /// The PPS refclock's socket: the serial one's with `-pps` before `.sock`
     /// (`/run/chrony.gps.sock` → `/run/chrony.gps-pps.sock`).
-    package var pulseChrony: String? {
+    public var pulseChrony: String? {
       guard pulses, let chrony else { return nil }
       return chrony.hasSuffix(".sock") ? String(chrony.dropLast(5)) + "-pps.sock" : chrony + "-pps"
     }
 
     /// The PPS refclock's shared-memory unit: the one after the serial one.
-    package var pulseSharedMemoryUnit: Int? {
+    public var pulseSharedMemoryUnit: Int? {
       guard pulses, let sharedMemoryUnit else { return nil }
       return sharedMemoryUnit + 1
     }
   }
 
   /// Serial samples measured before the delay is reported: a minute at one a second.
-  package static let samplesBeforeReport = 60
+  public static let samplesBeforeReport = 60
 
   private let outputs: Outputs
   private let chrony: ChronySocket?
@@ -65,11 +65,11 @@ package final class ClockFeed: Sendable {
   private let integrity = Locked(Integrity())
 
   /// Whether the receiver's time is fed to the clock now, and why not.
-  package struct Integrity: Sendable {
+  public struct Integrity: Sendable {
     /// Whether samples go to the refclocks now.
-    package var feeding = false
+    public var feeding = false
     /// The last stop or resume, or the refusal of an old date.
-    package var notice: TimeNotice?
+    public var notice: TimeNotice?
   }
   /// The latest pulse, whose second a serial sample of the same second is measured against.
   private let lastPulse = Locked<TimeSample?>(nil)
@@ -77,7 +77,7 @@ package final class ClockFeed: Sendable {
   /// Opens the outputs. `said` hears, in words for people, how chrony's sockets are at once
   /// and each time that changes.
   /// - Throws: a ``ClockFeedError`` naming the output that cannot be opened and why.
-  package init(_ outputs: Outputs, said: @escaping @Sendable (String) -> Void = { _ in }) throws(ClockFeedError) {
+  public init(_ outputs: Outputs, said: @escaping @Sendable (String) -> Void = { _ in }) throws(ClockFeedError) {
     self.outputs = outputs
     meter = Locked(OffsetMeter(against: outputs.pulses ? "PPS" : "the system clock"))
     chrony = try Self.socket(outputs.chrony, said: said)
@@ -134,14 +134,14 @@ package final class ClockFeed: Sendable {
   }
 
   /// The delay measured so far, since the receiver's time last jumped.
-  package var report: OffsetReport? { meter.withLock { $0.report } }
+  public var report: OffsetReport? { meter.withLock { $0.report } }
 
   /// Whether the receiver's time is fed now, and the last thing said about it.
-  package var state: Integrity { integrity.withLock { $0 } }
+  public var state: Integrity { integrity.withLock { $0 } }
 
   /// Takes what the receiver's ``TimeSampler`` said: after a jump, and when feeding resumes
   /// after one, the delay is measured afresh, so the advice never averages a jump in.
-  package func note(_ notice: TimeNotice) {
+  public func note(_ notice: TimeNotice) {
     integrity.withLock { integrity in
       integrity.notice = notice
       if case .jumped = notice { integrity.feeding = false }
@@ -154,7 +154,7 @@ package final class ClockFeed: Sendable {
   /// Takes one sample: sends it on, measures it. Returns the report the moment it is first
   /// due (after ``samplesBeforeReport`` serial samples).
   @discardableResult
-  package func take(_ sample: TimeSample) -> OffsetReport? {
+  public func take(_ sample: TimeSample) -> OffsetReport? {
     switch sample.kind {
     case .pulse:
       pulseChrony?.send(sample)
@@ -187,7 +187,7 @@ package final class ClockFeed: Sendable {
 
   /// The chrony.conf lines for the refclocks fed, with `report`'s offset; none when the delay
   /// measured cannot be NMEA latency (see ``OffsetReport/isPlausible``).
-  package func chronyConfiguration(_ report: OffsetReport) -> [String] {
+  public func chronyConfiguration(_ report: OffsetReport) -> [String] {
     guard report.isPlausible else { return [] }
     var lines: [String] = []
     if let path = outputs.chrony { lines.append(report.chronyLine(socket: path)) }
@@ -199,17 +199,17 @@ package final class ClockFeed: Sendable {
 
   /// What to tell the user once the delay is measured: the delay and the chrony.conf lines
   /// that correct it.
-  package func advice(_ report: OffsetReport) -> [String] {
+  public func advice(_ report: OffsetReport) -> [String] {
     [report.summary + "."] + chronyConfiguration(report).map { "for chrony.conf: \($0)" }
   }
 
   /// chrony's samples sent and dropped so far, when there is a chrony socket.
-  package var chronyCounts: ChronySocket.State? { chrony?.counts }
+  public var chronyCounts: (sent: Int, dropped: Int)? { chrony.map { ($0.counts.sent, $0.counts.dropped) } }
 }
 
 /// An output of the time service that cannot be opened.
-package struct ClockFeedError: Error, Sendable, CustomStringConvertible {
-  package var message: String
-  package var description: String { message }
-  package init(message: String) { self.message = message }
+public struct ClockFeedError: Error, Sendable, CustomStringConvertible {
+  public var message: String
+  public var description: String { message }
+  public init(message: String) { self.message = message }
 }

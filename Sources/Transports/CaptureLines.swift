@@ -8,9 +8,9 @@
 /// Macs, some loggers) are read like the rest. A UTF-8 byte order mark at the very start is
 /// dropped: an editor that adds one must not hide the `# Date:` line after it. A JSON line
 /// longer than ``longestReport`` is dropped and counted, so memory stays bounded.
-package struct CaptureLines: Sendable {
+public struct CaptureLines: Sendable {
   /// The longest gpsd report kept; gpsd's own are under 10 KiB (a SKY of 100 satellites).
-  package static let longestReport = 65_536
+  public static let longestReport = 65_536
 
   private var atLineStart = true
   private var inReport = false
@@ -19,21 +19,21 @@ package struct CaptureLines: Sendable {
   /// Bytes of a possible byte order mark seen at the very start.
   private var startSeen = 0
   /// Reports longer than ``longestReport``, dropped.
-  package private(set) var droppedReports = 0
+  public private(set) var droppedReports = 0
   /// Lines that are neither reports nor NMEA nor comments (no `{`, `$`, `!` or `#` first):
   /// what a gpsd log holds that is not gpsd's.
-  package private(set) var strangeLines = 0
+  public private(set) var strangeLines = 0
   /// The first byte of the current line outside a report, once it has one.
   private var lineFirst: UInt8?
 
-  package init() {}
+  public init() {}
 
   private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
   /// Sorts `bytes`, calling `other` with each run of non-report bytes (a slice of `bytes`, so
   /// a piece with no report in it is handed on whole, without a copy) and `report` with each
   /// complete report line, without its line end.
-  package mutating func sort(
+  public mutating func sort(
     _ bytes: [UInt8], other: (ArraySlice<UInt8>) -> Void, report: ([UInt8]) -> Void
   ) {
     var index = bytes.startIndex
@@ -102,7 +102,7 @@ package struct CaptureLines: Sendable {
   }
 
   /// The end of the capture: a report line without its line end is complete all the same.
-  package mutating func finish(report: ([UInt8]) -> Void) {
+  public mutating func finish(report: ([UInt8]) -> Void) {
     countStrangeLine()
     if inReport, !overlong, !self.report.isEmpty { report(self.report) }
     self.report.removeAll()

@@ -6,15 +6,15 @@ import Plumbing
 /// Wildcards are the shell's (`*`, `?`, `[…]`, as `fnmatch(3)` reads them) and only in the last
 /// part: the directory is watched for names that appear in it (``DeviceWatcher``), and a
 /// pattern across directories would need a watch on every directory it could match.
-package struct DevicePattern: Hashable, Sendable, CustomStringConvertible {
+public struct DevicePattern: Hashable, Sendable, CustomStringConvertible {
   /// The directory whose entries are matched.
-  package let directory: String
+  public let directory: String
   /// The pattern for the entry's name.
-  package let name: String
+  public let name: String
 
   /// The pattern in `path`; `nil` when `path` has no wildcard, so it names one device.
   /// - Throws: a message when the wildcards are not all in the last part.
-  package init?(_ path: String) throws(DevicePatternError) {
+  public init?(_ path: String) throws(DevicePatternError) {
     guard Self.hasWildcard(path) else { return nil }
     let slash = path.lastIndex(of: "/")
     let directory = slash.map { String(path[..<$0]) } ?? "."
@@ -23,13 +23,13 @@ package struct DevicePattern: Hashable, Sendable, CustomStringConvertible {
     name = String(path[(slash.map { path.index(after: $0) } ?? path.startIndex)...])
   }
 
-  package static func hasWildcard(_ text: String) -> Bool { text.contains { $0 == "*" || $0 == "?" || $0 == "[" } }
+  public static func hasWildcard(_ text: String) -> Bool { text.contains { $0 == "*" || $0 == "?" || $0 == "[" } }
 
-  package var description: String { (directory == "/" ? "" : directory) + "/" + name }
+  public var description: String { (directory == "/" ? "" : directory) + "/" + name }
 
   /// Whether `entry`, a name in ``directory``, matches. Names starting with a dot match only
   /// a pattern that starts with one, as in the shell.
-  package func matches(_ entry: String) -> Bool { Self.entry(entry, matches: name) }
+  public func matches(_ entry: String) -> Bool { Self.entry(entry, matches: name) }
 
   static func entry(_ entry: String, matches pattern: String) -> Bool {
     if entry.hasPrefix("."), !pattern.hasPrefix(".") { return false }
@@ -38,7 +38,7 @@ package struct DevicePattern: Hashable, Sendable, CustomStringConvertible {
 
   /// The character devices that match now (links followed), sorted by name: the order in
   /// which they are served, so the same set of receivers is numbered the same at each start.
-  package func matchingDevices() -> [String] {
+  public func matchingDevices() -> [String] {
     guard let stream = opendir(directory) else { return [] }
     defer { closedir(stream) }
     var found: [String] = []
@@ -63,9 +63,9 @@ package struct DevicePattern: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A device pattern with wildcards before its last part.
-package struct DevicePatternError: Error, CustomStringConvertible {
+public struct DevicePatternError: Error, CustomStringConvertible {
   package let pattern: String
-  package var description: String {
+  public var description: String {
     "'\(pattern)' has wildcards before its last part; only the device's own name may have them, like /dev/serial/by-id/*u-blox*."
   }
 }

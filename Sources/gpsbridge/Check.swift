@@ -1,15 +1,20 @@
 import GPSD
 import GPSLocation
 import NMEA
-import Plumbing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 /// `gpsbridge check FILE`: what a capture holds and how clean it is. NMEA captures are
 /// counted by sentence, gpsd JSON logs (`gpspipe -w`) by report, each with its rejects by reason.
 func check(_ options: CheckOptions) -> Int32 {
   let path = options.path
-  let descriptor: FileDescriptor
+  let descriptor: OpenFile
   do {
-    descriptor = try FileDescriptor.openForReading(path)
+    descriptor = path == "-" ? OpenFile(descriptor: 0) : try OpenFile.open(path, O_RDONLY)
   } catch {
     Terminal.diagnostic("Error: cannot read \(path): \(error).")
     return 1
@@ -191,27 +196,30 @@ struct CheckReport {
   var fixes: FixSummary
 
   var json: String {
-    var writer = JSONWriter()
-    writer.beginObject()
-    writer.field("file", path)
-    writer.field("format", reader.format)
-    writer.field("bytes", bytes)
-    writer.key(reader.unit)
-    writer.beginObject()
-    for (kind, count) in reader.kinds.sorted(by: { $0.kind < $1.kind }) { writer.field(kind, count) }
-    writer.endObject()
-    writer.object("rejected") { writer in
-      for (_, key, count) in reader.rejected { writer.field(key, count) }
-    }
-    writer.field("fixes", fixes.fixes)
-    writer.field("fixesWithPosition", fixes.positions)
-    if let first = fixes.first { writer.field("start", first.description) }
-    if let last = fixes.last { writer.field("end", last.description) }
-    if let span = fixes.span { writer.field("seconds", span) }
-    if let rate = fixes.rate { writer.field("rate", rate) }
-    writer.endObject()
-    writer.newline()
-    return writer.string
+    var summary = Summary(
+      file: path, format: reader.format, bytes: bytes,
+      rejected: Dictionary(reader.rejected.map { ($0.key, $0.count) }, uniquingKeysWith: +), fixes: fixes.fixes,
+      fixesWithPosition: fixes.positions, start: fixes.first?.description, end: fixes.last?.description, seconds: fixes.span,
+      rate: fixes.rate)
+    let kinds = Dictionary(reader.kinds.map { ($0.kind, $0.count) }, uniquingKeysWith: +)
+    if reader.unit == "reports" { summary.reports = kinds } else { summary.sentences = kinds }
+    return encodedJSON(summary) + "\n"
+  }
+
+  /// The JSON summary's fields; what is not known is left out.
+  struct Summary: Encodable {
+    var file: String
+    var format: String
+    var bytes: Int
+    var sentences: [String: Int]?
+    var reports: [String: Int]?
+    var rejected: [String: Int]
+    var fixes: Int
+    var fixesWithPosition: Int
+    var start: String?
+    var end: String?
+    var seconds: Double?
+    var rate: Double?
   }
 
   var text: String {

@@ -1,5 +1,5 @@
+import FoundationEssentials
 import GPSLocation
-import Plumbing
 
 /// `gpsbridge devices`: a table of candidate receivers.
 func listDevices(_ options: DevicesOptions) -> Int32 {
@@ -11,27 +11,7 @@ func listDevices(_ options: DevicesOptions) -> Int32 {
   }
   if json {
     // Always one array, empty when nothing is plugged in, so `jq '.[]'` works either way.
-    var writer = JSONWriter()
-    writer.append(ascii: UInt8(ascii: "["))
-    for (index, device) in devices.enumerated() {
-      if index > 0 { writer.append(ascii: UInt8(ascii: ",")) }
-      writer.beginObject()
-      writer.field("path", device.path)
-      writer.field("node", device.node)
-      writer.field("kernelName", device.kernelName)
-      if let driver = device.driver { writer.field("driver", driver) }
-      if let usbID = device.usbID { writer.field("usbID", usbID) }
-      if let manufacturer = device.manufacturer { writer.field("manufacturer", manufacturer) }
-      if let product = device.product { writer.field("product", product) }
-      if let knownAs = device.knownAs { writer.field("knownAs", knownAs) }
-      writer.field("isKnownReceiver", device.isKnownReceiver)
-      writer.field("isAccessible", device.isAccessible)
-      if let hint = device.accessHint { writer.field("accessHint", hint) }
-      writer.endObject()
-    }
-    writer.append(ascii: UInt8(ascii: "]"))
-    writer.newline()
-    Terminal.writeBytes(writer.bytes)
+    Terminal.writeBytes(Array(encodedJSON(devices.map(DeviceJSON.init)).utf8) + [0x0A])
     return 0
   }
   guard !devices.isEmpty else {
@@ -52,4 +32,41 @@ func listDevices(_ options: DevicesOptions) -> Int32 {
   for hint in hints.sorted() { output.append("\nTo open the devices marked 'no': \(hint)") }
   Terminal.write(output.joined(separator: "\n") + "\n")
   return 0
+}
+
+/// A device as `devices --json` lists it; what is not known is left out.
+struct DeviceJSON: Encodable {
+  var path: String
+  var node: String
+  var kernelName: String
+  var driver: String?
+  var usbID: String?
+  var manufacturer: String?
+  var product: String?
+  var knownAs: String?
+  var isKnownReceiver: Bool
+  var isAccessible: Bool
+  var accessHint: String?
+
+  init(_ device: SerialDevice) {
+    path = device.path
+    node = device.node
+    kernelName = device.kernelName
+    driver = device.driver
+    usbID = device.usbID
+    manufacturer = device.manufacturer
+    product = device.product
+    knownAs = device.knownAs
+    isKnownReceiver = device.isKnownReceiver
+    isAccessible = device.isAccessible
+    accessHint = device.accessHint
+  }
+}
+
+/// `value` as one line of JSON, its keys sorted so that the same value always reads the same.
+func encodedJSON(_ value: some Encodable) -> String {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+  // Strings, numbers and booleans cannot fail to encode.
+  return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
 }

@@ -1,8 +1,16 @@
-import Plumbing
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 /// The pipe a signal handler writes one byte to, for the thread that waits on it: set once,
 /// before the handlers are installed, and only read after.
 nonisolated(unsafe) private var signalPipeWriteEnd: CInt = -1
+/// The end the signals' thread reads; set with the other.
+nonisolated(unsafe) private var signalPipeReadEnd: CInt = -1
 
 /// Ctrl-C and SIGTERM, never lost. Handlers are installed at the very start, before any work
 /// (a process-wide disposition, whichever thread the kernel picks); each writes a byte to a
@@ -15,7 +23,7 @@ enum Interruption {
     var interrupted = false
     var task: Task<Int32, Never>?
   }
-  private static let state = Locked(State())
+  private static let state = Mutex(State())
 
   /// Installs the handlers and starts the thread that hears them.
   static func install() {
@@ -24,25 +32,38 @@ enum Interruption {
     for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
     _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
     signalPipeWriteEnd = ends[1]
-    let readEnd = ends[0]
-    detachThread {
-      var byte: UInt8 = 0
-      while true {
-        let count = read(readEnd, &byte, 1)
-        if count < 0, Errno.current == .interrupted { continue }
-        guard count == 1 else { return }
-        let task = state.withLock { state in
-          state.interrupted = true
-          return state.task
-        }
-        task?.cancel()
-      }
-    }
+    signalPipeReadEnd = ends[0]
+    // A thread of its own, blocked in read(2): never one of the cooperative pool's.
+    var thread = pthread_t()
+    guard
+      pthread_create(
+        &thread, nil,
+        { _ in
+          Interruption.hearSignals()
+          return nil
+        }, nil) == 0
+    else { return }
+    pthread_detach(thread)
     for number in [SIGINT, SIGTERM] {
       signal(number) { _ in
         var byte: UInt8 = 1
         _ = write(signalPipeWriteEnd, &byte, 1)  // async-signal-safe: the bare call
       }
+    }
+  }
+
+  /// Reads the pipe until it fails, cancelling the work at each byte.
+  private static func hearSignals() {
+    var byte: UInt8 = 0
+    while true {
+      let count = read(signalPipeReadEnd, &byte, 1)
+      if count < 0, errno == EINTR { continue }
+      guard count == 1 else { return }
+      let task = state.withLock { state in
+        state.interrupted = true
+        return state.task
+      }
+      task?.cancel()
     }
   }
 

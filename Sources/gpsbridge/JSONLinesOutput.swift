@@ -1,24 +1,22 @@
 import GPSLocation
-import Plumbing
 
 /// `--json`: exactly one JSON object per action and line. Lines are gathered in one reused
 /// buffer and written when ``flush()`` is called, which the caller does whenever no further
 /// action is ready, so a live source's lines come out at once and a fast replay's in large
 /// blocks.
 struct JSONLinesOutput: ActionOutput {
-  private var writer = JSONWriter(capacity: 1 << 16)
-  private(set) var failure: Errno?
+  private var lines = ActionJSONLines(capacity: 1 << 16)
+  private(set) var failure: SystemError?
 
   mutating func write(_ action: LocationManager.Action) {
-    action.write(into: &writer)
-    writer.newline()
-    if writer.bytes.count >= 1 << 16 { flush() }
+    lines.append(action)
+    if lines.bytes.count >= 1 << 16 { flush() }
   }
 
   mutating func flush() {
-    guard !writer.bytes.isEmpty, failure == nil else { return }
-    failure = Terminal.tryWrite(writer.bytes)
-    writer.removeAll()
+    guard !lines.bytes.isEmpty, failure == nil else { return }
+    failure = Terminal.tryWrite(lines.bytes)
+    lines.removeAll()
   }
 
   mutating func finish() {
@@ -33,5 +31,5 @@ protocol ActionOutput {
   mutating func flush()
   mutating func finish()
   /// Why writing to stdout failed, once it has: the run then stops.
-  var failure: Errno? { get }
+  var failure: SystemError? { get }
 }

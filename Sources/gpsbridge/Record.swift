@@ -1,22 +1,27 @@
 import FoundationEssentials
 import GPSLocation
 import NMEA
-import Plumbing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 /// `gpsbridge record`: a live source's own bytes into a capture file that `--replay` and
 /// the test fixtures read, behind `# Date:` and `# Device:` comments.
 func record(_ options: RecordOptions) async -> Int32 {
   let output = options.output
-  let file: FileDescriptor
+  let file: OpenFile
   do {
-    file = output == "-" ? .standardOutput : try FileDescriptor.open(output, O_WRONLY | O_CREAT | O_TRUNC)
+    file = output == "-" ? .standardOutput : try OpenFile.open(output, O_WRONLY | O_CREAT | O_TRUNC)
   } catch {
     Terminal.diagnostic("Error: cannot write \(output): \(error).")
     return 1
   }
-  defer { if output != "-" { try? file.close() } }
-  let recorded = Locked(0)
-  let writeFailure = Locked<Errno?>(nil)
+  defer { if output != "-" { file.close() } }
+  let recorded = Shared(0)
+  let writeFailure = Shared<SystemError?>(nil)
 
   let source: any ByteSource
   let description: String
@@ -42,7 +47,7 @@ func record(_ options: RecordOptions) async -> Int32 {
     switch event {
     case .bytes(let bytes):
       guard writeFailure.withLock({ $0 }) == nil else { return }
-      do throws(Errno) {
+      do throws(SystemError) {
         try file.writeAll(bytes)
         recorded.withLock { $0 += bytes.count }
       } catch {
@@ -55,7 +60,10 @@ func record(_ options: RecordOptions) async -> Int32 {
     }
   }
   do {
-    try file.writeAll(Array("# Date: \(WallClock.today)\n# Device: \(description)\n# Recorded by gpsbridge \(version)\n".utf8))
+    try file.writeAll(
+      Array(
+        "# Date: \(UTCTimestamp(nanosecondsSince1970: wallClockNanoseconds).date)\n# Device: \(description)\n# Recorded by gpsbridge \(version)\n"
+          .utf8))
   } catch {
     Terminal.diagnostic("Error: cannot write \(output): \(error).")
     return 1

@@ -1,7 +1,6 @@
 import FoundationEssentials
 import GPSLocation
 import NMEASimulation
-import Plumbing
 
 /// The main job: open the source, start what was asked for, print every action.
 func run(_ options: RunOptions) async -> Int32 {
@@ -36,7 +35,7 @@ func run(_ options: RunOptions) async -> Int32 {
   // When --desired-accuracy holds fixes back, say so once: after a while live, or at the end.
   let withheldNotice = WithheldNotice(desiredAccuracy: options.desiredAccuracy, manager: manager)
   let noticeLater = Task {
-    guard await sleepUnlessCancelled(.seconds(10)) else { return }
+    guard await sleepOrCancel(.seconds(10)) else { return }
     await withheldNotice.sayOnce()
   }
   defer { noticeLater.cancel() }
@@ -113,7 +112,7 @@ func stopEverything(_ manager: LocationManager, regions: [Region]) async {
 final class WithheldNotice: Sendable {
   let desiredAccuracy: Double?
   let manager: LocationManager
-  private let said = Locked(false)
+  private let said = Shared(false)
 
   init(desiredAccuracy: Double?, manager: LocationManager) {
     self.desiredAccuracy = desiredAccuracy

@@ -1,4 +1,5 @@
 import GPSLocation
+import Station
 
 /// What the main command was asked to do.
 struct RunOptions: Equatable {

@@ -1,7 +1,8 @@
 import GPSD
 import GPSDServer
+import GPSLocation
+import Station
 import TimeService
-import Transports
 
 /// What `gpsbridge serve` was asked to do.
 struct ServeOptions: Equatable {
@@ -25,10 +26,6 @@ struct ServeOptions: Equatable {
     guard case .device(let path, _) = source else { return [] }
     return [path] + moreDevices
   }
-
-  /// Whether the refclocks are several receivers' (each named after its device), rather
-  /// than one receiver's named exactly as given.
-  var sharesRefclocks: Bool { devices.count > 1 || devices.contains { (try? DevicePattern($0)) != nil } }
 
   struct Draft {
     var sources = SourceDraft()
@@ -71,10 +68,10 @@ struct ServeOptions: Equatable {
         help:
           "Send the receiver's NMEA time to chrony's SOCK refclock at <path> (chrony.conf: refclock SOCK <path>). chrony may start before or after."
       ) { draft, value throws(UsageError) in
-        guard let value, value.utf8.count <= ChronySocket.longestPath else {
+        guard let value, value.utf8.count <= ClockFeed.longestSocketPath else {
           throw UsageError(
             message:
-              "--chrony names a socket of at most \(ChronySocket.longestPath) bytes (a Unix socket's address holds no more); got \(value?.utf8.count ?? 0). Use a shorter path, like /run/chrony.gps.sock.",
+              "--chrony names a socket of at most \(ClockFeed.longestSocketPath) bytes (a Unix socket's address holds no more); got \(value?.utf8.count ?? 0). Use a shorter path, like /run/chrony.gps.sock.",
             topic: .serve)
         }
         draft.chrony = value

@@ -1,7 +1,11 @@
 import NMEA
 import NMEASimulation
-import Plumbing
-import Transports
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 /// `gpsbridge simulate`: a simulated receiver's bytes, to a file at once or to a
 /// pseudo-terminal in real time.
@@ -9,7 +13,7 @@ func simulate(_ options: SimulateOptions) async -> Int32 {
   var route = Route.demoDrive
   if options.live {
     // The next whole second, and a day of driving unless told otherwise.
-    route.start = UTCTimestamp(nanosecondsSince1970: (WallClock.now.nanosecondsSince1970 / 1_000_000_000 + 1) * 1_000_000_000)
+    route.start = UTCTimestamp(nanosecondsSince1970: (wallClockNanoseconds / 1_000_000_000 + 1) * 1_000_000_000)
     route = route.lasting(options.duration ?? 86_400)
   } else if let duration = options.duration {
     route = route.lasting(duration)
@@ -20,14 +24,14 @@ func simulate(_ options: SimulateOptions) async -> Int32 {
     return await playOnPseudoTerminal(simulation, link: link, latency: options.live ? options.latency : nil)
   }
 
-  let output: FileDescriptor
+  let output: OpenFile
   do {
-    output = options.output == "-" ? .standardOutput : try FileDescriptor.open(options.output, O_WRONLY | O_CREAT | O_TRUNC)
+    output = options.output == "-" ? .standardOutput : try OpenFile.open(options.output, O_WRONLY | O_CREAT | O_TRUNC)
   } catch {
     Terminal.diagnostic("Error: cannot write \(options.output): \(error).")
     return 1
   }
-  defer { if options.output != "-" { try? output.close() } }
+  defer { if options.output != "-" { output.close() } }
   var batch = simulation.header
   do {
     for epoch in simulation.epochs() {
@@ -38,7 +42,7 @@ func simulate(_ options: SimulateOptions) async -> Int32 {
       }
     }
     try output.writeAll(batch)
-  } catch .brokenPipe {
+  } catch  where error == .brokenPipe {
     return 0
   } catch {
     Terminal.diagnostic("Error: writing \(options.output == "-" ? "standard output" : options.output) failed: \(error).")
@@ -55,15 +59,21 @@ func playOnPseudoTerminal(_ simulation: Simulation, link: String, latency: Int? 
   var master: CInt = -1, slave: CInt = -1
   var name = [CChar](repeating: 0, count: 256)
   guard openpty(&master, &slave, &name, nil, nil) == 0 else {
-    Terminal.diagnostic("Error: cannot create a pseudo-terminal: \(Errno.current).")
+    Terminal.diagnostic("Error: cannot create a pseudo-terminal: \(SystemError.current).")
     return 1
   }
   let device = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   defer {
-    unlink(link)
-    _ = system_close(master)
-    _ = system_close(slave)
+    _ = close(master)
+    _ = close(slave)
   }
+  // The link is ours to replace only when it is one a simulation left (to a pseudo-terminal):
+  // never a file or a link that something else made.
+  guard isPseudoTerminalLinkOrNothing(link) else {
+    Terminal.diagnostic("Error: \(link) exists and is not a link to a pseudo-terminal; choose another --pty path, or remove it.")
+    return 1
+  }
+  defer { unlink(link) }
   var settings = termios()
   tcgetattr(slave, &settings)
   cfmakeraw(&settings)
@@ -71,20 +81,20 @@ func playOnPseudoTerminal(_ simulation: Simulation, link: String, latency: Int? 
   _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
   unlink(link)
   guard symlink(device, link) == 0 else {
-    Terminal.diagnostic("Error: cannot create the link \(link): \(Errno.current).")
+    Terminal.diagnostic("Error: cannot create the link \(link): \(SystemError.current).")
     return 1
   }
   Terminal.diagnostic("gpsbridge: a simulated \(simulation.profile.name) receiver is at \(link) (\(device)); stop with Ctrl-C.")
   let clock = ContinuousClock()
   let start = clock.now
   let first = simulation.route.start.nanosecondsSince1970
-  let port = FileDescriptor(rawValue: master)
+  let port = OpenFile(descriptor: master)
   for epoch in simulation.epochs() {
     // Live: the system clock decides, read again before each epoch so that nothing drifts.
     let due =
       if let latency {
         clock.now.advanced(
-          by: .nanoseconds(epoch.truth.time.nanosecondsSince1970 + Int64(latency) * 1_000_000 - WallClock.now.nanosecondsSince1970))
+          by: .nanoseconds(epoch.truth.time.nanosecondsSince1970 + Int64(latency) * 1_000_000 - wallClockNanoseconds))
       } else {
         start.advanced(by: .nanoseconds(epoch.truth.time.nanosecondsSince1970 - first))
       }
@@ -96,4 +106,16 @@ func playOnPseudoTerminal(_ simulation: Simulation, link: String, latency: Int? 
     _ = try? port.writeAll(epoch.bytes)
   }
   return 0
+}
+
+/// Whether nothing is at `path`, or a symbolic link to a pseudo-terminal (`/dev/pts/N`), as a
+/// simulation leaves behind when it is killed.
+func isPseudoTerminalLinkOrNothing(_ path: String) -> Bool {
+  var status = stat()
+  guard lstat(path, &status) == 0 else { return errno == ENOENT }
+  guard status.st_mode & S_IFMT == S_IFLNK else { return false }
+  var target = [CChar](repeating: 0, count: 4096)
+  let count = readlink(path, &target, target.count - 1)
+  guard count > 0 else { return false }
+  return String(decoding: target.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self).hasPrefix("/dev/pts/")
 }

@@ -1,20 +1,6 @@
 import GPSD
 import GPSLocation
-import Transports
-
-/// Where locations come from.
-enum SourceChoice: Equatable {
-  /// The first receiver found, else gpsd on localhost, else the demo drive.
-  case automatic
-  case device(path: String, baud: BaudRate)
-  case gpsd(GPSDAddress)
-  case replay(path: String, speed: ReplaySpeed)
-
-  /// The baud rate `--baud` gave (every `--device` of `serve` shares it).
-  var baudRate: BaudRate {
-    if case .device(_, let baud) = self { baud } else { .automatic }
-  }
-}
+import Station
 
 /// A source that is not a recording: what `record` can record.
 enum LiveSourceChoice: Equatable {

@@ -1,7 +1,6 @@
 import GPSD
 import GPSLocation
-import NMEASimulation
-import Plumbing
+import Station
 
 /// A source opened for the run: its manager, a name for the status line, the status line,
 /// and whether it is the demo drive.
@@ -14,41 +13,34 @@ struct OpenedSource {
 }
 
 /// The manager for a source choice, its engine set up as `configuration` says. With no source
-/// named it uses the first receiver found, else gpsd on localhost, else the demo drive (with
-/// ``demoVisitDwell`` unless a dwell was given), and says which on stderr.
+/// named it follows the station's one policy (``SourceChoice/resolved(gpsd:discovery:)``: the
+/// receiver plugged in, else gpsd on localhost, else the demo drive, with ``demoVisitDwell``
+/// unless a dwell was given), and says which on stderr.
 func openSource(
   _ choice: SourceChoice, configuration: LocationEngine.Configuration, visitDwellGiven: Bool, viaLibGPS: Bool = false
 ) async -> OpenedSource {
-  switch choice {
-  case .replay(let path, let speed):
-    return opened(
-      ReplaySource(capture: .file(path), speed: speed, clock: ContinuousClock()), configuration: configuration,
-      name: path == "-" ? "replay of standard input" : "replay \(path)")
-  case .device(let path, let baud):
-    return serialSource(path: path, baud: baud, configuration: configuration)
-  case .gpsd(let address):
-    return gpsdSource(address, configuration: configuration, viaLibGPS: viaLibGPS)
-  case .automatic:
-    if let device = DeviceDiscovery().preferredReceiver()?.path {
-      Terminal.diagnostic("gpsbridge: using the receiver at \(device).")
-      return serialSource(path: device, baud: .automatic, configuration: configuration)
-    }
-    let address = GPSDAddress.standard
-    if await GPSDSource(host: address.host, port: address.port).isPresent() {
-      Terminal.diagnostic("gpsbridge: using gpsd on \(address).")
-      return gpsdSource(address, configuration: configuration)
-    }
+  let chosen = await choice.resolved()
+  switch chosen.reason {
+  case .named: break
+  case .foundReceiver: Terminal.diagnostic("gpsbridge: using the receiver at \(chosen.name).")
+  case .foundGPSD: Terminal.diagnostic("gpsbridge: using gpsd on \(GPSDAddress.standard).")
+  case .demo:
     var demo = configuration
     if !visitDwellGiven { demo.visitMinimumDwell = demoVisitDwell }
     Terminal.diagnostic(
-      "gpsbridge: no receiver and no gpsd on \(address), so this is a simulated drive in real time, shown with "
+      "gpsbridge: no receiver and no gpsd on \(GPSDAddress.standard), so this is a simulated drive in real time, shown with "
         + demoOptions(visitDwell: demo.visitMinimumDwell) + "; add --device PATH to see your own receiver the same way.")
-    var source = opened(
-      ReplaySource(capture: .simulated(.demoDrive), speed: .realTime, clock: ContinuousClock()), configuration: demo,
-      name: "demo drive (simulated)")
+    var source = opened(chosen.source.receiver, configuration: demo, name: chosen.name)
     source.isDemo = true
     return source
   }
+  #if libgps
+    if viaLibGPS, case .gpsd(let host, let port) = chosen.source {
+      return opened(
+        Receiver(GPSDSource(host: host, port: port, throughLibGPS: true)), configuration: configuration, name: chosen.name + " via libgps")
+    }
+  #endif
+  return opened(chosen.source.receiver, configuration: configuration, name: chosen.name)
 }
 
 /// The demo's stop at the shop lasts 45 s: a visit of at least 20 s shows within the first
@@ -60,26 +52,9 @@ func demoOptions(visitDwell: Double) -> String {
   "--heading --visits --visit-dwell \(Int(visitDwell)) --regions Fixtures/demo.regions.json"
 }
 
-/// A serial receiver.
-func serialSource(path: String, baud: BaudRate, configuration: LocationEngine.Configuration) -> OpenedSource {
-  opened(SerialSource(path: path, baudRate: baud), configuration: configuration, name: path)
-}
-
-func gpsdSource(_ address: GPSDAddress, configuration: LocationEngine.Configuration, viaLibGPS: Bool = false) -> OpenedSource {
-  #if libgps
-    if viaLibGPS {
-      return opened(
-        GPSDSource(host: address.host, port: address.port, throughLibGPS: true), configuration: configuration,
-        name: "gpsd \(address) via libgps")
-    }
-  #endif
-  return opened(GPSDSource(host: address.host, port: address.port), configuration: configuration, name: "gpsd \(address)")
-}
-
 /// The manager for `source`, its receiver telling the terminal its progress ("NMEA at 9600
 /// baud") and followed by the status line.
-func opened(_ source: some ByteSource, configuration: LocationEngine.Configuration, name: String) -> OpenedSource {
-  let receiver = Receiver(source)
+func opened(_ receiver: Receiver, configuration: LocationEngine.Configuration, name: String) -> OpenedSource {
   receiver.listen(wanting: []) { event in
     if case .notice(let notice) = event { Terminal.diagnostic("gpsbridge: \(notice)") }
   }

@@ -1,6 +1,5 @@
 import GPSLocation
 import NMEA
-import Plumbing
 
 /// The status line under a run's output on a terminal: the source, the fix (or how long it
 /// has been lost), the satellites, the receiver's epoch rate and what was rejected.
@@ -14,7 +13,7 @@ final class StatusLine: Sendable {
   let sourceName: String
   /// Whether the line is drawn (stdout is a terminal); off, it only keeps the counts.
   let draws: Bool
-  private let state = Locked(State())
+  private let state = Shared(State())
 
   private struct State {
     var shown = false
@@ -89,7 +88,7 @@ final class StatusLine: Sendable {
 
   /// Writes `text` above the status line (which is drawn again beneath it); the first failure
   /// to write stdout, if any.
-  func write(_ text: String) -> Errno? {
+  func write(_ text: String) -> SystemError? {
     state.withLock { state in
       let cleared = state.shown ? "\r\u{1B}[K" : ""
       state.shown = false

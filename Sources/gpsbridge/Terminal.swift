@@ -1,4 +1,8 @@
-import Plumbing
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 /// Unbuffered writes to the standard streams.
 ///
@@ -20,9 +24,9 @@ enum Terminal {
   }
 
   /// Writes all of `bytes`; the error if that failed.
-  static func tryWrite(_ bytes: [UInt8], to descriptor: CInt = 1) -> Errno? {
+  static func tryWrite(_ bytes: [UInt8], to descriptor: CInt = 1) -> SystemError? {
     do {
-      try FileDescriptor(rawValue: descriptor).writeAll(bytes)
+      try OpenFile(descriptor: descriptor).writeAll(bytes)
       return nil
     } catch {
       return error
@@ -30,7 +34,7 @@ enum Terminal {
   }
 
   /// The exit status for a failed write to stdout, saying why unless the reader simply left.
-  static func outcome(of failure: Errno) -> Int32 {
+  static func outcome(of failure: SystemError) -> Int32 {
     guard failure != .brokenPipe else { return 0 }
     diagnostic("Error: cannot write to standard output: \(failure).")
     return 1

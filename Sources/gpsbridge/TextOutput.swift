@@ -1,7 +1,6 @@
 import FoundationEssentials
 import GPSLocation
 import NMEA
-import Plumbing
 
 /// One readable line per action, and on a terminal the receiver's ``StatusLine`` beneath
 /// them. The status line is drawn only when stdout is a terminal, so none of it reaches a
@@ -13,7 +12,7 @@ struct TextOutput: ActionOutput {
   private var pending = ""
   /// The time of the latest location or heading, which events without a time of their own show.
   private var latest: Date?
-  private(set) var failure: Errno?
+  private(set) var failure: SystemError?
 
   init(status: StatusLine? = nil, showsStatus: Bool = Terminal.standardOutputIsTerminal) {
     self.status = status
@@ -116,7 +115,18 @@ struct TextOutput: ActionOutput {
 /// `value` with exactly `decimals` decimals, as the JSON output writes it.
 func format(_ value: Double, _ decimals: Int) -> String {
   guard value.isFinite else { return String(value) }
-  var writer = JSONWriter(capacity: 24)
-  writer.appendFixed(value, decimals: decimals)
-  return writer.string
+  let divisor = (0..<decimals).reduce(Int64(1)) { power, _ in power * 10 }
+  let scaled = (abs(value) * Double(divisor)).rounded()
+  guard scaled < 9e18 else { return String(value) }
+  let units = Int64(scaled)
+  let sign = value < 0 && units != 0 ? "-" : ""
+  guard decimals > 0 else { return sign + String(units) }
+  let fraction = String(units % divisor)
+  return sign + String(units / divisor) + "." + String(repeating: "0", count: decimals - fraction.count) + fraction
+}
+
+/// ISO 8601 in UTC with milliseconds: `2024-05-01T08:00:00.000Z`.
+func iso8601(_ date: Date) -> String {
+  let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+  return UTCTimestamp(nanosecondsSince1970: milliseconds * 1_000_000).description
 }

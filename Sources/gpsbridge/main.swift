@@ -1,7 +1,12 @@
 // gpsbridge: read a GPS receiver (or gpsd, or a capture) and print location events.
 // Exit status: 0 success, 1 runtime failure, 64 usage error (EX_USAGE).
 import GPSLocation
-import Plumbing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 let version = "0.1.0"
 

@@ -230,6 +230,9 @@ final class StandInChronySocket: @unchecked Sendable {
     }
   }
 
+  /// How many samples have arrived so far.
+  var count: Int { samples.withLock { received.count } }
+
   /// Stops reading, removes the socket, and gives every sample received.
   func stop() -> [Sample] {
     samples.withLock { stopped = true }

@@ -1,6 +1,7 @@
 import GPSD
 import GPSLocation
 import NMEASimulation
+import Station
 import Testing
 
 @testable import gpsbridge

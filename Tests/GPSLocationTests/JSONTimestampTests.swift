@@ -3,7 +3,7 @@ import NMEA
 import Plumbing
 import Testing
 
-@testable import gpsbridge
+@testable import GPSLocation
 
 /// The JSON output writes timestamps digit by digit; they must read exactly as ISO 8601 does.
 @Suite struct JSONTimestampTests {

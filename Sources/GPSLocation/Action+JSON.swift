@@ -1,14 +1,19 @@
 import FoundationEssentials
-import GPSLocation
 import NMEA
 import Plumbing
 
-/// The NDJSON form of actions: the contract of `gpsbridge --json`, documented in the README.
-/// One object per action with `"event"` (the case name) and the case's payload under the
-/// Swift property names; unknown values (CoreLocation's negatives, `nil`) are left out.
+/// The NDJSON form of actions: the contract of `gpsbridge --json`, documented in the README,
+/// and what a program sends on (a webhook, MQTT). One object per action with `"event"` (the
+/// case name) and the case's payload under the Swift property names; unknown values
+/// (CoreLocation's negatives, `nil`) are left out; dates are ISO 8601 in UTC with
+/// milliseconds.
+///
+/// ```swift
+/// for await action in manager.delegate() { print(action.jsonLine) }
+/// ```
 extension LocationManager.Action {
-  /// The action's case name, as used in `"event"`.
-  var name: String {
+  /// The action's case name, as used in `"event"`: `didUpdateLocations`, `didEnterRegion`…
+  public var eventName: String {
     switch self {
     case .didChangeAuthorization: "didChangeAuthorization"
     case .didDetermineState: "didDetermineState"
@@ -25,8 +30,8 @@ extension LocationManager.Action {
     }
   }
 
-  /// One line of JSON, without the newline.
-  var jsonLine: String {
+  /// The action as one line of JSON, without the newline.
+  public var jsonLine: String {
     var writer = JSONWriter()
     write(into: &writer)
     return writer.string
@@ -35,7 +40,7 @@ extension LocationManager.Action {
   /// Appends the action's JSON object to `writer`.
   func write(into writer: inout JSONWriter) {
     writer.beginObject()
-    writer.field("event", name)
+    writer.field("event", eventName)
     switch self {
     case .didChangeAuthorization(let status):
       writer.field("status", status.rawValue)
@@ -152,6 +157,31 @@ extension JSONWriter {
     appendDigits(time % 1000, count: 3)
     append(ascii: UInt8(ascii: "Z"))
     append(ascii: UInt8(ascii: "\""))
+  }
+}
+
+/// Actions as JSON lines, gathered in one buffer that is reused: for a program writing many
+/// (a fast replay's), without a string made for each.
+public struct ActionJSONLines {
+  private var writer: JSONWriter
+
+  /// An empty buffer with room for `capacity` bytes before it grows.
+  public init(capacity: Int = 1 << 16) {
+    writer = JSONWriter(capacity: capacity)
+  }
+
+  /// Appends `action`'s line (``LocationManager/Action/jsonLine``) and its newline.
+  public mutating func append(_ action: LocationManager.Action) {
+    action.write(into: &writer)
+    writer.newline()
+  }
+
+  /// The lines appended since the last ``removeAll()``, as UTF-8.
+  public var bytes: [UInt8] { writer.bytes }
+
+  /// Empties the buffer, keeping its room.
+  public mutating func removeAll() {
+    writer.removeAll()
   }
 }
 

@@ -1,0 +1,86 @@
+import Synchronization
+
+// The few system calls the command line makes itself (standard streams, a capture file, a
+// pseudo-terminal, signals), straight from the C library: the library products do the rest.
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// A failed system call's `errno`, described as the C library says it ("Permission denied").
+struct SystemError: Error, Equatable, CustomStringConvertible {
+  var code: Int32
+
+  /// The calling thread's `errno` now.
+  static var current: SystemError { SystemError(code: errno) }
+  static let brokenPipe = SystemError(code: EPIPE)
+  static let interrupted = SystemError(code: EINTR)
+
+  var description: String { String(cString: strerror(code)) }
+}
+
+/// An open file descriptor of the command line's own: a capture it reads or writes, a
+/// standard stream.
+struct OpenFile: Sendable {
+  let descriptor: CInt
+
+  static let standardOutput = OpenFile(descriptor: 1)
+
+  /// Opens `path` (close-on-exec) with `flags`, creating it with `mode`.
+  static func open(_ path: String, _ flags: CInt, mode: mode_t = 0o644) throws(SystemError) -> OpenFile {
+    let descriptor = Glibc.open(path, flags | O_CLOEXEC, mode)
+    guard descriptor >= 0 else { throw .current }
+    return OpenFile(descriptor: descriptor)
+  }
+
+  /// Reads up to `buffer.count` bytes; 0 at the end.
+  func read(into buffer: inout [UInt8]) throws(SystemError) -> Int {
+    while true {
+      let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+      if count >= 0 { return count }
+      if errno != EINTR { throw .current }
+    }
+  }
+
+  /// Writes all of `bytes`, however many writes that takes.
+  func writeAll(_ bytes: [UInt8]) throws(SystemError) {
+    var written = 0
+    while written < bytes.count {
+      let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw .current
+      }
+      written += count
+    }
+  }
+
+  func close() {
+    _ = Glibc.close(descriptor)
+  }
+}
+
+/// A value shared between threads, behind a mutex.
+final class Shared<Value: Sendable>: Sendable {
+  private let mutex: Mutex<Value>
+
+  init(_ value: Value) { mutex = Mutex(value) }
+
+  func withLock<Result: Sendable>(_ body: (inout sending Value) -> sending Result) -> Result {
+    mutex.withLock(body)
+  }
+}
+
+/// Sleeps for `duration`; false when the task was cancelled instead.
+func sleepOrCancel(_ duration: Duration) async -> Bool {
+  (try? await Task.sleep(for: duration)) != nil
+}
+
+/// The system's calendar time (`CLOCK_REALTIME`), in nanoseconds since 1970: for a
+/// recording's date and a simulated receiver's clock, never for a fix.
+var wallClockNanoseconds: Int64 {
+  var time = timespec()
+  clock_gettime(CLOCK_REALTIME, &time)
+  return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Plumbing
+import TestHelpers
+import Testing
+import TimeService
+import Transports
+
+/// A Swift program feeds chrony without the command line: the README's two calls, a
+/// `ClockFeed` and `start(from:)`, with a live receiver on a pty stamped from this machine's
+/// clock, and chrony's socket a stand-in that records each datagram.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct ClockFeedTests {
+  @Test func theREADMEsTwoCallsFeedChronyFromAReceiver() async throws {
+    let directory = scratchDirectory("gpsbridge-clock-feed")
+    let socketPath = directory.appendingPathComponent("chrony.sock").path
+    let chrony = try StandInChronySocket(path: socketPath)
+    let pty = try PseudoTerminal()
+    defer { pty.unplug() }
+    let receiver = Receiver(SerialSource(path: pty.slavePath, baudRate: .fixed(115_200)))
+    let said = Locked<[String]>([])
+
+    let feed = try ClockFeed(ClockFeed.Outputs(chrony: socketPath), said: { message in said.withLock { $0.append(message) } })
+    let feeding = try feed.start(from: receiver, said: { message in said.withLock { $0.append(message) } })
+    let running = Task(executorPreference: DedicatedExecutor.own()) { await receiver.run() }
+    #expect(await pty.waitUntilHeld())
+    // Epochs four times a second until chrony has three samples (one a second at most).
+    try await blocking {
+      for _ in 0..<240 where chrony.count < 3 {
+        pty.write(WrongTimeTests.epoch(WrongTimeTests.Phase(seconds: 0)))
+        Thread.sleep(forTimeInterval: 0.25)
+      }
+    }
+    feeding.cancel()
+    running.cancel()
+    await running.value
+    let samples = chrony.stop()
+
+    #expect(samples.count >= 3, "said: \(said.withLock { $0 })")
+    #expect(samples.allSatisfy { abs($0.offset) < 1 }, "\(samples.map(\.offset))")
+    #expect(feed.state.feeding)
+    #expect(feed.chronyCounts.map { $0.sent >= 3 } == true)
+    #expect(said.withLock { $0 }.contains("chrony's socket \(socketPath): chrony takes the samples."), "\(said.withLock { $0 })")
+  }
+}
