@@ -181,6 +181,13 @@ final class DescriptorReader: @unchecked Sendable {
     queue.async(execute: work)
   }
 
+  /// Ends reading from one of the reader's own callbacks (a connection found stale): `onClosed`
+  /// runs at once, without an error. ``stop()`` still waits for Dispatch to let go.
+  func closeFromQueue() {
+    dispatchPrecondition(condition: .onQueue(queue))
+    finish(nil)
+  }
+
   /// Stops reading and returns once Dispatch has let go of the descriptor, so it can be
   /// closed safely.
   func stop() async {

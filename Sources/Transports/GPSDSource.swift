@@ -152,23 +152,27 @@ public struct GPSDSource: ByteSource {
     case lost(String, hadFix: Bool)
   }
 
-  /// What the connection's loop hears from the reader's queue; fixes themselves go straight
-  /// to the receiver's listeners.
-  enum Event: Sendable {
-    case fix(hasPosition: Bool)
-    case report(GPSDReport)
-    case tick
-    case closed(Errno?)
+  /// How a connection ended, as its reader's queue saw it: the reason, and whether a fix came.
+  struct Ending: Sendable {
+    var reason: String
+    var hadFix: Bool
+  }
+
+  /// A watch of one connection, from now.
+  private var sessionWatch: GPSDSessionWatch {
+    GPSDSessionWatch(
+      address: address.description, timing: .init(silenceTimeout: timing.silenceTimeout, noFixTimeout: timing.noFixTimeout),
+      watchesNMEA: watchesNMEA, now: .now)
   }
 
   private func read(
     _ socket: FileDescriptor, _ shape: Locked<GPSDFixAssembler.Shape>, _ receiver: Receiver
   ) async -> Outcome {
-    let (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(256))
-    let decoder = ReportDecoder(continuation: continuation, receiver: receiver, watchesNMEA: watchesNMEA, shape: shape)
+    let decoder = ReportDecoder(receiver: receiver, watch: sessionWatch, shape: shape)
     let reader = DescriptorReader(
       descriptor: socket, label: "gpsbridge.gpsd",
       onBytes: { bytes in decoder.received(bytes) }, onTick: decoder.tick, onClosed: decoder.closed)
+    decoder.reader = reader
     reader.start()
     let request = watchesNMEA ? GPSDRequest.watchSentences(device: device) : .watchReports(device: device)
     do {
@@ -177,7 +181,7 @@ public struct GPSDSource: ByteSource {
       await reader.stop()
       return .lost("\(error)", hadFix: false)
     }
-    return await follow(events, reader, receiver)
+    return await follow(decoder, reader)
   }
 
   #if libgps
@@ -185,100 +189,63 @@ public struct GPSDSource: ByteSource {
     private func read(
       _ connection: LibGPSConnection, _ shape: Locked<GPSDFixAssembler.Shape>, _ receiver: Receiver
     ) async -> Outcome {
-      let (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(256))
-      let decoder = ReportDecoder(continuation: continuation, receiver: receiver, watchesNMEA: false, shape: shape)
+      let decoder = ReportDecoder(receiver: receiver, watch: sessionWatch, shape: shape)
       let reader = DescriptorReader(
         descriptor: connection.descriptor, label: "gpsbridge.libgps",
         onReadable: { connection.readReports { decoder.take($0) } }, onTick: decoder.tick, onClosed: decoder.closed)
+      decoder.reader = reader
       guard connection.watch(device: device) else { return .lost("libgps could not send its WATCH", hadFix: false) }
       reader.start()
-      return await follow(events, reader, receiver)
+      return await follow(decoder, reader)
     }
   #endif
 
-  /// Follows one connection's events until it is lost or the task is cancelled: fixes out,
-  /// gpsd's errors said, silence and a missing device or fix noticed.
-  private func follow(
-    _ events: AsyncStream<Event>, _ reader: DescriptorReader, _ receiver: Receiver
-  ) async -> Outcome {
-    let connected = ContinuousClock.now
-    var lastReport = ContinuousClock.now
-    var hasDevice = false
-    var hadPosition = false
-    var noFixReported = false
-    /// "No device" was said; a device that comes later gets its own time to find a fix.
-    var noDeviceReported = false
-    var noFixSince = connected
-    var hadFix = false
-    let outcome: Outcome = await withTaskCancellationHandler {
-      for await event in events {
-        switch event {
-        case .fix(let hasPosition):
-          lastReport = .now
-          hadFix = true
-          if hasPosition { hadPosition = true }
-        case .report(let report):
-          lastReport = .now
-          switch report {
-          case .devices(let list):
-            hasDevice = !(list.devices ?? []).isEmpty
-          case .device(let device):
-            if device.activated != nil, !device.isGone { hasDevice = true }
-          case .tpv, .sky, .gst, .att:
-            hasDevice = true
-          case .error(let error):
-            receiver.publish(.status(.failed(.gpsdError(address: address.description, message: error.message ?? "error"))))
-          default:
-            break
-          }
-        case .tick:
-          let now = ContinuousClock.now
-          if hasDevice, lastReport.duration(to: now) >= timing.silenceTimeout {
-            return .lost("no report for \(timing.silenceTimeout)", hadFix: hadFix)
-          }
-          if noDeviceReported, hasDevice {
-            noDeviceReported = false
-            noFixReported = false
-            noFixSince = now
-          }
-          if !hadPosition, !noFixReported, noFixSince.duration(to: now) >= timing.noFixTimeout, !watchesNMEA {
-            noFixReported = true
-            noDeviceReported = !hasDevice
-            let seconds = Int(timing.noFixTimeout.components.seconds)
-            let address = address.description
-            receiver.publish(
-              .status(.failed(hasDevice ? .gpsdHasNoFix(address: address, seconds: seconds) : .gpsdHasNoDevice(address: address))))
-          }
-        case .closed(let error):
-          return .lost(error.map { "\($0)" } ?? "gpsd closed the connection", hadFix: hadFix)
-        }
-      }
-      return .cancelled
+  /// Waits for one connection to end (its reader's queue decides when: see
+  /// ``GPSDSessionWatch``), or the task to be cancelled.
+  private func follow(_ decoder: ReportDecoder, _ reader: DescriptorReader) async -> Outcome {
+    let ending = await withTaskCancellationHandler {
+      await decoder.ending()
     } onCancel: {
       Task { await reader.stop() }
     }
     await reader.stop()
-    return Task.isCancelled ? .cancelled : outcome
+    return Task.isCancelled ? .cancelled : .lost(ending.reason, hadFix: ending.hadFix)
   }
 }
 
 /// gpsd's bytes to reports and fixes, on the reader's queue: fixes (or, watching NMEA, the
-/// lines) go straight to the receiver's listeners; the connection's loop hears the rest.
+/// lines) go straight to the receiver's listeners, and the connection's watch hears the rest
+/// there too, so what it says is in order with the fixes.
 private final class ReportDecoder: @unchecked Sendable {
-  let continuation: AsyncStream<GPSDSource.Event>.Continuation
   let receiver: Receiver
   /// What this gpsd's fixes carry, learned across connections.
   let shape: Locked<GPSDFixAssembler.Shape>
   var decoder: GPSDStreamDecoder
+  var watch: GPSDSessionWatch
   var lastRejection: String?
+  /// The reader, to end a stale connection; set before it starts.
+  weak var reader: DescriptorReader?
+  /// Why the connection ended, once it has, and who waits for it.
+  private let end = Locked<(GPSDSource.Ending?, CheckedContinuation<GPSDSource.Ending, Never>?)>((nil, nil))
+  /// A stale connection's reason, given when the reader has closed it.
+  private var staleReason: String?
 
-  init(
-    continuation: AsyncStream<GPSDSource.Event>.Continuation, receiver: Receiver, watchesNMEA: Bool, shape: Locked<GPSDFixAssembler.Shape>
-  ) {
-    self.continuation = continuation
+  init(receiver: Receiver, watch: GPSDSessionWatch, shape: Locked<GPSDFixAssembler.Shape>) {
     self.receiver = receiver
     self.shape = shape
-    self.decoder = GPSDStreamDecoder(passesNMEA: watchesNMEA, shape: shape.withLock { $0 })
+    self.watch = watch
+    self.decoder = GPSDStreamDecoder(passesNMEA: watch.watchesNMEA, shape: shape.withLock { $0 })
+  }
+
+  /// Waits for the connection's end.
+  func ending() async -> GPSDSource.Ending {
+    await withCheckedContinuation { continuation in
+      let ended = end.withLock { state -> GPSDSource.Ending? in
+        if state.0 == nil { state.1 = continuation }
+        return state.0
+      }
+      if let ended { continuation.resume(returning: ended) }
+    }
   }
 
   func received(_ bytes: UnsafeRawBufferPointer) {
@@ -288,25 +255,35 @@ private final class ReportDecoder: @unchecked Sendable {
 
   /// A report read by libgps.
   func take(_ report: GPSDReport) {
-    if let output = decoder.take(report) { yield(output) }
+    if let output = decoder.take(report) { handle(output) }
     drain()
   }
 
-  /// The reader's clock, for silence detection.
+  /// The reader's clock: silence, and a missing device or fix.
   func tick() {
-    continuation.yield(.tick)
+    let (stale, problem) = watch.tick(now: .now)
+    if let problem { receiver.publish(.status(.failed(problem))) }
+    if let stale, staleReason == nil {
+      staleReason = stale
+      reader?.closeFromQueue()
+    }
   }
 
   /// The connection ended: what gpsd said last still counts, then the end.
   func closed(_ error: Errno?) {
     decoder.finish()
     drain()
-    continuation.yield(.closed(error))
-    continuation.finish()
+    let ending = GPSDSource.Ending(
+      reason: staleReason ?? error.map { "\($0)" } ?? "gpsd closed the connection", hadFix: watch.hadFix)
+    let waiter = end.withLock { state in
+      state.0 = ending
+      return state.1
+    }
+    waiter?.resume(returning: ending)
   }
 
   private func drain() {
-    while let output = decoder.next() { yield(output) }
+    while let output = decoder.next() { handle(output) }
     let rejection = decoder.counters.rejectionSummary
     if rejection != lastRejection, let rejection {
       lastRejection = rejection
@@ -315,19 +292,20 @@ private final class ReportDecoder: @unchecked Sendable {
     receiver.publish(.flush)
   }
 
-  private func yield(_ output: GPSDStreamDecoder.Output) {
+  private func handle(_ output: GPSDStreamDecoder.Output) {
     switch output {
     case .fix(let fix):
       receiver.publish(.fix(fix))
-      continuation.yield(.fix(hasPosition: fix.hasPosition))
+      watch.fix(hasPosition: fix.hasPosition, now: .now)
       shape.withLock { $0 = decoder.shape }
-    case .report(let report): continuation.yield(.report(report))
+    case .report(let report):
+      if let problem = watch.report(report, now: .now) { receiver.publish(.status(.failed(problem))) }
     case .nmea(let line):
       // NMEA mode: each line is the receiver's, and counts as a report for silence detection.
       let sentence = Array(line)
       receiver.publish(.bytes(sentence + [0x0D, 0x0A]))
       receiver.publish(.sentence(sentence))
-      continuation.yield(.report(.unknown("NMEA")))
+      _ = watch.report(.unknown("NMEA"), now: .now)
     }
   }
 }

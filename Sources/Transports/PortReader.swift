@@ -1,119 +1,121 @@
 import NMEA
 import Plumbing
 
-/// A serial port's bytes through the receiver's ``Pipeline`` as they arrive, with the counters
-/// autobaud and silence detection need. Its state lives on the ``DescriptorReader``'s queue,
-/// and so events reach the receiver's listeners there.
+/// One session on a serial port: its bytes through the receiver's ``Pipeline`` as they
+/// arrive, and autobaud and silence detection (a ``LineWatch``) at each tick of the reader's
+/// timer. All of it runs on the ``DescriptorReader``'s queue: a rate is changed between two
+/// reads, and the listeners hear statuses, rates and fixes in the order they happened.
 final class PortReader: @unchecked Sendable {
-  enum Event: Sendable {
-    case tick(Counters)
-    /// The port closed (unplugged: the error, if any), with the counters at the end, so a
-    /// session shorter than a tick still knows whether it gave a fix.
-    case closed(Errno?, Counters)
-  }
-
-  struct Counters: Sendable {
-    var bytes = 0
-    var sentences = 0
-    var fixes = 0
-    var lastByte: ContinuousClock.Instant?
-    var lastSentence: ContinuousClock.Instant?
+  /// How the session ended.
+  struct Ending: Sendable {
+    /// The port's error (unplugged), if any; `nil` for an end of file or a stop.
+    var error: Errno?
+    /// Whether a fix came through, however short the session.
+    var hadFix: Bool
+    /// The rate proven (or given), for the next session to try first.
+    var knownRate: Int?
   }
 
   private let receiver: Receiver
-  private let continuation: AsyncStream<Event>.Continuation
+  private let port: SerialPort
   private var pipeline: Pipeline
-  private var counters = Counters()
+  private var watch: LineWatch
+  private let notice: (Int) -> String
+  private let now: @Sendable () -> ContinuousClock.Instant
+  private var counters = LineWatch.Counters()
   private var reader: DescriptorReader!
+  private let ending = Locked<(Ending?, CheckedContinuation<Ending, Never>?)>((nil, nil))
 
-  /// A reader of `port` decoding with `pipeline`: the previous session's, after a replug, so
-  /// what it learned of the receiver's cycle (where an epoch ends) still holds and the first
-  /// epoch after the replug goes out the moment it is complete.
-  init(port: SerialPort, receiver: Receiver, pipeline: Pipeline, continuation: AsyncStream<Event>.Continuation) {
+  /// A session on `port`, decoding with `pipeline`: the previous session's, after a replug,
+  /// so what it learned of the receiver's cycle (where an epoch ends) still holds and the
+  /// first epoch after the replug goes out the moment it is complete. `notice` says a rate
+  /// found ("NMEA at 9600 baud"); `now` is the clock the watch is told.
+  init(
+    port: SerialPort, receiver: Receiver, pipeline: Pipeline, watch: LineWatch, notice: @escaping (Int) -> String,
+    now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+  ) {
+    self.port = port
     self.receiver = receiver
-    self.continuation = continuation
     self.pipeline = pipeline
+    self.watch = watch
+    self.notice = notice
+    self.now = now
     self.reader = DescriptorReader(
       descriptor: port.descriptor, label: "gpsbridge.serial",
       onBytes: { [weak self] bytes in self?.received(bytes) },
-      onTick: { [weak self] in
-        guard let self else { return }
-        continuation.yield(.tick(counters))
-      },
-      onClosed: { [weak self] error in
-        var final = Counters()
-        if let self {
-          if let outlet = self.outlet { receiver.detach(outlet) }
-          let fixesBefore = self.pipeline.decoder.assembler.counters.epochs
-          self.pipeline.finish(for: receiver)
-          self.counters.fixes += self.pipeline.decoder.assembler.counters.epochs - fixesBefore
-          final = self.counters
-        }
-        continuation.yield(.closed(error, final))
-        continuation.finish()
-      })
+      onTick: { [weak self] in self?.tick() },
+      onClosed: { [weak self] error in self?.closed(error) })
   }
 
   /// The receiver's outlet for ``Receiver/send(_:)`` while this session runs.
   private var outlet: Int?
 
-  /// Attaches the outlet first: `start` hands over to the reader's queue, which reads it.
-  func start() {
+  /// Runs the session until the port closes or ``stop()`` is called.
+  func run() async -> Ending {
     outlet = receiver.attach { [weak reader] bytes in reader?.send(bytes) ?? .failure(.notConnected) }
+    reader.perform { [self] in
+      if watch.probing {
+        pipeline.isSettled = false
+        pipeline.settledNotice = notice(watch.rate)
+        pipeline.settledLineSpeed = watch.rate
+      } else {
+        receiver.publish(.lineSpeed(watch.rate))
+      }
+    }
     reader.start()
+    return await withCheckedContinuation { continuation in
+      let ended = ending.withLock { state -> Ending? in
+        if state.0 == nil { state.1 = continuation }
+        return state.0
+      }
+      if let ended { continuation.resume(returning: ended) }
+    }
   }
+
   func stop() async { await reader.stop() }
 
-  /// The pipeline, for the next session; read only once the reader has stopped.
+  /// The pipeline, for the next session; read only once the session has ended.
   var finishedPipeline: Pipeline { pipeline }
 
-  /// Takes the bytes as the receiver's from now on (autobaud settled, or a fixed rate), and
-  /// says `notice` if they were not yet (a fix may have settled them already).
-  func settle(saying notice: String? = nil) {
-    reader.perform { [self] in
-      if notice != nil { pipeline.settledNotice = notice }
-      pipeline.settle(for: receiver)
+  private func tick() {
+    for action in watch.tick(counters, now: now()) {
+      switch action {
+      case .settle:
+        pipeline.settle(for: receiver)
+      case .probe(let rate):
+        try? port.setBaudRate(rate)
+        pipeline.reset()
+        pipeline.isSettled = false
+        pipeline.settledNotice = notice(rate)
+        pipeline.settledLineSpeed = rate
+        counters = LineWatch.Counters()
+      case .fail(let error):
+        receiver.publish(.status(.failed(error)))
+      }
     }
   }
 
-  /// Takes the bytes as noise until they prove to be NMEA (autobaud trying `rate`), when
-  /// `notice` and the rate are said.
-  func unsettle(saying notice: String, rate: Int) {
-    reader.perform { [self] in
-      pipeline.isSettled = false
-      pipeline.settledNotice = notice
-      pipeline.settledLineSpeed = rate
+  private func closed(_ error: Errno?) {
+    if let outlet { receiver.detach(outlet) }
+    let fixesBefore = pipeline.decoder.assembler.counters.epochs
+    pipeline.finish(for: receiver)
+    counters.fixes += pipeline.decoder.assembler.counters.epochs - fixesBefore
+    let result = Ending(error: error, hadFix: counters.fixes > 0, knownRate: watch.knownRate)
+    let waiter = ending.withLock { state in
+      state.0 = result
+      return state.1
     }
-  }
-
-  /// Sets `port` to `rate` and starts decoding afresh, forgetting what was counted, the bytes
-  /// noise until they prove to be NMEA, when `notice` and the rate are said. On the reader's
-  /// queue, between two reads: the change never races a read of the same descriptor.
-  func reset(_ port: SerialPort, to rate: Int, saying notice: String) {
-    reader.perform { [self] in
-      try? port.setBaudRate(rate)
-      pipeline.reset()
-      pipeline.isSettled = false
-      pipeline.settledNotice = notice
-      pipeline.settledLineSpeed = rate
-      counters = Counters()
-    }
-  }
-
-  /// Publishes `event` from the reader's queue, in order with the fixes it publishes.
-  func publish(_ event: ReceiverEvent) {
-    reader.perform { [receiver] in receiver.publish(event) }
+    waiter?.resume(returning: result)
   }
 
   private func received(_ bytes: UnsafeRawBufferPointer) {
-    let now = ContinuousClock.now
-    counters.bytes += bytes.count
-    counters.lastByte = now
+    let arrival = now()
+    counters.lastByte = arrival
     let before = pipeline.decoder.framer.counters.sentences
     let fixesBefore = pipeline.decoder.assembler.counters.epochs
     pipeline.take(bytes, arrivedAt: WallClock.now, uptime: WallClock.uptime, for: receiver)
     let framed = pipeline.decoder.framer.counters.sentences
-    if framed > before { counters.lastSentence = now }
+    if framed > before { counters.lastSentence = arrival }
     counters.sentences = framed
     counters.fixes += pipeline.decoder.assembler.counters.epochs - fixesBefore
   }

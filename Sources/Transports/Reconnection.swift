@@ -10,17 +10,72 @@ enum SessionEnd {
   case lost(SourceError, hadFix: Bool)
 }
 
-/// The loop both live sources run, so they behave alike:
-/// - open the connection; on a failure that `isPermanent` says cannot go away by itself,
-///   report `stopped` and end; on another, report it (once per distinct message, with
-///   `authorization(.denied)` first for a permission problem), then `wait` as the cause
-///   deserves (for the device to appear, or a short backoff) and try again;
-/// - once open, report `authorization(.authorizedAlways)` and, after a loss, `resumed`;
-/// - read until the session ends (it publishes through the receiver); on a loss
-///   report `paused` with its error and try again at once, unless this session and the one
-///   before each ended within ``quickLoss`` without a fix (a server that accepts and hangs up,
-///   a device that fails as soon as it opens): that counts as a failed attempt, so the loop
-///   never spins.
+/// What a live source says and does between its connections: a pure state machine, given
+/// each attempt's outcome and how long a session lasted, never a clock. Both live sources
+/// run it (through ``runReconnecting``), so they behave alike:
+/// - on a failure to open that cannot go away by itself, say `stopped` and end; on another,
+///   say it (once per distinct message, with `authorization(.denied)` first for a permission
+///   problem), then wait as the cause deserves and try again;
+/// - once open, say `authorization(.authorizedAlways)` and, after a loss, `resumed`;
+/// - on a loss, say `paused` with its error and try again at once, unless this session and
+///   the one before each ended within ``quickLoss`` without a fix (a server that accepts and
+///   hangs up, a device that fails as soon as it opens): that counts as a failed attempt, so
+///   the loop never spins.
+struct Reconnection: Sendable {
+  /// What to do next.
+  enum Next: Hashable, Sendable {
+    case stop
+    /// Wait as the cause deserves: a backoff after `failures` failures, or the device's arrival.
+    case wait(failures: Int)
+    case retryNow
+  }
+
+  private var failures = 0
+  private var quickLosses = 0
+  private var lastProblem: String?
+  private var paused = false
+
+  /// An attempt to open failed with `error` (`permanent`: it cannot go away by itself).
+  mutating func openFailed(_ error: SourceError, permanent: Bool) -> (say: [SourceEvent], next: Next) {
+    failures += 1
+    var events: [SourceEvent] = []
+    if case .permissionDenied = error, error.message != lastProblem { events.append(.authorization(.denied)) }
+    if permanent { return (events + [.stopped(error)], .stop) }
+    if error.message != lastProblem {
+      lastProblem = error.message
+      events.append(.failed(error))
+    }
+    return (events, .wait(failures: failures))
+  }
+
+  /// The connection opened.
+  mutating func opened() -> [SourceEvent] {
+    lastProblem = nil
+    var events: [SourceEvent] = [.authorization(.authorizedAlways)]
+    if paused {
+      paused = false
+      events.append(.resumed)
+    }
+    return events
+  }
+
+  /// The session ended with `error` after `lasted`, a fix through it or not.
+  mutating func lost(_ error: SourceError, hadFix: Bool, lasted: Duration) -> (say: [SourceEvent], next: Next) {
+    paused = true
+    guard lasted < quickLoss, !hadFix else {
+      quickLosses = 0
+      failures = 0
+      return ([.paused(error)], .retryNow)
+    }
+    quickLosses += 1
+    guard quickLosses > 1 else { return ([.paused(error)], .retryNow) }
+    failures += 1
+    return ([.paused(error)], .wait(failures: failures))
+  }
+}
+
+/// Runs a live source's connections one after another as ``Reconnection`` decides, until the
+/// task is cancelled, a cause cannot go away, or `wait` says to stop.
 func runReconnecting<Connection>(
   for receiver: Receiver,
   open: () async throws(SourceError) -> Connection,
@@ -29,50 +84,29 @@ func runReconnecting<Connection>(
   isPermanent: (SourceError) -> Bool,
   wait: (_ error: SourceError, _ failures: Int) async -> Bool
 ) async {
-  var failures = 0
-  var quickLosses = 0
-  var lastProblem: String?
-  var paused = false
-  func say(_ event: SourceEvent) { receiver.publish(.status(event)) }
+  var reconnection = Reconnection()
+  func say(_ events: [SourceEvent]) { for event in events { receiver.publish(.status(event)) } }
   while !Task.isCancelled {
     let connection: Connection
     do {
       connection = try await open()
     } catch {
-      failures += 1
-      if case .permissionDenied = error, error.message != lastProblem { say(.authorization(.denied)) }
-      if isPermanent(error) {
-        say(.stopped(error))
-        return
-      }
-      if error.message != lastProblem {
-        lastProblem = error.message
-        say(.failed(error))
-      }
-      guard await wait(error, failures) else { return }
+      let (events, next) = reconnection.openFailed(error, permanent: isPermanent(error))
+      say(events)
+      guard case .wait(let failures) = next, await wait(error, failures) else { return }
       continue
     }
-    lastProblem = nil
-    say(.authorization(.authorizedAlways))
-    if paused {
-      paused = false
-      say(.resumed)
-    }
+    say(reconnection.opened())
     let opened = ContinuousClock.now
     let end = await session(connection)
     close(connection)
     guard case .lost(let error, let hadFix) = end else { return }
-    paused = true
-    say(.paused(error))
-    if opened.duration(to: .now) < quickLoss, !hadFix {
-      quickLosses += 1
-      if quickLosses > 1 {
-        failures += 1
-        guard await wait(error, failures) else { return }
-      }
-    } else {
-      quickLosses = 0
-      failures = 0
+    let (events, next) = reconnection.lost(error, hadFix: hadFix, lasted: opened.duration(to: .now))
+    say(events)
+    switch next {
+    case .stop: return
+    case .retryNow: continue
+    case .wait(let failures): guard await wait(error, failures) else { return }
     }
   }
 }

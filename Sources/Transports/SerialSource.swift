@@ -108,95 +108,27 @@ public struct SerialSource: ByteSource {
       })
   }
 
-  enum Outcome {
-    case cancelled
-    case gone(Errno?, hadFix: Bool)
-  }
-
+  /// One session on an open port: until it closes (`gone`) or the task is cancelled.
   private func read(_ port: SerialPort, knownRate: inout Int?, pipeline: inout Pipeline, _ receiver: Receiver) async -> Outcome {
-    let (events, continuation) = AsyncStream.makeStream(of: PortReader.Event.self, bufferingPolicy: .bufferingNewest(256))
-    let reader = PortReader(port: port, receiver: receiver, pipeline: pipeline, continuation: continuation)
-    defer { pipeline = reader.finishedPipeline }
-
-    let automatic = baudRate == .automatic
-    var candidates = BaudRate.candidates
-    if let knownRate, automatic { candidates = [knownRate] + candidates.filter { $0 != knownRate } }
-    if !automatic, let knownRate { candidates = [knownRate] }
-    var index = 0
-    var probing = automatic
-    var probeStart = ContinuousClock.now
-    let started = ContinuousClock.now
-    var silenceReported = false
-    var garbageReported = false
-    var hadFix = false
-    if automatic, candidates[0] != (knownRate ?? BaudRate.candidates[0]) { try? port.setBaudRate(candidates[0]) }
-    func notice(_ index: Int) -> String { "\(path): NMEA at \(candidates[index]) baud" }
-    if probing { reader.unsettle(saying: notice(0), rate: candidates[0]) } else { receiver.publish(.lineSpeed(candidates[0])) }
-    reader.start()
-
-    /// Keeps the rate being tried: a fix, or two sentences, prove it (a fix settles the
-    /// reader at once, before it goes out). The rate is said from the reader's queue, once,
-    /// before any fix at that rate.
-    func settle() {
-      probing = false
-      reader.settle()
-      knownRate = candidates[index]
-    }
-    /// Tries `candidates[next]` from `now` on, with the decoder and its counters afresh.
-    func probe(_ next: Int, from now: ContinuousClock.Instant) {
-      index = next
-      reader.reset(port, to: candidates[index], saying: notice(index))
-      probeStart = now
-    }
-
-    let outcome: Outcome = await withTaskCancellationHandler {
-      for await event in events {
-        switch event {
-        case .closed(let error, let final):
-          return .gone(error, hadFix: hadFix || final.fixes > 0)
-        case .tick(let counters):
-          let now = ContinuousClock.now
-          hadFix = hadFix || counters.fixes > 0
-          if probing {
-            // Two sentences, or a fix, prove the rate.
-            if counters.sentences >= 2 || counters.fixes > 0 {
-              settle()
-            } else if probeStart.duration(to: now) >= timing.probeWindow {
-              if index + 1 == candidates.count {
-                reader.publish(.status(.failed(.noNMEAAtAnyRate(path: path, seconds: Int(started.duration(to: now).components.seconds)))))
-              }
-              probe((index + 1) % candidates.count, from: now)
-            }
-            continue
-          }
-          let quiet = counters.lastByte.map { $0.duration(to: now) } ?? probeStart.duration(to: now)
-          if quiet >= timing.silenceTimeout {
-            if !silenceReported {
-              silenceReported = true
-              reader.publish(.status(.failed(.silentDevice(path: path, seconds: Int(timing.silenceTimeout.components.seconds)))))
-            }
-          } else {
-            silenceReported = false
-          }
-          let sinceSentence = counters.lastSentence.map { $0.duration(to: now) } ?? started.duration(to: now)
-          if counters.lastByte != nil, quiet < timing.silenceTimeout, sinceSentence >= timing.silenceTimeout {
-            if automatic {
-              // Bytes but no sentences: the receiver changed rate, or we settled wrongly.
-              probing = true
-              knownRate = nil
-              probe(0, from: now)
-            } else if !garbageReported {
-              garbageReported = true
-              reader.publish(.status(.failed(.noNMEAAtRate(path: path, seconds: Int(timing.silenceTimeout.components.seconds)))))
-            }
-          }
-        }
-      }
-      return .cancelled
+    let watch = LineWatch(
+      path: path, baudRate: baudRate, knownRate: knownRate,
+      timing: LineWatch.Timing(probeWindow: timing.probeWindow, silenceTimeout: timing.silenceTimeout), now: .now)
+    if watch.rate != (knownRate ?? BaudRate.candidates[0]) { try? port.setBaudRate(watch.rate) }
+    let reader = PortReader(
+      port: port, receiver: receiver, pipeline: pipeline, watch: watch, notice: { [path] in "\(path): NMEA at \($0) baud" })
+    let ending = await withTaskCancellationHandler {
+      await reader.run()
     } onCancel: {
       Task { await reader.stop() }
     }
     await reader.stop()
-    return Task.isCancelled ? .cancelled : outcome
+    pipeline = reader.finishedPipeline
+    knownRate = ending.knownRate
+    return Task.isCancelled ? .cancelled : .gone(ending.error, hadFix: ending.hadFix)
+  }
+
+  enum Outcome {
+    case cancelled
+    case gone(Errno?, hadFix: Bool)
   }
 }
