@@ -80,8 +80,10 @@ package final class Broadcaster<Element: Sendable>: Sendable {
 
   /// A new stream that receives every element yielded from now on. Reading it takes the
   /// queue a batch at a time underneath, so it costs a lock per batch, not per element.
-  package func subscribe() -> AsyncStream<Element> {
-    let reader = ElementReader(subscribeBatches())
+  /// `onEnd` runs once the stream is let go of (its reader stopped iterating and dropped it):
+  /// for a producer that feeds only this stream, to stop.
+  package func subscribe(onEnd: (@Sendable () -> Void)? = nil) -> AsyncStream<Element> {
+    let reader = ElementReader(subscribeBatches(), onEnd: onEnd)
     return AsyncStream(unfolding: { await reader.next() })
   }
 
@@ -260,12 +262,16 @@ package final class Broadcaster<Element: Sendable>: Sendable {
 /// Only the task iterating that stream touches it.
 private final class ElementReader<Element: Sendable>: @unchecked Sendable {
   private let subscription: Broadcaster<Element>.Subscription
+  private let onEnd: (@Sendable () -> Void)?
   private var batch: [Element] = []
   private var position = 0
 
-  init(_ subscription: Broadcaster<Element>.Subscription) {
+  init(_ subscription: Broadcaster<Element>.Subscription, onEnd: (@Sendable () -> Void)?) {
     self.subscription = subscription
+    self.onEnd = onEnd
   }
+
+  deinit { onEnd?() }
 
   func next() async -> Element? {
     if position == batch.count {

@@ -25,30 +25,22 @@ extension Receiver {
   /// A reader that falls `bufferingNewest` samples behind loses the oldest. Ending the
   /// iteration stops sampling.
   public func timeSamples(bufferingNewest limit: Int = 16) -> AsyncStream<TimeSample> {
-    let events = timeEvents(bufferingNewest: limit)
-    return AsyncStream { continuation in
-      let task = Task {
-        for await event in events {
-          if case .sample(let sample) = event { continuation.yield(sample) }
-        }
-        continuation.finish()
-      }
-      continuation.onTermination = { _ in task.cancel() }
+    let sampler = Locked(TimeSampler())
+    return stream(wanting: .fixes, bufferingNewest: limit) { event, yield in
+      guard case .fix(let fix) = event, let sample = sampler.withLock({ $0.take(fix) }).sample else { return }
+      yield(sample)
     }
   }
 
   /// The receiver's samples, and each stop and resume of feeding with its reason
   /// (``TimeNotice``), in the order they happened.
   public func timeEvents(bufferingNewest limit: Int = 16) -> AsyncStream<TimeEvent> {
-    let (stream, continuation) = AsyncStream.makeStream(of: TimeEvent.self, bufferingPolicy: .bufferingNewest(limit))
     let sampler = Locked(TimeSampler())
-    let listener = listen(wanting: .fixes) { event in
+    return stream(wanting: .fixes, bufferingNewest: limit) { event, yield in
       guard case .fix(let fix) = event else { return }
       let outcome = sampler.withLock { $0.take(fix) }
-      if let notice = outcome.notice { continuation.yield(.notice(notice)) }
-      if let sample = outcome.sample { continuation.yield(.sample(sample)) }
+      if let notice = outcome.notice { yield(TimeEvent.notice(notice)) }
+      if let sample = outcome.sample { yield(TimeEvent.sample(sample)) }
     }
-    continuation.onTermination = { [weak self] _ in self?.stopListening(listener) }
-    return stream
   }
 }

@@ -201,9 +201,24 @@ public final class Receiver: Sendable, ReceiverEventSink {
   /// reader that falls behind by `bufferingNewest` events loses the oldest. Ending the
   /// stream's iteration removes its listener.
   public func events(wanting interests: Interests = .fixes, bufferingNewest limit: Int = 1024) -> AsyncStream<ReceiverEvent> {
-    let (stream, continuation) = AsyncStream.makeStream(of: ReceiverEvent.self, bufferingPolicy: .bufferingNewest(limit))
-    let listener = listen(wanting: interests) { event in continuation.yield(event) }
-    continuation.onTermination = { [weak self] _ in self?.stopListening(listener) }
+    stream(wanting: interests, bufferingNewest: limit) { event, yield in yield(event) }
+  }
+
+  /// A stream fed by a listener of its own through a ``Broadcaster`` (bounded, the oldest
+  /// dropped first): the one way a receiver's events reach an async reader. `transform` turns
+  /// each event into what the stream carries, yielding none or several, on the publishing
+  /// queue. Letting go of the stream removes the listener.
+  package func stream<Element: Sendable>(
+    wanting interests: Interests, bufferingNewest limit: Int,
+    _ transform: @escaping @Sendable (ReceiverEvent, (Element) -> Void) -> Void
+  ) -> AsyncStream<Element> {
+    let broadcaster = Broadcaster<Element>(bufferLimit: limit)
+    let listener = Locked<Listener?>(nil)
+    // Subscribed before listening, so that no event falls between the two.
+    let stream = broadcaster.subscribe(onEnd: { [weak self] in
+      if let listener = listener.withLock({ $0 }) { self?.stopListening(listener) }
+    })
+    listener.withLock { $0 = listen(wanting: interests) { event in transform(event) { broadcaster.yield($0) } } }
     return stream
   }
 

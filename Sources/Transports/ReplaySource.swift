@@ -50,12 +50,13 @@ public struct ReplaySource<C: Clock>: ByteSource where C.Duration == Duration {
       receiver.publish(.status(.stopped(error)))
       return
     }
+    defer { pieces.close() }
     var player = CapturePlayer(receiver: receiver, pacer: Pacer(speed: speed, clock: clock))
     var bytes = 0
     while true {
       let piece: [UInt8]?
       do {
-        piece = try pieces.next()
+        piece = try await pieces.next()
       } catch {
         await player.published()
         receiver.publish(.status(.stopped(error)))
@@ -83,17 +84,23 @@ public struct ReplaySource<C: Clock>: ByteSource where C.Duration == Duration {
 /// A capture's bytes, in pieces of about 64 KiB, so memory stays small whatever its size.
 struct CapturePieces {
   private let capture: Capture
-  private var descriptor: FileDescriptor?
+  private var file: CaptureFileReader?
   private var offset = 0
   private var epochs: Simulation.Epochs.Iterator?
-  private var buffer = [UInt8](repeating: 0, count: 65_536)
 
   init(_ capture: Capture) throws(SourceError) {
     self.capture = capture
     switch capture {
     case .file(let path):
-      do {
-        descriptor = try FileDescriptor.openForReading(path)
+      do throws(Errno) {
+        let descriptor = try FileDescriptor.openForReading(path)
+        // A directory opens, but never becomes readable to a read source: said at once.
+        var status = stat()
+        if fstat(descriptor.rawValue, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+          if path != "-" { try? descriptor.close() }
+          throw Errno.isDirectory
+        }
+        file = CaptureFileReader(descriptor, closesDescriptor: path != "-")
       } catch {
         throw .captureUnreadable(path: path, description: error.description, denied: error == .permissionDenied)
       }
@@ -104,8 +111,8 @@ struct CapturePieces {
     }
   }
 
-  /// The next piece, or `nil` at the end.
-  mutating func next() throws(SourceError) -> [UInt8]? {
+  /// The next piece, or `nil` at the end (or when the task is cancelled).
+  mutating func next() async throws(SourceError) -> [UInt8]? {
     switch capture {
     case .simulated(let simulation):
       // Epochs in batches of about 64 KiB, as a file would be read.
@@ -118,21 +125,18 @@ struct CapturePieces {
       let end = min(bytes.count, offset + 65_536)
       defer { offset = end }
       return Array(bytes[offset..<end])
-    case .file(let path):
-      guard let descriptor else { return nil }
-      let count: Int
+    case .file:
       do {
-        count = try descriptor.read(into: &buffer)
+        return try await file?.next()
       } catch {
         throw .captureUnreadable(path: capture.description, description: error.description, denied: false)
       }
-      guard count > 0 else {
-        if path != "-" { try? descriptor.close() }
-        self.descriptor = nil
-        return nil
-      }
-      return Array(buffer[0..<count])
     }
+  }
+
+  /// Lets go of the file, whether or not it was read to its end.
+  func close() {
+    file?.close()
   }
 }
 
