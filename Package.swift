@@ -10,6 +10,7 @@ let package = Package(
   name: "gpsbridge",
   products: [
     .library(name: "NMEA", targets: ["NMEA"]),
+    .library(name: "Framing", targets: ["Framing"]),
     .library(name: "NMEASimulation", targets: ["NMEASimulation"]),
     .library(name: "GPSD", targets: ["GPSD"]),
     .library(name: "GPSLocation", targets: ["GPSLocation"]),
@@ -27,6 +28,10 @@ let package = Package(
   targets: [
     // Bytes to sentences to typed messages to one `Fix` per receiver epoch. Stdlib only.
     .target(name: "NMEA"),
+    // The binary protocols a receiver interleaves with its NMEA (UBX, RTCM 3): their frames,
+    // and the splitter that takes them out of the byte stream in stage order, the NMEA
+    // framer last. Stdlib only.
+    .target(name: "Framing"),
     // A deterministic receiver simulator: routes of legs, a sky, receiver profiles, and a
     // writer that formats and checksums sentences. Feeds the demo, benchmarks and tests.
     .target(name: "NMEASimulation", dependencies: ["NMEA", "Plumbing"]),
@@ -53,7 +58,7 @@ let package = Package(
     .target(
       name: "Transports",
       dependencies: [
-        "NMEA", "NMEASimulation", "GPSD", "Plumbing", "SourceStatus", .target(name: "CLibGPS", condition: .when(traits: ["libgps"])),
+        "NMEA", "Framing", "NMEASimulation", "GPSD", "Plumbing", "SourceStatus", .target(name: "CLibGPS", condition: .when(traits: ["libgps"])),
       ]
     ),
     // The public API: LocationManager's live, replay and simulated values over the transports
@@ -112,6 +117,7 @@ let package = Package(
       path: "Benchmarks/SerialLatency"
     ),
 
+    .testTarget(name: "FramingTests", dependencies: ["Framing", "TestHelpers"]),
     .testTarget(name: "NMEATests", dependencies: ["NMEA", "NMEASimulation", "MallocCounter", "TestHelpers"]),
     .testTarget(name: "NMEASimulationTests", dependencies: ["NMEASimulation", "NMEA"]),
     .testTarget(name: "PlumbingTests", dependencies: ["Plumbing", "GPSLocationTestSupport"]),

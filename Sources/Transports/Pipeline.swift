@@ -1,3 +1,4 @@
+import Framing
 import NMEA
 
 /// One receiver's bytes made into sentences and fixes, once, and published to its
@@ -10,6 +11,8 @@ import NMEA
 /// (``release(_:for:)``).
 package struct Pipeline: Sendable {
   package private(set) var decoder: FixDecoder
+  /// Takes the binary protocols' frames out before the NMEA framer (the last stage) sees the bytes.
+  package private(set) var splitter = StreamSplitter()
   private let defaultDate: UTCDate?
   private let keepsSatellites: Bool
   /// Whether the bytes taken are the receiver's (not a wrong baud rate's noise), so are
@@ -28,6 +31,7 @@ package struct Pipeline: Sendable {
   /// not yet released (only while someone wants them).
   private var heldSentences: [[UInt8]] = []
   private var heldBytes: [UInt8] = []
+  private var heldFrames: [ProtocolFrame] = []
   private var appended = 0
   private var released = 0
 
@@ -51,6 +55,7 @@ package struct Pipeline: Sendable {
   /// Starts afresh (after a baud change), forgetting what was read and counted.
   package mutating func reset() {
     decoder = FixDecoder(defaultDate: defaultDate, keepsSatellites: keepsSatellites)
+    splitter = StreamSplitter()
     lastRejected = 0
   }
 
@@ -64,13 +69,25 @@ package struct Pipeline: Sendable {
   ) {
     let interests = receiver.interests
     if isSettled, interests.contains(.bytes) { receiver.publish(.bytes(Array(bytes))) }
-    if let arrival { decoder.append(bytes, arrivedAt: arrival, uptime: uptime) } else { decoder.append(bytes) }
+    // The splitter is taken out while it runs, so its callbacks may feed the decoder in place.
+    var splitter = self.splitter
+    let publishesFrames = isSettled && interests.contains(.frames)
+    splitter.split(
+      bytes,
+      text: { text in
+        if let arrival { self.decoder.append(text, arrivedAt: arrival, uptime: uptime) } else { self.decoder.append(text) }
+      },
+      frame: { frame in if publishesFrames { receiver.publish(.frame(frame)) } })
+    self.splitter = splitter
     publishAvailable(for: receiver, interests)
     receiver.publish(.flush)
   }
 
   /// The input ended (the device went away): its last epoch is complete, as at the end of a capture.
   package mutating func finish(for receiver: Receiver) {
+    var splitter = self.splitter
+    splitter.finish { self.decoder.append($0) }
+    self.splitter = splitter
     decoder.finish()
     publishAvailable(for: receiver, receiver.interests)
     receiver.publish(.flush)
@@ -120,13 +137,23 @@ package struct Pipeline: Sendable {
 
   /// Adds bytes read from a capture, to be released with the fixes they make.
   package mutating func append(_ bytes: some Collection<UInt8>, for receiver: some ReceiverEventSink) {
-    if receiver.interests.contains(.bytes) { heldBytes.append(contentsOf: bytes) }
+    let interests = receiver.interests
+    if interests.contains(.bytes) { heldBytes.append(contentsOf: bytes) }
     appended += bytes.count
-    decoder.append(bytes)
+    guard splitter.mayHoldFrames(bytes) else { return decoder.append(bytes) }
+    var splitter = self.splitter
+    let bytes = Array(bytes)
+    bytes.withUnsafeBytes { raw in
+      splitter.split(raw, text: { self.decoder.append($0) }, frame: { if interests.contains(.frames) { self.heldFrames.append($0) } })
+    }
+    self.splitter = splitter
   }
 
   /// The end of a capture: its last epoch is complete.
   package mutating func finishAppending() {
+    var splitter = self.splitter
+    splitter.finish { self.decoder.append($0) }
+    self.splitter = splitter
     decoder.finish()
   }
 
@@ -139,7 +166,7 @@ package struct Pipeline: Sendable {
 
   /// Publishes the bytes read up to `fix`, its sentences, and `fix`.
   package mutating func release(_ fix: consuming Fix, for receiver: some ReceiverEventSink) {
-    releaseHeld(through: appended - decoder.framer.bufferedByteCount, for: receiver)
+    releaseHeld(through: appended - decoder.framer.bufferedByteCount - splitter.pendingByteCount, for: receiver)
     receiver.publish(.fix(fix))
     publishRejects(for: receiver)
   }
@@ -157,6 +184,8 @@ package struct Pipeline: Sendable {
       heldBytes.removeFirst(count)
     }
     released = max(released, consumed)
+    for frame in heldFrames { receiver.publish(.frame(frame)) }
+    heldFrames.removeAll(keepingCapacity: true)
     guard !heldSentences.isEmpty else { return }
     for sentence in heldSentences { receiver.publish(.sentence(sentence)) }
     heldSentences.removeAll(keepingCapacity: true)

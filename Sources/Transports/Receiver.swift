@@ -31,6 +31,8 @@ public final class Receiver: Sendable, ReceiverEventSink {
     public static let satellites = Interests(rawValue: 4)
     /// Each fix.
     public static let fixes = Interests(rawValue: 8)
+    /// Each frame of a binary protocol (UBX, RTCM 3) taken out of the byte stream.
+    public static let frames = Interests(rawValue: 16)
   }
 
   /// A registered listener; ``stopListening(_:)`` takes it back.
@@ -233,6 +235,7 @@ public final class Receiver: Sendable, ReceiverEventSink {
       case .fix: .fixes
       case .bytes: .bytes
       case .sentence: .sentences
+      case .frame: .frames
       default: []
       }
     for entry in entries where entry.interests.isSuperset(of: kind) { entry.handler(event) }

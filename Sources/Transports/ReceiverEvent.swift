@@ -1,3 +1,4 @@
+import Framing
 import NMEA
 
 /// What one receiver's pipeline tells its listeners, in the order it happened.
@@ -7,6 +8,9 @@ public enum ReceiverEvent: Sendable, Equatable {
   case bytes([UInt8])
   /// One checksummed sentence, without its line end, before the fix it joins.
   case sentence([UInt8])
+  /// One frame of a binary protocol (a UBX acknowledgement, an RTCM 3 message), taken out of
+  /// the byte stream before the NMEA framer saw it.
+  case frame(ProtocolFrame)
   /// One receiver epoch.
   case fix(Fix)
   /// What the source says about itself: authorization, pauses, problems, its end.

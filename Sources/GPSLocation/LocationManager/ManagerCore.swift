@@ -133,7 +133,7 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
       case .status(let status):
         flush(&state, broadcaster)
         receive(status, &state, broadcaster)
-      case .bytes, .sentence, .notice, .rejected, .attempt, .lineSpeed:
+      case .bytes, .sentence, .frame, .notice, .rejected, .attempt, .lineSpeed:
         return false
       }
       return state.needsReconcile
