@@ -58,7 +58,8 @@ let package = Package(
     .target(
       name: "Transports",
       dependencies: [
-        "NMEA", "Framing", "NMEASimulation", "GPSD", "Plumbing", "SourceStatus", .target(name: "CLibGPS", condition: .when(traits: ["libgps"])),
+        "NMEA", "Framing", "NMEASimulation", "GPSD", "Plumbing", "SourceStatus",
+        .target(name: "CLibGPS", condition: .when(traits: ["libgps"])),
       ]
     ),
     // The public API: LocationManager's live, replay and simulated values over the transports
