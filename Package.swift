@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "GPSDServer", targets: ["GPSDServer"]),
     .library(name: "TimeService", targets: ["TimeService"]),
     .library(name: "Station", targets: ["Station"]),
+    .library(name: "ReceiverSetup", targets: ["ReceiverSetup"]),
     .executable(name: "gpsbridge", targets: ["gpsbridge"]),
   ],
   traits: [
@@ -34,7 +35,7 @@ let package = Package(
     .target(name: "Framing"),
     // A deterministic receiver simulator: routes of legs, a sky, receiver profiles, and a
     // writer that formats and checksums sentences. Feeds the demo, benchmarks and tests.
-    .target(name: "NMEASimulation", dependencies: ["NMEA", "Plumbing"]),
+    .target(name: "NMEASimulation", dependencies: ["NMEA", "Framing", "Plumbing"]),
     // gpsd's JSON protocol: requests, typed reports, and reports to the same `Fix`.
     .target(name: "GPSD", dependencies: ["NMEA", "Plumbing", "Geomagnetism"]),
     // Shared plumbing users never call (package access only): the C library imported once,
@@ -78,13 +79,17 @@ let package = Package(
     // found by a pattern as they are plugged in, up to a limit), and each one's time feed.
     // What serves them is the caller's: `serve` hands each to a GPSDServer.
     .target(name: "Station", dependencies: ["Transports", "TimeService", "GPSD", "Plumbing"]),
+    // Setting a receiver up, safely: its settings changed as a transaction that rolls back
+    // (identify, snapshot, apply in RAM, verify twice, keep or restore), over the receiver's
+    // two-way session. u-blox generation 9 and 10 (CFG-VALSET) so far.
+    .target(name: "ReceiverSetup", dependencies: ["Framing", "NMEA", "Transports", "Plumbing"]),
     // Test values that fail the running test; kept apart so the library never links Testing.
     .target(name: "GPSLocationTestSupport", dependencies: ["GPSLocation", "Plumbing"]),
     .executableTarget(
       name: "gpsbridge",
       // Library products only: the command line is a program over the public API, as anyone's
       // could be (Scripts/check-public-api builds it from a package of its own to hold that).
-      dependencies: ["GPSLocation", "NMEA", "NMEASimulation", "GPSD", "GPSDServer", "TimeService", "Station"]),
+      dependencies: ["GPSLocation", "NMEA", "NMEASimulation", "GPSD", "GPSDServer", "TimeService", "Station", "ReceiverSetup"]),
 
     // Benchmarks are executables of their own, never part of a library product.
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
@@ -129,6 +134,9 @@ let package = Package(
       dependencies: ["GPSDServer", "GPSD", "GPSLocation", "NMEA", "NMEASimulation", "TestHelpers", "Plumbing", "Transports"],
       exclude: ["Clients", "Support/replacing-gpsd.sh"]),
     .testTarget(name: "GPSLocationEngineTests", dependencies: ["GPSLocationEngine", "NMEA", "NMEASimulation"]),
+    .testTarget(
+      name: "ReceiverSetupTests",
+      dependencies: ["ReceiverSetup", "Framing", "NMEA", "Transports", "NMEASimulation", "TestHelpers", "Plumbing"]),
     .testTarget(
       name: "StationTests",
       dependencies: ["Station", "TimeService", "GPSDServer", "GPSD", "Transports", "NMEASimulation", "TestHelpers", "Plumbing"]),

@@ -108,13 +108,19 @@ final class PortReader: @unchecked Sendable {
     waiter?.resume(returning: result)
   }
 
+  /// Checksummed sentences and binary frames so far: either proves the rate (a u-blox left
+  /// sending UBX only sends no NMEA at all).
+  private var framed: Int {
+    pipeline.decoder.framer.counters.sentences + pipeline.splitter.counters.ubx + pipeline.splitter.counters.rtcm3
+  }
+
   private func received(_ bytes: UnsafeRawBufferPointer) {
     let arrival = now()
     counters.lastByte = arrival
-    let before = pipeline.decoder.framer.counters.sentences
+    let before = framed
     let fixesBefore = pipeline.decoder.assembler.counters.epochs
     pipeline.take(bytes, arrivedAt: WallClock.now, uptime: WallClock.uptime, for: receiver)
-    let framed = pipeline.decoder.framer.counters.sentences
+    let framed = self.framed
     if framed > before { counters.lastSentence = arrival }
     counters.sentences = framed
     counters.fixes += pipeline.decoder.assembler.counters.epochs - fixesBefore

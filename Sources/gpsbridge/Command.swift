@@ -4,6 +4,7 @@ enum Command: Equatable {
   case devices(DevicesOptions)
   case record(RecordOptions)
   case serve(ServeOptions)
+  case configure(ConfigureOptions)
   case check(CheckOptions)
   case simulate(SimulateOptions)
   case help(HelpTopic)
@@ -18,6 +19,7 @@ func parse(_ arguments: [String]) throws(UsageError) -> Command {
   case "check": return try CheckOptions.parse(rest)
   case "record": return try RecordOptions.parse(rest)
   case "serve": return try ServeOptions.parse(rest)
+  case "configure": return try ConfigureOptions.parse(rest)
   case "simulate": return try SimulateOptions.parse(rest)
   case "help":
     guard let name = rest.first else { return .help(.main) }

@@ -18,6 +18,7 @@ enum Help {
     case .devices: return DevicesOptions.spec.page
     case .record: return RecordOptions.spec.page
     case .serve: return ServeOptions.spec.page
+    case .configure: return ConfigureOptions.spec.page
     case .check: return CheckOptions.spec.page
     case .simulate: return SimulateOptions.spec.page
     }

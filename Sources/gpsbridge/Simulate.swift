@@ -84,27 +84,12 @@ func playOnPseudoTerminal(_ simulation: Simulation, link: String, latency: Int? 
     Terminal.diagnostic("Error: cannot create the link \(link): \(SystemError.current).")
     return 1
   }
-  Terminal.diagnostic("gpsbridge: a simulated \(simulation.profile.name) receiver is at \(link) (\(device)); stop with Ctrl-C.")
-  let clock = ContinuousClock()
-  let start = clock.now
-  let first = simulation.route.start.nanosecondsSince1970
-  let port = OpenFile(descriptor: master)
-  for epoch in simulation.epochs() {
-    // Live: the system clock decides, read again before each epoch so that nothing drifts.
-    let due =
-      if let latency {
-        clock.now.advanced(
-          by: .nanoseconds(epoch.truth.time.nanosecondsSince1970 + Int64(latency) * 1_000_000 - wallClockNanoseconds))
-      } else {
-        start.advanced(by: .nanoseconds(epoch.truth.time.nanosecondsSince1970 - first))
-      }
-    do {
-      try await clock.sleep(until: due, tolerance: .microseconds(100))
-    } catch {
-      return 0
-    }
-    _ = try? port.writeAll(epoch.bytes)
-  }
+  // The u-blox answers configuration (gpsbridge configure) as a generation 9 receiver does.
+  let responder = simulation.profile == .ublox ? UBloxResponder() : nil
+  Terminal.diagnostic(
+    "gpsbridge: a simulated \(simulation.profile.name) receiver is at \(link) (\(device))"
+      + (responder != nil ? ", answering UBX configuration" : "") + "; stop with Ctrl-C.")
+  await LiveReceiver(simulation: simulation, port: master, latency: latency, responder: responder).run()
   return 0
 }
 

@@ -54,6 +54,8 @@ case .record(let options):
   exit(await runInterruptibly { await record(options) })
 case .serve(let options):
   exit(await runInterruptibly { await serve(options) })
+case .configure(let options):
+  exit(await runInterruptibly { await configure(options) })
 case .run(let options):
   exit(await runInterruptibly { await run(options) })
 }

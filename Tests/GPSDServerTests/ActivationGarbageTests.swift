@@ -56,9 +56,7 @@ struct ActivationGarbageTests {
     // the same, within the bound (waited for on a thread of its own).
     server.terminate()
     let stopped = try await blocking {
-      let deadline = Date().addingTimeInterval(15)
-      while server.isRunning, Date() < deadline { usleep(10_000) }
-      return !server.isRunning
+      eventuallyBlocking(timeout: .seconds(15)) { !server.isRunning }
     }
     if !stopped { kill(server.processIdentifier, SIGKILL) }
     #expect(pings >= 1 && pings <= 45, "\(pings) pings in 2 s")

@@ -32,10 +32,10 @@ struct DeviceRequestTests {
     // The served device is the replay's path: named with every "/" escaped.
     let escaped = served.capturePath.replacingOccurrences(of: "/", with: #"\/"#)
     var answer = ""
-    for _ in 0..<100 {
+    // Until the replay's device is there.
+    _ = try await eventually(timeout: .seconds(10), every: .milliseconds(100)) {
       answer = try await Self.answer(to: #"?DEVICE={"p\u0061th":"\#(escaped)"};"#, from: served)
-      if answer.contains(#""class":"DEVICE""#) { break }
-      try await Task.sleep(for: .milliseconds(100))  // until the replay's device is there
+      return answer.contains(#""class":"DEVICE""#)
     }
     #expect(answer.hasPrefix(#"{"class":"DEVICE","path":"\#(served.capturePath)""#), "\(answer)")
     withExtendedLifetime(watcher) {}

@@ -169,9 +169,9 @@ struct RealClientTests {
     #expect(shell("tmux new-session -d -s \(session) -x 120 -y 40 'cgps 127.0.0.1:\(served.port)' </dev/null >/dev/null 2>&1").status == 0)
     defer { _ = shell("tmux kill-session -t \(session) </dev/null >/dev/null 2>&1") }
     var screen = ""
-    for _ in 0..<200 where !screen.contains("3D FIX") {
-      try await Task.sleep(for: .milliseconds(100))
+    _ = await eventually(timeout: .seconds(20)) {
       screen = shell("tmux capture-pane -p -t \(session)").output
+      return screen.contains("3D FIX")
     }
     #expect(screen.contains("3D FIX"), "\(screen)")
     #expect(screen.contains("33.860") && screen.contains("151.21"), "\(screen)")
@@ -183,9 +183,9 @@ struct RealClientTests {
     func filled(_ label: String) -> Bool {
       screen.split(separator: "\n").contains { $0.contains(label) && !$0.contains("n/a") }
     }
-    for _ in 0..<100 where !filled("Speed Err (EPS)") {
-      try await Task.sleep(for: .milliseconds(100))
+    _ = await eventually(timeout: .seconds(10)) {
       screen = shell("tmux capture-pane -p -t \(session)").output
+      return filled("Speed Err (EPS)")
     }
     for label in [
       "(XDOP, EPX)", "(YDOP, EPY)", "(VDOP, EPV)", "(HDOP, CEP)", "(PDOP, SEP)", "(TDOP)", "(GDOP)", "Speed Err (EPS)", "Climb",

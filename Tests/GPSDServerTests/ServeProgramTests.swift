@@ -34,7 +34,7 @@ struct ServeProgramTests {
     client.standardError = FileHandle.nullDevice
     try client.run()
     let direct = try await runProgram(Gpsbridge.executable, ["--replay", capture, "--speed", "max", "--json"])
-    for _ in 0..<600 where server.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+    _ = await eventually(timeout: .seconds(60)) { !server.isRunning }
     client.terminate()
     let served = try await offThePool {
       let served = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -41,10 +41,7 @@ import Transports
       #expect(await pty.waitUntilHeld())
 
       try await offThePool {
-        for epoch in written {
-          pty.write(epoch)
-          usleep(100_000)
-        }
+        pty.playBlocking(bursts: written, every: 0.1)
       }
       let lines = await client.read(for: 30) { lines in
         lines.filter { $0.hasPrefix(#"{"class":"TPV""#) && $0.contains(#""mode":3"#) }.count >= Self.epochs

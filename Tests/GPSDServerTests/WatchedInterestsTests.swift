@@ -34,10 +34,6 @@ import Transports
 
   /// Whether `condition` holds within 10 s, asked every 20 ms.
   static func wait(_ condition: () -> Bool) async throws -> Bool {
-    for _ in 0..<500 {
-      if condition() { return true }
-      try await Task.sleep(for: .milliseconds(20))
-    }
-    return condition()
+    await eventually(timeout: .seconds(10), condition)
   }
 }

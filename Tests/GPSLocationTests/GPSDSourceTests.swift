@@ -225,7 +225,7 @@ struct GPSDSourceTests {
     #expect(error?.reason == .gpsdSilent(address: "127.0.0.1:\(server.port)", seconds: 0))
     #expect(error?.message.contains("accepted the connection and sent nothing") == true)
     // Tried again: a second connection comes, however long a busy machine takes to make it.
-    while server.connections < 2 { try await Task.sleep(for: .milliseconds(50)) }
+    #expect(await eventually { server.connections >= 2 })
     await manager.stopUpdatingLocation()
   }
 

@@ -37,7 +37,7 @@ import Testing
     let player = Task {
       await pty.play(Self.capture)
       // The receiver goes away right after its last epoch: that epoch still arrives.
-      try? await Task.sleep(for: .milliseconds(200))
+      _ = await pty.waitUntilRead()
       pty.unplug()
     }
     var received = 0
@@ -77,11 +77,8 @@ import Testing
     ]
     let player = Task {
       guard await pty.waitUntilHeld() else { return }
-      for burst in bursts {
-        pty.write(Array(burst.map { $0 + "\r\n" }.joined().utf8))
-        try? await Task.sleep(for: .milliseconds(100))
-      }
-      try? await Task.sleep(for: .milliseconds(200))
+      await pty.play(bursts: bursts.map { Array($0.map { $0 + "\r\n" }.joined().utf8) }, every: .milliseconds(100))
+      _ = await pty.waitUntilRead()
       pty.unplug()
     }
     var fixes: [Fix] = []
@@ -106,11 +103,8 @@ import Testing
     let simulation = Simulation(route: Route.demoDrive.lasting(6), profile: .ggaOnly)
     let player = Task {
       guard await pty.waitUntilHeld() else { return }
-      for epoch in simulation.epochs() {
-        pty.write(epoch.bytes)
-        try? await Task.sleep(for: .milliseconds(50))
-      }
-      try? await Task.sleep(for: .milliseconds(200))
+      await pty.play(bursts: simulation.epochs().map(\.bytes), every: .milliseconds(50))
+      _ = await pty.waitUntilRead()
       pty.unplug()
     }
     var notices: [String] = []
@@ -136,9 +130,9 @@ import Testing
       "$GPGGA,120000.000,3351.6000,S,15112.6000,E,1,08,1.2,30.0,M,,M,,0000*66",
       "$GPRMC,120000.000,A,3351.6000,S,15112.6000,E,15.55,90.00,010524,2.1,W*6A",
     ].map { $0 + "\r\n" }.joined()
-    try await Task.sleep(for: .milliseconds(100))
+    #expect(await pty.waitUntilHeld())
     pty.write(Array(epoch.utf8))
-    try await Task.sleep(for: .milliseconds(300))
+    #expect(await pty.waitUntilRead())
     pty.unplug()
     var locations: [Location] = []
     for await action in stream {
@@ -163,7 +157,6 @@ import Testing
       if case .didUpdateLocations = action { sawLocation = true; break }
     }
     #expect(sawLocation)
-    try await Task.sleep(for: .milliseconds(300))
     first.unplug()
     var paused = false
     var error: LocationManager.Error?
@@ -176,12 +169,11 @@ import Testing
     #expect(error?.code == .deviceUnavailable && error?.message.contains("went away") == true)
 
     // A new device appears behind the same link (a by-id path survives renumbering).
-    try await Task.sleep(for: .milliseconds(200))
     let second = try PseudoTerminal(link: link)
     defer { second.unplug() }
     var resumed = false
     Task {
-      try? await Task.sleep(for: .milliseconds(300))
+      guard await second.waitUntilHeld() else { return }
       await second.play(Self.capture[half...])
     }
     while let action = await iterator.next() {
@@ -328,7 +320,8 @@ import Testing
     let pty = try PseudoTerminal(link: link)
     defer { pty.unplug() }
     Task {
-      try? await Task.sleep(for: .milliseconds(200)); await pty.play(Self.capture)
+      guard await pty.waitUntilHeld() else { return }
+      await pty.play(Self.capture)
     }
     while let action = await iterator.next() { if case .didUpdateLocations = action { break } }
     #expect(await manager.locationServicesEnabled())
@@ -363,7 +356,7 @@ import Testing
     first = nil
     // Its delegate stream ends, and the port is free for the next one.
     while await firstIterator.next() != nil {}
-    try await Task.sleep(for: .milliseconds(200))
+    #expect(await eventually { !pty.isHeld })
     let second = LocationManager.serial(path: link, baudRate: .fixed(9600), timing: Self.fast)
     let stream = second.delegate()
     await second.startUpdatingLocation()

@@ -23,13 +23,9 @@ public final class FakeGPSD: @unchecked Sendable {
     try process.run()
     // A bound, not an expectation: gpsfake is Python, and slow to start on a busy machine.
     let deadline = Date().addingTimeInterval(30)
-    while Date() < deadline {
-      // Listening, and gpsfake still running: its gpsd, not another program on the port.
-      if Self.accepts(port: port) {
-        if process.isRunning, attachDevice(until: deadline) { return }
-        break
-      }
-      Thread.sleep(forTimeInterval: 0.05)
+    // Listening, and gpsfake still running: its gpsd, not another program on the port.
+    if eventuallyBlocking(timeout: .seconds(30), { Self.accepts(port: port) }), process.isRunning, attachDevice(until: deadline) {
+      return
     }
     stop()
     throw POSIXError(.ETIMEDOUT)
@@ -45,15 +41,12 @@ public final class FakeGPSD: @unchecked Sendable {
   /// after a restart). So the pty is added here as well, and gpsd is asked until it lists it.
   private func attachDevice(until deadline: Date) -> Bool {
     let control = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/gpsfake-\(process.processIdentifier).sock"
-    while Date() < deadline, process.isRunning {
-      if let pty = Self.pseudoTerminal(of: process.processIdentifier) {
-        if Self.devices(port: port).contains(pty) { return true }
-        Self.send("+\(pty)\r\n\0", toUnixSocket: control)
-        if Self.devices(port: port).contains(pty) { return true }
-      }
-      Thread.sleep(forTimeInterval: 0.1)
+    return eventuallyBlocking(timeout: .seconds(max(0, deadline.timeIntervalSinceNow))) {
+      guard process.isRunning, let pty = Self.pseudoTerminal(of: process.processIdentifier) else { return !process.isRunning && false }
+      if Self.devices(port: port).contains(pty) { return true }
+      Self.send("+\(pty)\r\n\0", toUnixSocket: control)
+      return Self.devices(port: port).contains(pty)
     }
-    return false
   }
 
   /// The pseudo-terminal (`/dev/pts/N`) process `pid` opened last: gpsfake's receiver (not a
@@ -121,9 +114,7 @@ public final class FakeGPSD: @unchecked Sendable {
     for signal in ["-TERM", "-KILL"] {
       Self.pkill(signal, "gpsfake .*-P \(port) ")
       Self.pkill(signal, "gpsd .*-S \(port) ")
-      let deadline = Date().addingTimeInterval(2)
-      while (process.isRunning || Self.accepts(port: port)), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-      if !process.isRunning && !Self.accepts(port: port) { return }
+      if eventuallyBlocking(timeout: .seconds(2), { !process.isRunning && !Self.accepts(port: port) }) { return }
     }
   }
 

@@ -5,7 +5,6 @@ extension Process {
   /// `waitUntilExit()` runs a run loop on the calling thread, and on one of the test runner's
   /// pool threads it was seen to spin for a minute; this never blocks longer than `bound`.
   public func waitForExit(bound: Duration = .seconds(60)) {
-    let deadline = ContinuousClock.now + bound
-    while isRunning, ContinuousClock.now < deadline { usleep(5_000) }
+    _ = eventuallyBlocking(timeout: bound) { !isRunning }
   }
 }

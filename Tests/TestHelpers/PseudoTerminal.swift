@@ -39,23 +39,70 @@ public final class PseudoTerminal: @unchecked Sendable {
   /// Waits until another process holds the device (gpsbridge takes an advisory lock on every
   /// port it opens, which even root cannot take twice); `false` after `timeout`.
   public func waitUntilHeld(timeout: Duration = .seconds(20)) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-      if isHeld { return true }
-      try? await Task.sleep(for: .milliseconds(10))
+    await eventually(timeout: timeout) { isHeld }
+  }
+
+  /// Waits until the code under test has read every byte written so far (the slave's input
+  /// queue is empty): before an unplug that must come after the last epoch, not during it.
+  public func waitUntilRead(timeout: Duration = .seconds(20)) async -> Bool {
+    await eventually(timeout: timeout) { unreadBytes == 0 }
+  }
+
+  /// Bytes written and not yet read by the code under test.
+  public var unreadBytes: Int {
+    lock.withLock {
+      guard isOpen else { return 0 }
+      var count: CInt = 0
+      return ioctl(slave, UInt(FIONREAD), &count) == 0 ? Int(count) : 0
     }
-    return false
+  }
+
+  /// A live receiver on the caller's own thread: `epoch()` written every `interval` for
+  /// `duration` of real time (its text is stamped from this machine's clock, so the pace is
+  /// the point), or until `stop` says so; `after` runs after each.
+  public func stream(
+    every interval: TimeInterval, for duration: TimeInterval, until stop: () -> Bool = { false }, _ epoch: () -> String,
+    after: () -> Void = {}
+  ) {
+    let end = Date().addingTimeInterval(duration)
+    Self.pace(every: interval) { _ in
+      guard Date() < end, !stop() else { return false }
+      write(epoch())
+      after()
+      return true
+    }
+  }
+
+  /// ``play(bursts:every:)`` on the caller's own thread.
+  public func playBlocking(bursts: [[UInt8]], every interval: TimeInterval) {
+    Self.pace(every: interval) { index in
+      guard index < bursts.count else { return false }
+      write(bursts[index])
+      return true
+    }
+  }
+
+  /// Calls `step` with 0, 1, 2… every `interval` until it returns false: a receiver's pace.
+  static func pace(every interval: TimeInterval, _ step: (Int) -> Bool) {
+    var index = 0
+    while step(index) {
+      index += 1
+      Thread.sleep(forTimeInterval: interval)
+    }
+  }
+
+  /// Writes each of `bursts` in turn, `interval` apart, as a receiver sends its epochs.
+  public func play(bursts: [[UInt8]], every interval: Duration) async {
+    for (index, burst) in bursts.enumerated() {
+      if index > 0 { try? await Task.sleep(for: interval) }
+      write(burst)
+    }
   }
 
   /// ``waitUntilHeld(timeout:)`` on a thread of the caller's own, for a writer that must not
   /// depend on the test runner's busy thread pool.
   public func waitUntilHeldBlocking(timeout: Duration = .seconds(20)) -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-      if isHeld { return true }
-      usleep(10_000)
-    }
-    return false
+    eventuallyBlocking(timeout: timeout) { isHeld }
   }
 
   /// Whether another process holds the device's lock now.

@@ -65,7 +65,7 @@ private func waitForExit(_ process: Process, reading pipes: [Pipe], timeout: Tim
     // does not always hear of it).
     group.enter()
     Thread.detachNewThread {
-      while process.isRunning { usleep(5_000) }
+      _ = eventuallyBlocking(timeout: .seconds(timeout + 60)) { !process.isRunning }
       group.leave()
     }
   }

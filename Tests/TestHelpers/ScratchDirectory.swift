@@ -25,5 +25,5 @@ private let registerRemovalAtExit: Void = {
 /// Waits until `path` exists (a simulator's pty link, a server's socket), for at most 5 s:
 /// a bound, not an expectation; what follows says what was missing.
 public func waitUntilExists(_ path: String) async throws {
-  for _ in 0..<100 where !FileManager.default.fileExists(atPath: path) { try await Task.sleep(for: .milliseconds(50)) }
+  _ = await eventually(timeout: .seconds(5)) { FileManager.default.fileExists(atPath: path) }
 }

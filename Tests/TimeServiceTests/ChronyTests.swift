@@ -16,16 +16,14 @@ struct ChronyTests {
   /// `expected` within 5 ms, or a minute has gone; gives what it saw last.
   static func waitFor(_ chronyd: Chronyd, refids: [String], offset expected: Double) async throws -> [String: Chronyd.Source] {
     var sources: [String: Chronyd.Source] = [:]
-    for _ in 0..<60 {
-      try await Task.sleep(for: .seconds(1))
+    _ = try await eventually(timeout: .seconds(60), every: .seconds(1)) {
       sources = try await chronyd.sources()
-      let good = refids.allSatisfy { refid in
+      return refids.allSatisfy { refid in
         guard let source = sources[refid], source.reach != 0, source.lastSample < 20, let estimated = source.estimatedOffset else {
           return false
         }
         return abs(estimated - expected) < 0.005
       }
-      if good { break }
     }
     return sources
   }
@@ -83,15 +81,15 @@ struct ChronyTests {
     simulator.terminate()
     let ending = simulator
     try await offThePool { ending.waitForExit() }
-    for _ in 0..<100 where FileManager.default.fileExists(atPath: link) { try await Task.sleep(for: .milliseconds(50)) }
+    _ = await eventually(timeout: .seconds(5)) { !FileManager.default.fileExists(atPath: link) }
     try await Task.sleep(for: .seconds(3))
     let unplugged = try await chronyd.sources()["GPS"]?.lastSample ?? 0
     simulator = try Gpsbridge.start(["simulate", "--pty", link, "--live", "--latency", String(Self.latency)])
     try await waitUntilExists(link)
     var replugged: Chronyd.Source?
-    for _ in 0..<30 where (replugged?.lastSample ?? .max) >= unplugged {
-      try await Task.sleep(for: .seconds(1))
+    _ = try await eventually(timeout: .seconds(30), every: .seconds(1)) {
       replugged = try await chronyd.sources()["GPS"]
+      return (replugged?.lastSample ?? .max) < unplugged
     }
     #expect(unplugged >= 3, "no samples while unplugged: \(unplugged) s since the last")
     #expect((replugged?.lastSample ?? .max) < unplugged, "after the replug: \(String(describing: replugged))")

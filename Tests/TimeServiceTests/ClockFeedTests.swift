@@ -25,10 +25,7 @@ struct ClockFeedTests {
     #expect(await pty.waitUntilHeld())
     // Epochs four times a second until chrony has three samples (one a second at most).
     try await blocking {
-      for _ in 0..<240 where chrony.count < 3 {
-        pty.write(WrongTimeTests.epoch(WrongTimeTests.Phase(seconds: 0)))
-        Thread.sleep(forTimeInterval: 0.25)
-      }
+      pty.stream(every: 0.25, for: 60, until: { chrony.count >= 3 }) { WrongTimeTests.epoch(WrongTimeTests.Phase(seconds: 0)) }
     }
     feeding.cancel()
     running.cancel()

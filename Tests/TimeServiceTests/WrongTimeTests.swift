@@ -75,13 +75,7 @@ struct WrongTimeTests {
       Phase(seconds: 3, date: (2024, 5, 1)),
     ]
     try await blocking {
-      for phase in phases {
-        let end = Date().addingTimeInterval(phase.seconds)
-        while Date() < end {
-          receiver.write(Self.epoch(phase))
-          Thread.sleep(forTimeInterval: 0.25)
-        }
-      }
+      for phase in phases { receiver.stream(every: 0.25, for: phase.seconds) { Self.epoch(phase) } }
     }
     // What ?TIMESERVICE says now: not fed, and why.
     let answer = try await runProgram(
@@ -124,13 +118,7 @@ struct WrongTimeTests {
     #expect(await receiver.waitUntilHeld())
     var offsets: [Double] = []
     for phase in [Phase(seconds: 8), Phase(seconds: 8, shift: 36_000)] {
-      try await blocking {
-        let end = Date().addingTimeInterval(phase.seconds)
-        while Date() < end {
-          receiver.write(Self.epoch(phase))
-          Thread.sleep(forTimeInterval: 0.25)
-        }
-      }
+      try await blocking { receiver.stream(every: 0.25, for: phase.seconds) { Self.epoch(phase) } }
       if let offset = try await chronyd.sources()["GPS"]?.lastOffset { offsets.append(offset) }
     }
     // chrony's last sample after each phase: the good time's, both times (its clock and the
@@ -158,9 +146,9 @@ struct WrongTimeTests {
     var chrony: StandInChronySocket?
     try await blocking {
       let end = Date().addingTimeInterval(10)
-      while Date() < end {
-        receiver.write(Self.epoch(Phase(seconds: 0)))
-        Thread.sleep(forTimeInterval: 0.25)
+      receiver.stream(every: 0.25, for: 10) {
+        Self.epoch(Phase(seconds: 0))
+      } after: {
         // chrony comes after 5 s.
         if chrony == nil, Date() > end.addingTimeInterval(-5) { chrony = try? StandInChronySocket(path: socketPath) }
       }

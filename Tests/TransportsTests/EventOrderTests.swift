@@ -46,30 +46,25 @@ import Transports
     // past the second rate too); then NMEA.
     let first = BaudRate.candidates[0]
     let noise = [UInt8](repeating: 0x55, count: 64)
-    var tries = 0
-    while pty.slaveSpeed == first, tries < 1000 {
+    _ = await eventually(timeout: .seconds(20), every: .milliseconds(20)) {
       pty.write(noise)
-      try await Task.sleep(for: .milliseconds(20))
-      tries += 1
+      return pty.slaveSpeed != first
     }
     #expect(pty.slaveSpeed != first)
     func play(_ count: Int, into pty: PseudoTerminal) async throws {
-      for _ in 0..<count {
-        if let epoch = epochs.next() { pty.write(epoch.bytes) }
-        try await Task.sleep(for: .milliseconds(30))
-      }
+      await pty.play(bursts: (0..<count).compactMap { _ in epochs.next()?.bytes }, every: .milliseconds(30))
     }
     try await play(20, into: pty)
     let beforeUnplug = heard.withLock { $0.filter { $0 == .fix }.count }
     #expect(beforeUnplug > 0)
 
     pty.unplug()
-    while !heard.withLock({ $0.contains(.paused) }) { try await Task.sleep(for: .milliseconds(10)) }
+    #expect(await eventually { heard.withLock { $0.contains(.paused) } })
     pty = try PseudoTerminal(link: link)
     defer { pty.unplug() }
     #expect(await pty.waitUntilHeld())
     try await play(20, into: pty)
-    while heard.withLock({ $0.filter { $0 == .fix }.count }) < beforeUnplug + 10 { try await Task.sleep(for: .milliseconds(10)) }
+    #expect(await eventually { heard.withLock { $0.filter { $0 == .fix }.count } >= beforeUnplug + 10 })
 
     let order = heard.withLock { $0 }
     let paused = try #require(order.firstIndex(of: .paused))

@@ -33,10 +33,7 @@ import Transports
     let written = Simulation(route: Route.demoDrive.lasting(60), profile: .ublox, rate: 10).epochs().prefix(Self.epochs).map(\.bytes)
     let streaming = Task {
       try await offThePool {
-        for epoch in written {
-          pty.write(epoch)
-          usleep(100_000)
-        }
+        pty.playBlocking(bursts: written, every: 0.1)
       }
     }
     let received = Task { try await offThePool { Self.read(from: pty.master, count: Self.sent.count) } }

@@ -74,7 +74,7 @@ import Testing
     (["simulate", "--rate", "100"], "--rate takes epochs per second from 0.1 to 50, like 10; got '100'."),
     (["devices", "--bogus"], "Unknown option '--bogus' for 'devices'."),
     (["check", "a.nmea", "b.nmea"], "'check' takes one file; 'b.nmea' is one too many."),
-    (["help", "nothing"], "No help for 'nothing'; try one of: devices, record, serve, check, simulate."),
+    (["help", "nothing"], "No help for 'nothing'; try one of: devices, record, serve, configure, check, simulate."),
     (["--device", "/dev/a", "--device", "/dev/b"], "--device is given twice: only 'serve' takes several receivers."),
     (
       ["serve"] + ["/dev/a", "/dev/b", "/dev/c", "/dev/d", "/dev/e"].flatMap { ["--device", $0] },

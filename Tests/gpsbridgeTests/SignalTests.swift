@@ -32,16 +32,14 @@ struct SignalTests {
     try process.run()
     // (Python takes a moment to exec the program; a signal before then ends Python, which
     // counts as no stop of ours, so the clock starts once the program runs.)
-    let started = Date()
-    while process.isRunning, Date().timeIntervalSince(started) < 10,
-      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process.processIdentifier)/exe")) != Gpsbridge.executable
-    {
-      usleep(500)
+    _ = eventuallyBlocking(timeout: .seconds(10)) {
+      !process.isRunning
+        || (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process.processIdentifier)/exe")) == Gpsbridge.executable
     }
     ready()
     let sent = Date()
     kill(process.processIdentifier, signal)
-    while process.isRunning, Date().timeIntervalSince(sent) < lost { usleep(2000) }
+    _ = eventuallyBlocking(timeout: .milliseconds(Int64(lost * 1000))) { !process.isRunning }
     guard !process.isRunning else {
       kill(process.processIdentifier, SIGKILL)
       process.waitForExit()

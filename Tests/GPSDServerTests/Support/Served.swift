@@ -36,10 +36,7 @@ final class Served: @unchecked Sendable {
     feeding = Task(executorPreference: DedicatedExecutor.own()) {
       if waitForClient {
         // Until the client watches, however long a busy machine takes to get it there.
-        while server.statistics.watchers == 0 {
-          try? await Task.sleep(for: .milliseconds(10))
-          if Task.isCancelled { return }
-        }
+        guard await eventually(timeout: .seconds(120), { server.statistics.watchers > 0 }) else { return }
       }
       await server.feed(from: .replay(capture, speed: speed))
     }

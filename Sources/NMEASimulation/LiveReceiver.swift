@@ -1,0 +1,116 @@
+import Dispatch
+import Framing
+import NMEA
+import Plumbing
+
+/// A simulated receiver on a descriptor (a pseudo-terminal's master side), in real time: its
+/// epochs written as the simulation's clock reaches them and, with a ``UBloxResponder``, its
+/// configuration read and answered as a u-blox would. A change of rate, sentences or output
+/// protocol shows in the epochs that follow, as on the real receiver. Bytes nobody reads are
+/// dropped, as on a serial line.
+public final class LiveReceiver: @unchecked Sendable {
+  private let simulation: Simulation
+  private let port: FileDescriptor
+  private let latency: Int?
+  private let responder: Locked<UBloxResponder>?
+  /// Writes from the epoch loop and from answers, one at a time.
+  private let writing = Locked(())
+  private let queue = DispatchQueue(label: "gpsbridge.simulated-receiver")
+  private var source: (any DispatchSourceRead)?
+  private var splitter = StreamSplitter(stages: [.ubx])
+
+  /// A receiver playing `simulation` on `port` (non-blocking). With a `latency` (milliseconds)
+  /// each epoch goes out that long after this machine's clock reaches its time, as a live
+  /// receiver's do, and the route should start now; without, the epochs keep their own pace
+  /// from the first. With `responder`, commands written to the port are answered.
+  public init(simulation: Simulation, port: Int32, latency: Int? = nil, responder: UBloxResponder? = nil) {
+    self.simulation = simulation
+    self.port = FileDescriptor(rawValue: port)
+    self.latency = latency
+    self.responder = responder.map { Locked($0) }
+  }
+
+  /// The responder's state now (its settings in each layer), if it has one.
+  public var configuration: UBloxResponder? { responder?.withLock { $0 } }
+
+  /// Plays until the route ends or the task is cancelled.
+  public func run() async {
+    if responder != nil { startAnswering() }
+    defer { stopAnswering() }
+    let clock = ContinuousClock()
+    let start = clock.now
+    let first = simulation.route.start.nanosecondsSince1970
+    var rate = responder?.withLock { $0.rate } ?? simulation.rate
+    var playing = Simulation(
+      route: simulation.route, profile: simulation.profile, rate: rate, seed: simulation.seed, positionNoise: simulation.positionNoise)
+    var epochs = playing.epochs().makeIterator()
+    while let epoch = epochs.next() {
+      let time = epoch.truth.time.nanosecondsSince1970
+      let due =
+        if let latency {
+          clock.now.advanced(by: .nanoseconds(time + Int64(latency) * 1_000_000 - Self.systemTime()))
+        } else {
+          start.advanced(by: .nanoseconds(time - first))
+        }
+      do {
+        try await clock.sleep(until: due, tolerance: .microseconds(100))
+      } catch {
+        return
+      }
+      let bytes = responder?.withLock { $0.filter(epoch.bytes) } ?? epoch.bytes
+      if !bytes.isEmpty { write(bytes) }
+      // A new rate: the epochs from here on at that rate, from the next one due.
+      let wanted = responder?.withLock { $0.rate } ?? rate
+      if wanted != rate {
+        rate = wanted
+        playing.rate = rate
+        epochs = playing.epochs().makeIterator()
+        while let next = epochs.next(), next.truth.time.nanosecondsSince1970 <= time {}
+      }
+    }
+  }
+
+  /// This machine's calendar clock, in nanoseconds since 1970: what a live receiver's epochs
+  /// are due by.
+  private static func systemTime() -> Int64 {
+    var time = timespec()
+    clock_gettime(CLOCK_REALTIME, &time)
+    return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+  }
+
+  private func write(_ bytes: [UInt8]) {
+    writing.withLock { _ in _ = try? port.writeAll(bytes) }
+  }
+
+  private func startAnswering() {
+    queue.sync {
+      let source = DispatchSource.makeReadSource(fileDescriptor: port.rawValue, queue: queue)
+      source.setEventHandler { [self] in readCommands() }
+      self.source = source
+      source.activate()
+    }
+  }
+
+  private func stopAnswering() {
+    queue.sync {
+      source?.cancel()
+      source = nil
+    }
+  }
+
+  /// On `queue`: what was written to the receiver, its UBX commands answered at once.
+  private func readCommands() {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    guard let count = try? port.read(into: &buffer), count > 0 else { return }
+    var answers: [UBXFrame] = []
+    buffer[0..<count].withUnsafeBytes { raw in
+      splitter.split(
+        raw, text: { _ in },
+        frame: { frame in
+          guard case .ubx(let command) = frame, let responder else { return }
+          answers += responder.withLock { $0.handle(command) }
+        })
+    }
+    for answer in answers { write(answer.bytes) }
+  }
+}

@@ -1,0 +1,134 @@
+import Framing
+
+/// A simulated u-blox generation 9 receiver's configuration, as the real one keeps it: three
+/// layers of keyed values (RAM in effect, battery-backed RAM, flash), `UBX-MON-VER`, and
+/// answers to `CFG-VALGET` and `CFG-VALSET` as its interface description says: a value for each
+/// key it has, `ACK-NAK` for a key it lacks, a layer mask, or a message it cannot parse.
+///
+/// A ``Fault`` makes it misbehave at one step of a transaction, for the tests that check a
+/// change is rolled back.
+public struct UBloxResponder: Sendable {
+  /// Ways to misbehave.
+  public enum Fault: String, Hashable, Sendable, CaseIterable {
+    /// Answers nothing at all (not a u-blox, or a dead link).
+    case silent
+    /// Refuses every `CFG-VALSET` to RAM.
+    case refusesChanges
+    /// Acknowledges a change, then stops answering: a receiver gone silent mid-transaction.
+    case silentAfterChange
+    /// Acknowledges a change and does not make it (read back shows the old values).
+    case ignoresChanges
+    /// Makes the change and reads it back, but its output goes on as before.
+    case outputUnchanged
+    /// Refuses to save (battery-backed RAM and flash).
+    case refusesSaving
+  }
+
+  public var version = UBXVersion(
+    software: "HPG 1.32", hardware: "00190000", extensions: ["ROM BASE 0x118B2060", "FWVER=HPG 1.32", "PROTVER=27.31", "MOD=ZED-F9P"])
+  public var fault: Fault?
+  /// The values in effect, and those saved.
+  public private(set) var ram: [ConfigurationKey: UInt64]
+  public private(set) var batteryBacked: [ConfigurationKey: UInt64] = [:]
+  public private(set) var flash: [ConfigurationKey: UInt64] = [:]
+  /// The output's settings when a fault keeps them from changing.
+  private var frozenOutput: [ConfigurationKey: UInt64]?
+  private var changed = false
+
+  /// A receiver at its defaults: 1 Hz (or `rate`), GGA GLL GSA GSV RMC VTG, every system,
+  /// NMEA out.
+  public init(rate: Int = 1, fault: Fault? = nil) {
+    self.fault = fault
+    ram = Self.defaults
+    ram[Self.measurementRate] = UInt64(1000 / max(rate, 1))
+    initial = ram
+  }
+
+  /// The settings in effect at start: what a rolled-back change leaves.
+  public private(set) var initial: [ConfigurationKey: UInt64] = [:]
+
+  static let measurementRate = ConfigurationKey(0x3021_0001)
+  static let outputsNMEA = ConfigurationKey(0x1074_0002)
+  static let outputsUBX = ConfigurationKey(0x1074_0001)
+  static let sentenceKeys: [String: ConfigurationKey] = [
+    "GGA": ConfigurationKey(0x2091_00BB), "GLL": ConfigurationKey(0x2091_00CA), "GSA": ConfigurationKey(0x2091_00C0),
+    "GSV": ConfigurationKey(0x2091_00C5), "RMC": ConfigurationKey(0x2091_00AC), "VTG": ConfigurationKey(0x2091_00B1),
+    "ZDA": ConfigurationKey(0x2091_00D9),
+  ]
+
+  /// The keys this model has, at their defaults.
+  static let defaults: [ConfigurationKey: UInt64] = {
+    var values: [ConfigurationKey: UInt64] = [
+      measurementRate: 1000, ConfigurationKey(0x3021_0002): 1,  // CFG-RATE-NAV
+      ConfigurationKey(0x4052_0001): 38_400,  // CFG-UART1-BAUDRATE
+      ConfigurationKey(0x2011_0021): 0,  // CFG-NAVSPG-DYNMODEL: portable
+      outputsUBX: 0, outputsNMEA: 1,
+      ConfigurationKey(0x4005_0002): 1_000_000, ConfigurationKey(0x4005_0004): 100_000,  // CFG-TP-PERIOD_TP1, LEN_TP1
+    ]
+    for (name, key) in sentenceKeys { values[key] = name == "ZDA" ? 0 : 1 }
+    for id: UInt32 in [0x1F, 0x20, 0x21, 0x22, 0x24, 0x25] { values[ConfigurationKey(0x1031_0000 | id)] = 1 }  // CFG-SIGNAL-*_ENA
+    return values
+  }()
+
+  /// Epochs a second it sends now.
+  public var rate: Double {
+    let milliseconds = (frozenOutput ?? ram)[Self.measurementRate] ?? 1000
+    return 1000 / Double(max(milliseconds, 1))
+  }
+
+  /// Whether it sends NMEA now.
+  public var sendsNMEA: Bool { ((frozenOutput ?? ram)[Self.outputsNMEA] ?? 1) != 0 }
+
+  /// The standard sentences it sends now, by type (`GGA`…).
+  public var sentences: Set<String> {
+    let values = frozenOutput ?? ram
+    return Set(Self.sentenceKeys.filter { (values[$0.value] ?? 0) != 0 }.keys)
+  }
+
+  /// Keeps the lines of `epoch` (NMEA text, CRLF ends) that it sends now.
+  public func filter(_ epoch: [UInt8]) -> [UInt8] {
+    guard sendsNMEA else { return [] }
+    let sending = sentences
+    var kept: [UInt8] = []
+    for line in epoch.split(separator: 0x0A, omittingEmptySubsequences: true) {
+      let bytes = Array(line)
+      // `$GNGGA,…`: the type follows the two-letter talker; other sentences (GST, TXT) stay.
+      let type = bytes.count > 6 ? String(decoding: bytes[3..<6], as: UTF8.self) : ""
+      guard Self.sentenceKeys[type] == nil || sending.contains(type) else { continue }
+      kept += bytes + [0x0A]
+    }
+    return kept
+  }
+
+  /// The answers to `frame`, a command written to the receiver.
+  public mutating func handle(_ frame: UBXFrame) -> [UBXFrame] {
+    if fault == .silent || (fault == .silentAfterChange && changed) { return [] }
+    if frame.is(UBXMessage.monitorVersion), frame.payload.isEmpty { return [version.frame] }
+    guard let request = frame.configurationRequest else {
+      return frame.is(UBXMessage.valueGet) || frame.is(UBXMessage.valueSet) ? [.acknowledgement(of: frame, accepted: false)] : []
+    }
+    // A key this model lacks refuses the whole message, as the real one does.
+    guard request.keys.allSatisfy({ Self.defaults[$0] != nil }) else { return [.acknowledgement(of: frame, accepted: false)] }
+    if frame.is(UBXMessage.valueGet) {
+      let layer = request.layer == 0 ? ram : request.layer == 1 ? batteryBacked : request.layer == 2 ? flash : Self.defaults
+      let values = request.keys.compactMap { key in layer[key].map { (key, $0) } }
+      return [.valueGetAnswer(values, layer: ConfigurationLayer(rawValue: request.layer) ?? .ram)]
+    }
+    let mask = request.layer
+    guard mask & 0x07 != 0 else { return [.acknowledgement(of: frame, accepted: false)] }
+    if mask & 0x01 != 0 {
+      if fault == .refusesChanges { return [.acknowledgement(of: frame, accepted: false)] }
+      if fault != .ignoresChanges {
+        if fault == .outputUnchanged, frozenOutput == nil { frozenOutput = ram }
+        ram.merge(request.values) { $1 }
+      }
+      changed = true
+    }
+    if mask & 0x06 != 0 {
+      if fault == .refusesSaving { return [.acknowledgement(of: frame, accepted: false)] }
+      if mask & 0x02 != 0 { batteryBacked.merge(request.values) { $1 } }
+      if mask & 0x04 != 0 { flash.merge(request.values) { $1 } }
+    }
+    return [.acknowledgement(of: frame, accepted: true)]
+  }
+}

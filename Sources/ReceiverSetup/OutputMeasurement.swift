@@ -1,0 +1,83 @@
+import Framing
+import NMEA
+import Plumbing
+import Transports
+
+/// What a receiver sends, measured over a few epochs: its rate by its own clock (the times its
+/// epochs carry), the standard sentences it sends, and whether UBX navigation comes.
+public struct OutputMeasurement: Hashable, Sendable {
+  /// Epochs a second, from the median step between the epochs' own times; `nil` with fewer than
+  /// three epochs.
+  public var rate: Double?
+  /// The standard NMEA sentences seen, by type.
+  public var sentences: Set<NMEASentenceType>
+  /// UBX frames seen (other than answers to requests).
+  public var ubxFrames: Int
+  /// Epochs seen.
+  public var epochs: Int
+
+  public init(rate: Double?, sentences: Set<NMEASentenceType>, ubxFrames: Int, epochs: Int) {
+    self.rate = rate
+    self.sentences = sentences
+    self.ubxFrames = ubxFrames
+    self.epochs = epochs
+  }
+
+  /// "5.0 Hz, GGA RMC" for people.
+  public var summary: String {
+    let rate = rate.map { (($0 * 10).rounded() / 10).description + " Hz" } ?? "no rate (fewer than 3 epochs)"
+    let sentences = sentences.isEmpty ? "no NMEA" : sentences.sorted().map(\.rawValue).joined(separator: " ")
+    return "\(rate), \(sentences)" + (ubxFrames > 0 ? ", \(ubxFrames) UBX frames" : "")
+  }
+}
+
+/// Gathers a receiver's output from ``start()`` on, for an ``OutputMeasurement``.
+final class OutputMeter: Sendable {
+  private struct State {
+    var times: [Double] = []
+    var sentences: Set<NMEASentenceType> = []
+    var ubxFrames = 0
+  }
+  private let state = Locked(State())
+  private let receiver: Receiver
+  private let listener: Receiver.Listener
+
+  init(_ receiver: Receiver) {
+    self.receiver = receiver
+    let state = self.state
+    listener = receiver.listen(wanting: [.fixes, .sentences, .frames]) { event in
+      switch event {
+      case .fix(let fix):
+        let time = fix.timestamp?.secondsSince1970 ?? Double(fix.time.nanosecondsSinceMidnight) / 1e9
+        state.withLock { $0.times.append(time) }
+      case .sentence(let bytes):
+        // `$GPGGA,…`: the type is the three letters after the talker.
+        guard bytes.count > 6, bytes[0] == UInt8(ascii: "$") else { return }
+        let type = String(decoding: bytes[3..<6], as: UTF8.self)
+        if let known = NMEASentenceType(rawValue: type) { state.withLock { _ = $0.sentences.insert(known) } }
+      case .frame(.ubx(let frame)):
+        // Navigation, not answers: NAV (0x01) class only.
+        if frame.messageClass == 0x01 { state.withLock { $0.ubxFrames += 1 } }
+      default:
+        break
+      }
+    }
+  }
+
+  deinit { receiver.stopListening(listener) }
+
+  /// Starts afresh.
+  func start() { state.withLock { $0 = State() } }
+
+  /// Epochs seen since ``start()``.
+  var epochs: Int { state.withLock { $0.times.count } }
+
+  /// What was seen since ``start()``.
+  var measurement: OutputMeasurement {
+    state.withLock { state in
+      let steps = zip(state.times.dropFirst(), state.times).map { $0 - $1 }.filter { $0 > 0 }.sorted()
+      let rate = steps.count >= 2 ? 1 / steps[steps.count / 2] : nil
+      return OutputMeasurement(rate: rate, sentences: state.sentences, ubxFrames: state.ubxFrames, epochs: state.times.count)
+    }
+  }
+}

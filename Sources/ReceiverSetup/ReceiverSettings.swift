@@ -1,0 +1,111 @@
+/// Settings of a receiver, each optional: a change names only what it changes, and a
+/// receiver's current settings leave out what it cannot say.
+public struct ReceiverSettings: Hashable, Sendable {
+  /// Navigation epochs a second.
+  public var rate: Int?
+  /// The serial line's speed, bits per second.
+  public var baudRate: Int?
+  /// The NMEA sentences sent each epoch, by type (`GGA`, `RMC`…); every other standard one off.
+  public var sentences: Set<NMEASentenceType>?
+  /// The satellite systems tracked.
+  public var constellations: Set<SatelliteSystem>?
+  public var dynamicModel: DynamicModel?
+  /// What the receiver sends: NMEA, UBX, or both.
+  public var outputProtocol: OutputProtocol?
+  /// The time pulse: its period and width.
+  public var timePulse: TimePulse?
+
+  public init(
+    rate: Int? = nil, baudRate: Int? = nil, sentences: Set<NMEASentenceType>? = nil, constellations: Set<SatelliteSystem>? = nil,
+    dynamicModel: DynamicModel? = nil, outputProtocol: OutputProtocol? = nil, timePulse: TimePulse? = nil
+  ) {
+    self.rate = rate
+    self.baudRate = baudRate
+    self.sentences = sentences
+    self.constellations = constellations
+    self.dynamicModel = dynamicModel
+    self.outputProtocol = outputProtocol
+    self.timePulse = timePulse
+  }
+
+  /// Whether nothing is named.
+  public var isEmpty: Bool { self == ReceiverSettings() }
+
+  /// The rates a receiver is asked for: 1 to 25 epochs a second.
+  public static let rates = 1...25
+
+  /// These settings with `other`'s named values on top.
+  public func merging(_ other: ReceiverSettings) -> ReceiverSettings {
+    ReceiverSettings(
+      rate: other.rate ?? rate, baudRate: other.baudRate ?? baudRate, sentences: other.sentences ?? sentences,
+      constellations: other.constellations ?? constellations, dynamicModel: other.dynamicModel ?? dynamicModel,
+      outputProtocol: other.outputProtocol ?? outputProtocol, timePulse: other.timePulse ?? timePulse)
+  }
+
+  /// Only the values of these settings that `other` names: what a change will touch.
+  public func restricted(to other: ReceiverSettings) -> ReceiverSettings {
+    ReceiverSettings(
+      rate: other.rate == nil ? nil : rate, baudRate: other.baudRate == nil ? nil : baudRate,
+      sentences: other.sentences == nil ? nil : sentences, constellations: other.constellations == nil ? nil : constellations,
+      dynamicModel: other.dynamicModel == nil ? nil : dynamicModel, outputProtocol: other.outputProtocol == nil ? nil : outputProtocol,
+      timePulse: other.timePulse == nil ? nil : timePulse)
+  }
+}
+
+/// A standard NMEA sentence a receiver can be told to send or not.
+public enum NMEASentenceType: String, Hashable, Sendable, CaseIterable, Comparable {
+  case gga = "GGA"
+  case gll = "GLL"
+  case gsa = "GSA"
+  case gsv = "GSV"
+  case rmc = "RMC"
+  case vtg = "VTG"
+  case zda = "ZDA"
+
+  /// About how many bytes the sentence takes each epoch, with its line end, for a receiver
+  /// reporting `systems` satellite systems of their own (GSA is one a system, GSV about two
+  /// a system: eight satellites in view, four a sentence).
+  func bytesPerEpoch(systems: Int) -> Int {
+    switch self {
+    case .gga: 78
+    case .gll: 52
+    case .gsa: 66 * systems
+    case .gsv: 70 * 2 * systems
+    case .rmc: 72
+    case .vtg: 40
+    case .zda: 38
+    }
+  }
+
+  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A satellite system.
+public enum SatelliteSystem: String, Hashable, Sendable, CaseIterable, Comparable {
+  case gps, glonass, galileo, beidou, qzss, sbas
+
+  public static func < (lhs: Self, rhs: Self) -> Bool {
+    allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+  }
+}
+
+/// How the receiver expects to move, which shapes its filter.
+public enum DynamicModel: String, Hashable, Sendable, CaseIterable {
+  case portable, stationary, pedestrian, automotive, sea, airborne
+}
+
+/// The protocols a receiver sends on its port.
+public enum OutputProtocol: String, Hashable, Sendable, CaseIterable {
+  case nmea, ubx, both
+}
+
+/// A time pulse: every `period`, high for `width`, both in microseconds.
+public struct TimePulse: Hashable, Sendable {
+  public var period: Int
+  public var width: Int
+
+  public init(period: Int, width: Int) {
+    self.period = period
+    self.width = width
+  }
+}

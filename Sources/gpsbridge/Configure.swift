@@ -1,0 +1,158 @@
+import FoundationEssentials
+import GPSLocation
+import ReceiverSetup
+
+/// `gpsbridge configure`: the receiver's settings shown, or changed as a transaction that
+/// rolls back (``ReceiverSetup``). The port is read as any run reads it (autobaud finds its
+/// rate); the commands go out on the same session.
+func configure(_ options: ConfigureOptions) async -> Int32 {
+  let receiver = Receiver(SerialSource(path: options.device))
+  let settled = Shared(false)
+  let problems = Shared<[String]>([])
+  receiver.listen(wanting: []) { event in
+    switch event {
+    case .lineSpeed: settled.withLock { $0 = true }
+    case .notice(let notice): Terminal.diagnostic("gpsbridge: \(notice)")
+    case .status(.failed(let error)), .status(.stopped(let error)): problems.withLock { $0.append(error.message) }
+    default: break
+    }
+  }
+  let running = Task { await receiver.run() }
+  defer { running.cancel() }
+  // Until autobaud has found the receiver's rate (a fixed rate is known at once).
+  var waited = 0
+  while !settled.withLock({ $0 }), waited < 300, !Task.isCancelled {
+    guard await sleepOrCancel(.milliseconds(50)) else { break }
+    waited += 1
+  }
+  guard settled.withLock({ $0 }) else {
+    let why = problems.withLock { $0.last } ?? "nothing readable arrived within 15 s."
+    Terminal.diagnostic("Error: cannot talk to the receiver at \(options.device): \(why)")
+    return 1
+  }
+  let setup = ReceiverSetup(receiver)
+  do {
+    if options.show {
+      let (version, settings) = try await setup.currentSettings()
+      Terminal.write(options.json ? encodedJSON(SettingsJSON(version, settings)) + "\n" : describe(version, settings))
+      return 0
+    }
+    let report = try await setup.configure(options.change, save: options.save, dryRun: options.dryRun) { message in
+      Terminal.diagnostic("gpsbridge: \(message)")
+    }
+    Terminal.write(options.json ? encodedJSON(ReportJSON(report)) + "\n" : describe(report))
+    return 0
+  } catch {
+    Terminal.diagnostic("Error: \(error)")
+    return 1
+  }
+}
+
+/// The settings for people, a line each.
+func describe(_ version: UBXVersion, _ settings: ReceiverSettings) -> String {
+  var lines = [
+    "receiver         \(version.module ?? version.hardware), u-blox generation \(version.generation ?? 0), protocol \(version.protocolVersion ?? 0), \(version.software)"
+  ]
+  lines += describe(settings).map { "\($0.0.padding(to: 17))\($0.1)" }
+  return lines.joined(separator: "\n") + "\n"
+}
+
+func describe(_ settings: ReceiverSettings) -> [(String, String)] {
+  var rows: [(String, String)] = []
+  if let rate = settings.rate { rows.append(("rate", "\(rate) Hz")) }
+  if let baud = settings.baudRate { rows.append(("baud", "\(baud)")) }
+  if let sentences = settings.sentences { rows.append(("sentences", sentences.sorted().map(\.rawValue).joined(separator: ",").nonEmpty)) }
+  if let systems = settings.constellations {
+    rows.append(("constellations", systems.sorted().map(\.rawValue).joined(separator: ",").nonEmpty))
+  }
+  if let model = settings.dynamicModel { rows.append(("dynamic model", model.rawValue)) }
+  if let output = settings.outputProtocol { rows.append(("output protocol", output.rawValue)) }
+  if let pulse = settings.timePulse { rows.append(("time pulse", "every \(pulse.period) µs, \(pulse.width) µs wide")) }
+  return rows
+}
+
+func describe(_ report: ReceiverSetup.Report) -> String {
+  var lines: [String] = []
+  let before = Dictionary(describe(report.before), uniquingKeysWith: { $1 })
+  for (name, value) in describe(report.after) {
+    lines.append("\(name.padding(to: 17))\(before[name] ?? "?") → \(value)")
+  }
+  lines.append("output before    \(report.measuredBefore.summary)")
+  if let after = report.measuredAfter { lines.append("output after     \(after.summary)") }
+  let seconds = Double(report.duration.components.seconds) + Double(report.duration.components.attoseconds) / 1e18
+  lines.append(
+    report.dryRun
+      ? "dry run: nothing was written."
+      : (report.saved ? "kept and saved" : "kept in RAM (until power off; --save keeps it)") + ", in \(format(seconds, 1)) s.")
+  return lines.joined(separator: "\n") + "\n"
+}
+
+extension String {
+  fileprivate var nonEmpty: String { isEmpty ? "none" : self }
+}
+
+/// `configure --show --json`.
+struct SettingsJSON: Encodable {
+  struct Receiver: Encodable {
+    var module: String?
+    var generation: Int?
+    var protocolVersion: Double?
+    var software: String
+  }
+  struct Pulse: Encodable {
+    var period: Int
+    var width: Int
+  }
+  var receiver: Receiver?
+  var rate: Int?
+  var baudRate: Int?
+  var sentences: [String]?
+  var constellations: [String]?
+  var dynamicModel: String?
+  var outputProtocol: String?
+  var timePulse: Pulse?
+
+  init(_ version: UBXVersion?, _ settings: ReceiverSettings) {
+    receiver = version.map {
+      Receiver(module: $0.module, generation: $0.generation, protocolVersion: $0.protocolVersion, software: $0.software)
+    }
+    rate = settings.rate
+    baudRate = settings.baudRate
+    sentences = settings.sentences?.sorted().map(\.rawValue)
+    constellations = settings.constellations?.sorted().map(\.rawValue)
+    dynamicModel = settings.dynamicModel?.rawValue
+    outputProtocol = settings.outputProtocol?.rawValue
+    timePulse = settings.timePulse.map { Pulse(period: $0.period, width: $0.width) }
+  }
+}
+
+/// `configure … --json`: what changed, and what was measured.
+struct ReportJSON: Encodable {
+  struct Measured: Encodable {
+    var rate: Double?
+    var sentences: [String]
+    var ubxFrames: Int
+  }
+  var receiver: String
+  var before: SettingsJSON
+  var after: SettingsJSON
+  var measuredBefore: Measured
+  var measuredAfter: Measured?
+  var saved: Bool
+  var dryRun: Bool
+  var seconds: Double
+
+  init(_ report: ReceiverSetup.Report) {
+    receiver = report.receiver.module ?? report.receiver.hardware
+    before = SettingsJSON(nil, report.before)
+    after = SettingsJSON(nil, report.after)
+    func measured(_ output: OutputMeasurement) -> Measured {
+      Measured(rate: output.rate, sentences: output.sentences.sorted().map(\.rawValue), ubxFrames: output.ubxFrames)
+    }
+    measuredBefore = measured(report.measuredBefore)
+    measuredAfter = report.measuredAfter.map(measured)
+    saved = report.saved
+    dryRun = report.dryRun
+    seconds = Double(report.duration.components.seconds) + Double(report.duration.components.attoseconds) / 1e18
+  }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import Framing
+import NMEA
+import NMEASimulation
+import Plumbing
+import ReceiverSetup
+import TestHelpers
+import Testing
+import Transports
+
+/// Changing a simulated u-blox generation 9 receiver's settings on a pty, end to end through
+/// the receiver's own session: the change made, verified by what it then sends, kept only in
+/// RAM unless saved, and put back whatever step fails.
+@Suite(.timeLimit(.minutes(3)))
+struct ReceiverSetupTests {
+  /// A simulated receiver on a pty, and a running receiver reading it.
+  final class Bench: @unchecked Sendable {
+    let pty: PseudoTerminal
+    let simulated: LiveReceiver
+    let receiver: Receiver
+    let playing: Task<Void, Never>
+    let running: Task<Void, Never>
+
+    init(rate: Int = 4, fault: UBloxResponder.Fault? = nil) throws {
+      pty = try PseudoTerminal()
+      var route = Route.demoDrive
+      route.start = UTCTimestamp(nanosecondsSince1970: Int64(Date().timeIntervalSince1970.rounded(.up)) * 1_000_000_000)
+      let simulation = Simulation(route: route.lasting(600), profile: .ublox, rate: Double(rate))
+      simulated = LiveReceiver(
+        simulation: simulation, port: pty.master, latency: 20, responder: UBloxResponder(rate: rate, fault: fault))
+      receiver = Receiver(SerialSource(path: pty.slavePath, baudRate: .fixed(38_400)))
+      let simulated = simulated, receiver = receiver
+      playing = Task(executorPreference: DedicatedExecutor.own()) { await simulated.run() }
+      running = Task(executorPreference: DedicatedExecutor.own()) { await receiver.run() }
+    }
+
+    var configuration: UBloxResponder { simulated.configuration! }
+
+    func stop() async {
+      running.cancel()
+      playing.cancel()
+      await running.value
+      await playing.value
+      pty.unplug()
+    }
+  }
+
+  /// A bench whose receiver has opened its port.
+  static func bench(rate: Int = 4, fault: UBloxResponder.Fault? = nil) async throws -> Bench {
+    let bench = try Bench(rate: rate, fault: fault)
+    #expect(await bench.pty.waitUntilHeld())
+    return bench
+  }
+
+  static var fast: ReceiverSetup.Timing {
+    var timing = ReceiverSetup.Timing()
+    timing.answer = .milliseconds(500)
+    timing.output = .seconds(5)
+    return timing
+  }
+
+  @Test func itSaysWhatTheReceiverIsAndHowItIsSet() async throws {
+    let bench = try await Self.bench()
+    let (version, settings) = try await ReceiverSetup(bench.receiver, timing: Self.fast).currentSettings()
+    await bench.stop()
+    #expect(version.module == "ZED-F9P" && version.generation == 9)
+    #expect(settings.rate == 4)
+    #expect(settings.sentences == [.gga, .gll, .gsa, .gsv, .rmc, .vtg])
+    #expect(settings.constellations == Set(SatelliteSystem.allCases))
+    #expect(settings.outputProtocol == .nmea && settings.dynamicModel == .portable && settings.baudRate == 38_400)
+  }
+
+  @Test func aRateAndASentenceSetAreMadeAndSeenInTheOutputButNotSaved() async throws {
+    let bench = try await Self.bench(rate: 2)
+    let change = ReceiverSettings(rate: 5, sentences: [.gga, .rmc])
+    let report = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(change)
+    let configuration = bench.configuration
+    await bench.stop()
+    #expect(report.before.rate == 2 && report.before.sentences == [.gga, .gll, .gsa, .gsv, .rmc, .vtg])
+    #expect(report.measuredBefore.rate.map { abs($0 - 2) < 0.2 } == true, "\(report.measuredBefore)")
+    let after = try #require(report.measuredAfter)
+    #expect(after.rate.map { abs($0 - 5) < 0.5 } == true, "\(after)")
+    #expect(after.sentences == [.gga, .rmc], "\(after)")
+    #expect(configuration.rate == 5 && configuration.sentences == ["GGA", "RMC"])
+    #expect(configuration.flash.isEmpty && configuration.batteryBacked.isEmpty)
+    #expect(!report.saved)
+  }
+
+  @Test func saveWritesTheChangeToFlashToo() async throws {
+    let bench = try await Self.bench()
+    let report = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(
+      ReceiverSettings(constellations: [.gps, .galileo], dynamicModel: .automotive), save: true)
+    let configuration = bench.configuration
+    await bench.stop()
+    #expect(report.saved)
+    #expect(configuration.flash[ConfigurationKey(0x2011_0021)] == 4)  // CFG-NAVSPG-DYNMODEL: automotive
+    #expect(configuration.flash[ConfigurationKey(0x1031_0025)] == 0)  // CFG-SIGNAL-GLO_ENA: off
+    #expect(configuration.ram == configuration.flash.merging(configuration.ram) { _, ram in ram })
+  }
+
+  @Test func aDryRunWritesNothing() async throws {
+    let bench = try await Self.bench()
+    let report = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(
+      ReceiverSettings(rate: 10, sentences: [.gga, .rmc]), dryRun: true)
+    let configuration = bench.configuration
+    await bench.stop()
+    #expect(report.dryRun && report.measuredAfter == nil)
+    #expect(configuration.ram == configuration.initial)
+  }
+
+  @Test func moreThanTheLinkCarriesIsRefusedBeforeAnythingIsWritten() async throws {
+    let bench = try await Self.bench()
+    let change = ReceiverSettings(rate: 25, sentences: Set(NMEASentenceType.allCases), constellations: Set(SatelliteSystem.allCases))
+    await #expect(throws: SetupError.self) { try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(change) }
+    let configuration = bench.configuration
+    await bench.stop()
+    #expect(configuration.ram == configuration.initial)
+  }
+
+  /// A fault at each step after the change was applied: the settings are put back as they
+  /// were, and the error says what went wrong.
+  @Test(arguments: [UBloxResponder.Fault.refusesChanges, .ignoresChanges, .outputUnchanged, .refusesSaving])
+  func aFailureAtAnyStepPutsTheSettingsBack(fault: UBloxResponder.Fault) async throws {
+    let bench = try await Self.bench(fault: fault)
+    var thrown: SetupError?
+    do {
+      _ = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(rate: 2, sentences: [.gga]), save: true)
+    } catch {
+      thrown = error
+    }
+    let configuration = bench.configuration
+    await bench.stop()
+    guard case .rolledBack(let cause, let restored) = thrown else {
+      Issue.record("\(fault): expected a rollback, got \(String(describing: thrown))")
+      return
+    }
+    #expect(restored, "\(fault): \(cause)")
+    #expect(configuration.ram == configuration.initial, "\(fault)")
+    #expect(configuration.flash.isEmpty, "\(fault)")
+  }
+
+  /// A receiver that stops answering once changed cannot be put back: that is said, not hidden.
+  @Test func aReceiverThatFallsSilentMidTransactionIsSaidToBeLeftChanged() async throws {
+    let bench = try await Self.bench(fault: .silentAfterChange)
+    var thrown: SetupError?
+    do {
+      _ = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(rate: 2))
+    } catch {
+      thrown = error
+    }
+    await bench.stop()
+    #expect(thrown == .rolledBack(cause: .noAnswer(request: "CFG-VALGET"), restored: false))
+    #expect(thrown?.description.contains("could not be restored") == true)
+  }
+
+  @Test func aReceiverThatNeverAnswersIsNoUBlox() async throws {
+    let bench = try await Self.bench(fault: .silent)
+    await #expect(throws: SetupError.noAnswer(request: "UBX-MON-VER")) {
+      try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(rate: 2))
+    }
+    await bench.stop()
+  }
+
+  /// Ctrl-C after the change was applied: it is put back all the same.
+  @Test func cancellingMidTransactionPutsTheSettingsBack() async throws {
+    let bench = try await Self.bench(fault: .outputUnchanged)
+    let setup = ReceiverSetup(bench.receiver, timing: Self.fast)
+    let applied = Locked(false)
+    let transaction = Task {
+      try await setup.configure(ReceiverSettings(rate: 2)) { message in
+        if message.hasPrefix("before:") { applied.withLock { $0 = true } }
+      }
+    }
+    #expect(await eventually { applied.withLock { $0 } && bench.configuration.ram != bench.configuration.initial })
+    transaction.cancel()
+    let outcome = await transaction.result
+    let configuration = bench.configuration
+    await bench.stop()
+    guard case .failure(let error as SetupError) = outcome, case .rolledBack(.interrupted, true) = error else {
+      Issue.record("expected an interrupted, restored change; got \(outcome)")
+      return
+    }
+    #expect(configuration.ram == configuration.initial)
+  }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import TestHelpers
+import Testing
+
+/// `gpsbridge configure` end to end: the program against a simulated u-blox on a pty (the
+/// `simulate --pty` the README shows), and the README's own configure lines run as written
+/// with the simulated receiver's path for the device.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct ConfigureProgramTests {
+  /// A simulated live u-blox at `link`, running until the returned process is stopped.
+  static func simulatedReceiver(_ name: String) async throws -> (Process, String) {
+    let link = PseudoTerminal.temporaryLink(name)
+    let simulator = try Gpsbridge.start(["simulate", "--pty", link, "--live"])
+    try await waitUntilExists(link)
+    return (simulator, link)
+  }
+
+  static func stop(_ simulator: Process) async throws {
+    simulator.terminate()
+    try await offThePool { simulator.waitForExit() }
+  }
+
+  @Test func aRateAndSentencesAreSetAndMeasuredThenShown() async throws {
+    let (simulator, link) = try await Self.simulatedReceiver("configure-rate")
+    let changed = try await Program.run(["configure", "--device", link, "--rate", "5", "--sentences", "GGA,RMC"])
+    let shown = try await Program.run(["configure", "--device", link, "--show", "--json"])
+    try await Self.stop(simulator)
+    #expect(changed.status == 0, "\(changed.error)")
+    #expect(changed.output.contains("rate             1 Hz → 5 Hz"), "\(changed.output)")
+    #expect(changed.output.contains("output after     5.0 Hz, GGA RMC"), "\(changed.output)")
+    #expect(changed.output.contains("kept in RAM"), "\(changed.output)")
+    let settings = try JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any]
+    #expect(settings?["rate"] as? Int == 5, "\(shown.output) \(shown.error)")
+    #expect(settings?["sentences"] as? [String] == ["GGA", "RMC"])
+    #expect((settings?["receiver"] as? [String: Any])?["module"] as? String == "ZED-F9P")
+  }
+
+  @Test func whatCannotBeTakenIsRefusedWithTheReasonAndNothingChanges() async throws {
+    let (simulator, link) = try await Self.simulatedReceiver("configure-refused")
+    let refused = try await Program.run([
+      "configure", "--device", link, "--rate", "25", "--sentences", "GGA,GLL,GSA,GSV,RMC,VTG,ZDA",
+      "--constellations", "gps,glonass,galileo,beidou,qzss,sbas",
+    ])
+    let shown = try await Program.run(["configure", "--device", link, "--show"])
+    try await Self.stop(simulator)
+    #expect(refused.status == 1)
+    #expect(refused.error.contains("bytes a second at 25 Hz; 38400 baud carries 3840"), "\(refused.error)")
+    #expect(shown.output.contains("rate             1 Hz"), "\(shown.output)")
+  }
+
+  @Test func theReadmesConfigureLinesWorkAsWritten() async throws {
+    let readme = try String(contentsOf: Program.fixtures.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+    let lines = readme.split(separator: "\n").map(String.init).filter { $0.hasPrefix("gpsbridge configure --device /dev/ttyACM0") }
+    #expect(lines.count >= 3)
+    let (simulator, link) = try await Self.simulatedReceiver("configure-readme")
+    var results: [(String, Int32, String)] = []
+    for line in lines {
+      let arguments = line.replacingOccurrences(of: "/dev/ttyACM0", with: link).split(separator: " ").dropFirst().map(String.init)
+      let result = try await Program.run(arguments)
+      results.append((line, result.status, result.error))
+    }
+    try await Self.stop(simulator)
+    for (line, status, error) in results { #expect(status == 0, "\(line): \(error)") }
+  }
+}
