@@ -4,7 +4,7 @@ import Plumbing
 /// receiver whose name matches, now and whenever one is plugged in.
 ///
 /// Wildcards are the shell's (`*`, `?`, `[…]`, as `fnmatch(3)` reads them) and only in the last
-/// part: the directory is watched for names that appear in it (``DeviceWatcher``), and a
+/// part: the directory is watched for names that appear in it (a `DeviceWatcher`), and a
 /// pattern across directories would need a watch on every directory it could match.
 public struct DevicePattern: Hashable, Sendable, CustomStringConvertible {
   /// The directory whose entries are matched.
