@@ -42,10 +42,14 @@ public final class PseudoTerminal: @unchecked Sendable {
     await eventually(timeout: timeout) { isHeld }
   }
 
-  /// Waits until the code under test has read every byte written so far (the slave's input
-  /// queue is empty): before an unplug that must come after the last epoch, not during it.
+  /// Waits until the code under test has read every byte written so far: before an unplug
+  /// that must come after the last epoch, not during it. The kernel hands a write on the
+  /// master side to the slave's input queue later, from a work queue of its own, and nothing
+  /// says when: so the queue must be seen empty after a grace that covers that hand-over on a
+  /// busy machine (200 ms; seen to take tens of milliseconds under load).
   public func waitUntilRead(timeout: Duration = .seconds(20)) async -> Bool {
-    await eventually(timeout: timeout) { unreadBytes == 0 }
+    try? await Task.sleep(for: .milliseconds(200))
+    return await eventually(timeout: timeout) { unreadBytes == 0 }
   }
 
   /// Bytes written and not yet read by the code under test.

@@ -102,7 +102,10 @@ struct ChronyTests {
     let line = try #require(answer.split(whereSeparator: \.isNewline).first { $0.contains(#""class":"TIMESERVICE""#) }, "\(answer)")
     let report = try #require((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any], "\(line)")
     #expect(report["active"] as? Bool == true && (report["samples"] as? Int ?? 0) > 5, "\(line)")
-    #expect(abs((report["delay"] as? Double ?? 0) - latency) < 0.005, "\(line)")
+    // The mean of every sample since the start, the first ones included: a busy machine writes
+    // the simulator's epochs a few milliseconds late now and then. 20 ms still tells the 150 ms
+    // latency from none, or from a whole second.
+    #expect(abs((report["delay"] as? Double ?? 0) - latency) < 0.02, "\(line)")
     #expect((report["chrony"] as? String)?.hasPrefix("refclock SOCK \(socket) refid NMEA offset 0.15") == true, "\(line)")
 
     // The README's line, whose offset corrects the simulated receiver's 150 ms: near zero.
