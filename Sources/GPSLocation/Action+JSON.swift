@@ -170,7 +170,7 @@ public struct ActionJSONLines {
     writer = JSONWriter(capacity: capacity)
   }
 
-  /// Appends `action`'s line (``LocationManager/Action/jsonLine``) and its newline.
+  /// Appends `action`'s line (the action's `jsonLine`) and its newline.
   public mutating func append(_ action: LocationManager.Action) {
     action.write(into: &writer)
     writer.newline()

@@ -57,7 +57,8 @@ public final class LiveReceiver: @unchecked Sendable {
       } catch {
         return
       }
-      let bytes = responder?.withLock { $0.filter(epoch.bytes) } ?? epoch.bytes
+      var bytes = responder?.withLock { $0.filter(epoch.bytes) } ?? epoch.bytes
+      if responder?.withLock({ $0.sendsUBX }) == true { bytes += UBXNavigationWriter.epoch(epoch.truth, hdop: simulation.hdop) }
       if !bytes.isEmpty { write(bytes) }
       // A new rate: the epochs from here on at that rate, from the next one due.
       let wanted = responder?.withLock { $0.rate } ?? rate

@@ -79,6 +79,9 @@ public struct UBloxResponder: Sendable {
   /// Whether it sends NMEA now.
   public var sendsNMEA: Bool { ((frozenOutput ?? ram)[Self.outputsNMEA] ?? 1) != 0 }
 
+  /// Whether it sends UBX navigation (NAV-PVT, NAV-DOP, NAV-EOE) now.
+  public var sendsUBX: Bool { ((frozenOutput ?? ram)[Self.outputsUBX] ?? 0) != 0 }
+
   /// The standard sentences it sends now, by type (`GGA`…).
   public var sentences: Set<String> {
     let values = frozenOutput ?? ram

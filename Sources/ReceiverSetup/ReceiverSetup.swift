@@ -261,6 +261,7 @@ public final class ReceiverSetup: Sendable {
         return "it sends \(measured.summary), not \(sentences.sorted().map(\.rawValue).joined(separator: " "))"
       }
       if change.outputProtocol == .ubx, !measured.sentences.isEmpty { return "it still sends NMEA (\(measured.summary))" }
+      if change.outputProtocol == .ubx || change.outputProtocol == .both, measured.ubxFrames == 0 { return "it sends no UBX navigation" }
       return nil
     }
     let deadline = now() + timing.output

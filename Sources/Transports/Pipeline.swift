@@ -13,6 +13,11 @@ package struct Pipeline: Sendable {
   package private(set) var decoder: FixDecoder
   /// Takes the binary protocols' frames out before the NMEA framer (the last stage) sees the bytes.
   package private(set) var splitter = StreamSplitter()
+  /// A u-blox's UBX navigation made into fixes: for a receiver that sends no NMEA.
+  private var ubx = UBXEpochAssembler()
+  /// UBX epochs since the last NMEA fix: a receiver that sends both gives its fixes once, by
+  /// its NMEA; UBX fixes go out from the second UBX epoch without NMEA on.
+  private var ubxEpochsWithoutNMEA = 0
   private let defaultDate: UTCDate?
   private let keepsSatellites: Bool
   /// Whether the bytes taken are the receiver's (not a wrong baud rate's noise), so are
@@ -56,6 +61,7 @@ package struct Pipeline: Sendable {
   package mutating func reset() {
     decoder = FixDecoder(defaultDate: defaultDate, keepsSatellites: keepsSatellites)
     splitter = StreamSplitter()
+    ubx = UBXEpochAssembler()
     lastRejected = 0
   }
 
@@ -77,7 +83,10 @@ package struct Pipeline: Sendable {
       text: { text in
         if let arrival { self.decoder.append(text, arrivedAt: arrival, uptime: uptime) } else { self.decoder.append(text) }
       },
-      frame: { frame in if publishesFrames { receiver.publish(.frame(frame)) } })
+      frame: { frame in
+        if case .ubx(let packet) = frame { self.ubx.take(packet) }
+        if publishesFrames { receiver.publish(.frame(frame)) }
+      })
     self.splitter = splitter
     publishAvailable(for: receiver, interests)
     receiver.publish(.flush)
@@ -89,18 +98,27 @@ package struct Pipeline: Sendable {
     splitter.finish { self.decoder.append($0) }
     self.splitter = splitter
     decoder.finish()
+    ubx.finish()
     publishAvailable(for: receiver, receiver.interests)
     receiver.publish(.flush)
   }
 
   private mutating func publishAvailable(for receiver: Receiver, _ interests: Receiver.Interests) {
     if isSettled, interests.contains(.sentences) {
-      while let fix = decoder.next(onSentence: { receiver.publish(.sentence(Array($0.bytes))) }) { publish(fix, for: receiver) }
+      while let fix = decoder.next(onSentence: { receiver.publish(.sentence(Array($0.bytes))) }) {
+        ubxEpochsWithoutNMEA = 0
+        publish(fix, for: receiver)
+      }
     } else {
       while let fix = decoder.next() {
+        ubxEpochsWithoutNMEA = 0
         settle(for: receiver)
         publish(fix, for: receiver)
       }
+    }
+    while let fix = nextUBXFix() {
+      settle(for: receiver)
+      publish(fix, for: receiver)
     }
     publishRejects(for: receiver)
   }
@@ -144,7 +162,12 @@ package struct Pipeline: Sendable {
     var splitter = self.splitter
     let bytes = Array(bytes)
     bytes.withUnsafeBytes { raw in
-      splitter.split(raw, text: { self.decoder.append($0) }, frame: { if interests.contains(.frames) { self.heldFrames.append($0) } })
+      splitter.split(
+        raw, text: { self.decoder.append($0) },
+        frame: { frame in
+          if case .ubx(let packet) = frame { self.ubx.take(packet) }
+          if interests.contains(.frames) { self.heldFrames.append(frame) }
+        })
     }
     self.splitter = splitter
   }
@@ -155,13 +178,27 @@ package struct Pipeline: Sendable {
     splitter.finish { self.decoder.append($0) }
     self.splitter = splitter
     decoder.finish()
+    ubx.finish()
   }
 
   /// The next fix the bytes so far complete, its sentences held until ``release(_:for:)``
   /// when `keepingSentences` (someone listens for them).
   package mutating func nextFix(keepingSentences: Bool) -> Fix? {
-    guard keepingSentences else { return decoder.next() }
-    return decoder.next { heldSentences.append(Array($0.bytes)) }
+    let fix = keepingSentences ? decoder.next { heldSentences.append(Array($0.bytes)) } : decoder.next()
+    if fix != nil {
+      ubxEpochsWithoutNMEA = 0
+      return fix
+    }
+    return nextUBXFix()
+  }
+
+  /// The next fix of a receiver's UBX navigation, while it sends no NMEA fixes.
+  private mutating func nextUBXFix() -> Fix? {
+    while let fix = ubx.next() {
+      ubxEpochsWithoutNMEA += 1
+      if ubxEpochsWithoutNMEA > 1 { return fix }
+    }
+    return nil
   }
 
   /// Publishes the bytes read up to `fix`, its sentences, and `fix`.

@@ -71,9 +71,10 @@ func playOnPseudoTerminal(_ simulation: Simulation, link: String, latency: Int? 
   // never a file or a link that something else made.
   guard isPseudoTerminalLinkOrNothing(link) else {
     Terminal.diagnostic("Error: \(link) exists and is not a link to a pseudo-terminal; choose another --pty path, or remove it.")
-    return 1
+    return 64
   }
-  defer { unlink(link) }
+  // At the end, the link goes only if it is still ours (nobody replaced it meanwhile).
+  defer { if linkTarget(link) == device { unlink(link) } }
   var settings = termios()
   tcgetattr(slave, &settings)
   cfmakeraw(&settings)
@@ -98,9 +99,13 @@ func playOnPseudoTerminal(_ simulation: Simulation, link: String, latency: Int? 
 func isPseudoTerminalLinkOrNothing(_ path: String) -> Bool {
   var status = stat()
   guard lstat(path, &status) == 0 else { return errno == ENOENT }
-  guard status.st_mode & S_IFMT == S_IFLNK else { return false }
+  return linkTarget(path)?.hasPrefix("/dev/pts/") == true
+}
+
+/// Where the symbolic link at `path` points; `nil` when it is no link.
+func linkTarget(_ path: String) -> String? {
   var target = [CChar](repeating: 0, count: 4096)
   let count = readlink(path, &target, target.count - 1)
-  guard count > 0 else { return false }
-  return String(decoding: target.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self).hasPrefix("/dev/pts/")
+  guard count > 0 else { return nil }
+  return String(decoding: target.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }

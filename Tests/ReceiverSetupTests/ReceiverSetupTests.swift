@@ -86,6 +86,30 @@ struct ReceiverSetupTests {
     #expect(!report.saved)
   }
 
+  /// Switched to UBX only, the receiver sends no NMEA at all, and gives its fixes all the same,
+  /// from NAV-PVT: the same route's positions.
+  @Test func aReceiverSwitchedToUBXOnlyStillGivesItsFixes() async throws {
+    let bench = try await Self.bench()
+    let report = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(outputProtocol: .ubx))
+    let fixes = Locked<[Fix]>([])
+    let listener = bench.receiver.listen(wanting: .fixes) { event in
+      if case .fix(let fix) = event { fixes.withLock { $0.append(fix) } }
+    }
+    #expect(await eventually { fixes.withLock { $0.count } >= 4 })
+    bench.receiver.stopListening(listener)
+    let configuration = bench.configuration
+    await bench.stop()
+    let after = try #require(report.measuredAfter)
+    #expect(after.sentences.isEmpty && after.ubxFrames > 0, "\(after)")
+    #expect(!configuration.sendsNMEA && configuration.sendsUBX)
+    let seen = fixes.withLock { $0 }
+    #expect(seen.allSatisfy { $0.hasPosition && $0.timestamp != nil && $0.satellitesUsed == 12 }, "\(seen)")
+    // Near the demo drive's start in Zürich.
+    #expect(
+      seen.allSatisfy { abs(($0.latitude ?? 0) - 47.3769) < 0.1 && abs(($0.longitude ?? 0) - 8.5417) < 0.1 },
+      "\(seen.first.map(String.init(describing:)) ?? "")")
+  }
+
   @Test func saveWritesTheChangeToFlashToo() async throws {
     let bench = try await Self.bench()
     let report = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(
