@@ -23,6 +23,7 @@ struct SeveralReceiversTests {
     // Every receiver's TPVs, under its own name, once both are found.
     var tpvDevices: Set<String> = []
     var output = ""
+    #expect(await eventually { FakeGPSD.accepts(port: port) })
     for _ in 0..<10 where tpvDevices.count < 2 {
       output = try await runProgram(Installed.path("gpspipe")!, ["-w", "-n", "16", "127.0.0.1:\(port)"], timeout: 15).output
       tpvDevices = Set(Self.lines(output, class: "TPV").compactMap { $0["device"] as? String })
@@ -92,6 +93,8 @@ struct SeveralReceiversTests {
   /// The devices that gpspipe sees TPVs from, read until they are `wanted` (or ten tries).
   func tpvDevices(port: Int, until wanted: Set<String>) async throws -> Set<String> {
     var devices: Set<String> = []
+    // Ten tries of a server that listens: a gpspipe refused at once is no try.
+    _ = await eventually { FakeGPSD.accepts(port: port) }
     for _ in 0..<10 where devices != wanted {
       let output = try await runProgram(Installed.path("gpspipe")!, ["-w", "-n", "16", "127.0.0.1:\(port)"], timeout: 15).output
       devices = Set(Self.lines(output, class: "TPV").compactMap { $0["device"] as? String })
@@ -109,6 +112,7 @@ struct SeveralReceiversTests {
     let server = try Gpsbridge.start(["serve", "--device", link, "--device", "/etc/hostname", "--listen", "127.0.0.1:\(port)"])
     defer { server.terminate() }
     var devices: Set<String> = []
+    #expect(await eventually { FakeGPSD.accepts(port: port) })
     for _ in 0..<10 where devices.isEmpty {
       let output = try await runProgram(Installed.path("gpspipe")!, ["-w", "-n", "8", "127.0.0.1:\(port)"], timeout: 15).output
       devices = Set(Self.lines(output, class: "TPV").compactMap { $0["device"] as? String })

@@ -75,14 +75,17 @@ import Testing
         "$GPGGA,080002.00,3351.6000,S,15112.6104,E,1,08,1.2,30.0,M,,M,,*5A",
       ],
     ]
+    // Once the receiver says its port is open and set up (held is not enough: the settings
+    // come after the lock).
+    var iterator = events.makeAsyncIterator()
+    while let event = await iterator.next(), event != .status(.authorization(.authorizedAlways)) {}
     let player = Task {
-      guard await pty.waitUntilHeld() else { return }
       await pty.play(bursts: bursts.map { Array($0.map { $0 + "\r\n" }.joined().utf8) }, every: .milliseconds(100))
       _ = await pty.waitUntilRead()
       pty.unplug()
     }
     var fixes: [Fix] = []
-    for await event in events {
+    while let event = await iterator.next() {
       if case .fix(let fix) = event { fixes.append(fix) }
       if case .status(.paused) = event { break }
     }
@@ -130,12 +133,15 @@ import Testing
       "$GPGGA,120000.000,3351.6000,S,15112.6000,E,1,08,1.2,30.0,M,,M,,0000*66",
       "$GPRMC,120000.000,A,3351.6000,S,15112.6000,E,15.55,90.00,010524,2.1,W*6A",
     ].map { $0 + "\r\n" }.joined()
-    #expect(await pty.waitUntilHeld())
+    // Once the manager says the port is open and set up (held is not enough: the settings come
+    // after the lock).
+    var actions = stream.makeAsyncIterator()
+    while let action = await actions.next(), action != .didChangeAuthorization(.authorizedAlways) {}
     pty.write(Array(epoch.utf8))
     #expect(await pty.waitUntilRead())
     pty.unplug()
     var locations: [Location] = []
-    for await action in stream {
+    while let action = await actions.next() {
       if case .didUpdateLocations(let batch) = action { locations += batch }
       if case .didPauseLocationUpdates = action { break }
     }

@@ -5,11 +5,12 @@ import Plumbing
 /// process exits: a run of the suite leaves nothing behind in /tmp.
 public func scratchDirectory(_ name: String) -> URL {
   let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(getpid())")
-  let isNew = scratchDirectories.withLock { $0.insert(directory.path).inserted }
-  if isNew {
+  // Made under the lock: a test asking at the same moment must not get it before it exists.
+  scratchDirectories.withLock { made in
+    guard made.insert(directory.path).inserted else { return }
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    registerRemovalAtExit
   }
+  registerRemovalAtExit
   return directory
 }
 

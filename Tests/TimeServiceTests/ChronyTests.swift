@@ -151,7 +151,7 @@ extension ChronyTests {
     let sources = try await Self.waitFor(chronyd, refids: ["PPS"], offset: 0)
     let pps = try #require(sources["PPS"], "chronyd has no PPS: \(sources)")
     #expect(pps.reach != 0, "\(pps)")
-    #expect(abs(pps.estimatedOffset ?? 1) < 0.001, "\(pps)")
+    #expect(abs(pps.estimatedOffset ?? 1) < Self.tolerance, "\(pps)")
     let serial = try await Self.waitFor(chronyd, refids: ["GPS"], offset: Double(Self.latency) / 1000)
     let nmea = try #require(serial["GPS"], "chronyd has no GPS: \(serial)")
     #expect(abs((nmea.estimatedOffset ?? 1) - Double(Self.latency) / 1000) < Self.tolerance, "\(nmea)")
