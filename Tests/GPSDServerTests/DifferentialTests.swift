@@ -109,8 +109,13 @@ struct DifferentialTests {
       if let a = gpsd.satellites, let b = served.satellites, a != b { problems.append("satellites \(a.sorted()) vs \(b.sorted())") }
       // The computed figures, where the epochs saw the same sky (gpsd's DOPs follow its own
       // view of the sky, which lags a GSV group behind at the start).
+      // gpsd makes eps, climb and epc from its previous fix. When it has none for an epoch we
+      // both have (gpsfake, on a busy machine, hands an epoch over late enough for gpsd to take
+      // it for a new start: seen once in 20 runs under double load), they cannot be compared.
+      let gpsdHadNoPrevious = gpsd.computed["eps"] == nil && gpsd.computed["climb"] == nil && served.computed["eps"] != nil
       if gpsd.satellites == served.satellites {
         for (name, precision) in Self.computedFields {
+          if gpsdHadNoPrevious, ["eps", "epd", "climb", "epc"].contains(name) { continue }
           var theirs = gpsd.computed[name]
           // gpsd computes eph, epv and sep when the cycle's position arrives, from the DOPs it
           // has then: the previous cycle's when the GSA comes after the GGA (as from u-blox and
