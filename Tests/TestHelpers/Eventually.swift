@@ -28,11 +28,14 @@ public func eventually(
 
 /// ``eventually(timeout:_:)`` for a thread of the caller's own (a writer that must not depend
 /// on the test runner's busy pool).
-public func eventuallyBlocking(timeout: Duration = .seconds(30), _ condition: () -> Bool) -> Bool {
+/// Asking costs something (a connection to a server), `every` paces it.
+public func eventuallyBlocking(timeout: Duration = .seconds(30), every interval: Duration = .milliseconds(5), _ condition: () -> Bool)
+  -> Bool
+{
   let deadline = ContinuousClock.now + timeout
   while !condition() {
     guard ContinuousClock.now < deadline else { return false }
-    usleep(5_000)
+    usleep(useconds_t(interval / .microseconds(1)))
   }
   return true
 }

@@ -24,7 +24,9 @@ public final class FakeGPSD: @unchecked Sendable {
     // A bound, not an expectation: gpsfake is Python, and slow to start on a busy machine.
     let deadline = Date().addingTimeInterval(30)
     // Listening, and gpsfake still running: its gpsd, not another program on the port.
-    if eventuallyBlocking(timeout: .seconds(30), { Self.accepts(port: port) }), process.isRunning, attachDevice(until: deadline) {
+    if eventuallyBlocking(timeout: .seconds(30), every: .milliseconds(50), { Self.accepts(port: port) }), process.isRunning,
+      attachDevice(until: deadline)
+    {
       return
     }
     stop()
@@ -41,8 +43,9 @@ public final class FakeGPSD: @unchecked Sendable {
   /// after a restart). So the pty is added here as well, and gpsd is asked until it lists it.
   private func attachDevice(until deadline: Date) -> Bool {
     let control = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/gpsfake-\(process.processIdentifier).sock"
-    return eventuallyBlocking(timeout: .seconds(max(0, deadline.timeIntervalSinceNow))) {
-      guard process.isRunning, let pty = Self.pseudoTerminal(of: process.processIdentifier) else { return !process.isRunning && false }
+    // Asked every 100 ms, as before: each ask is a connection to gpsd and a command to gpsfake.
+    return eventuallyBlocking(timeout: .seconds(max(0, deadline.timeIntervalSinceNow)), every: .milliseconds(100)) {
+      guard process.isRunning, let pty = Self.pseudoTerminal(of: process.processIdentifier) else { return false }
       if Self.devices(port: port).contains(pty) { return true }
       Self.send("+\(pty)\r\n\0", toUnixSocket: control)
       return Self.devices(port: port).contains(pty)
@@ -114,7 +117,7 @@ public final class FakeGPSD: @unchecked Sendable {
     for signal in ["-TERM", "-KILL"] {
       Self.pkill(signal, "gpsfake .*-P \(port) ")
       Self.pkill(signal, "gpsd .*-S \(port) ")
-      if eventuallyBlocking(timeout: .seconds(2), { !process.isRunning && !Self.accepts(port: port) }) { return }
+      if eventuallyBlocking(timeout: .seconds(2), every: .milliseconds(50), { !process.isRunning && !Self.accepts(port: port) }) { return }
     }
   }
 
