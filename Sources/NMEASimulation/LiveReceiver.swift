@@ -48,7 +48,7 @@ public final class LiveReceiver: @unchecked Sendable {
       let time = epoch.truth.time.nanosecondsSince1970
       let due =
         if let latency {
-          clock.now.advanced(by: .nanoseconds(time + Int64(latency) * 1_000_000 - Self.systemTime()))
+          clock.now.advanced(by: .nanoseconds(time + Int64(latency) * 1_000_000 - SystemClock.realtimeNanoseconds))
         } else {
           start.advanced(by: .nanoseconds(time - first))
         }
@@ -69,14 +69,6 @@ public final class LiveReceiver: @unchecked Sendable {
         while let next = epochs.next(), next.truth.time.nanosecondsSince1970 <= time {}
       }
     }
-  }
-
-  /// This machine's calendar clock, in nanoseconds since 1970: what a live receiver's epochs
-  /// are due by.
-  private static func systemTime() -> Int64 {
-    var time = timespec()
-    clock_gettime(CLOCK_REALTIME, &time)
-    return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
   }
 
   private func write(_ bytes: [UInt8]) {

@@ -1,18 +1,14 @@
 import NMEA
 import Plumbing
 
-/// The system's calendar clock (`CLOCK_REALTIME`), read here and nowhere else: everything
+/// The system's calendar clock (`CLOCK_REALTIME`, through Plumbing's `SystemClock`) as a timestamp: everything
 /// that decides where you are runs on the receiver's own times and an injected monotonic
 /// clock; only what must say the date of the machine asks this (a recording's `# Date:`, a
 /// served device's activation time, a `?POLL`'s time, and a time sample's arrival). No fix is
 /// ever dated from it.
 package enum WallClock {
   /// Now, to the nanosecond.
-  package static var now: UTCTimestamp {
-    var time = timespec()
-    clock_gettime(CLOCK_REALTIME, &time)
-    return UTCTimestamp(nanosecondsSince1970: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
-  }
+  package static var now: UTCTimestamp { UTCTimestamp(nanosecondsSince1970: SystemClock.realtimeNanoseconds) }
 
   /// Time since boot (`CLOCK_BOOTTIME`): monotonic, counting suspend, never stepped. A time
   /// sample's arrival is stamped with it too, so that a receiver whose time jumps is told
