@@ -1,7 +1,9 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// gpsbridge: GPS receivers on Linux as composable, testable location events.
+// gpsbridge: GPS receivers on Linux as composable, testable location events. MIT licensed (see
+// LICENSE), as composable-core-location, whose LocationManager it modernises; its version is
+// written once, in Sources/Plumbing/Release.swift.
 // The design card allows no package dependencies: everything here is built from the
 // toolchain's own modules (see DESIGN.md in the project's shared folder). The one optional
 // extra is the system libgps, behind the `libgps` trait (off by default): `swift build

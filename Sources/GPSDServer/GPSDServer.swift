@@ -43,7 +43,7 @@ public final class GPSDServer: @unchecked Sendable {
     /// The protocol minor version announced (the major is always 3): the one `release` speaks.
     public var protocolMinor = InstalledRelease.protocolMinor(for: Self.installedRelease)
     /// The `rev` the VERSION banner names: the server's own name and version.
-    public var revision = "gpsbridge"
+    public var revision = "gpsbridge \(Release.version)"
     /// Requests of gpsbridge's own beyond gpsd's, by name (`"TIMESERVICE"` answers
     /// `?TIMESERVICE;`): each gives the JSON object to answer with, without its line end.
     /// gpsd's clients never send them; they are for people and scripts.

@@ -62,7 +62,7 @@ func record(_ options: RecordOptions) async -> Int32 {
   do {
     try file.writeAll(
       Array(
-        "# Date: \(UTCTimestamp(nanosecondsSince1970: wallClockNanoseconds).date)\n# Device: \(description)\n# Recorded by gpsbridge \(version)\n"
+        "# Date: \(UTCTimestamp(nanosecondsSince1970: wallClockNanoseconds).date)\n# Device: \(description)\n# Recorded by gpsbridge \(GPSBridge.version)\n"
           .utf8))
   } catch {
     Terminal.diagnostic("Error: cannot write \(output): \(error).")

@@ -48,7 +48,6 @@ func serve(_ options: ServeOptions) async -> Int32 {
   var configuration = GPSDServer.Configuration()
   configuration.host = options.listen.host
   configuration.port = options.listen.port
-  configuration.revision = "gpsbridge \(version)"
   // `?TIMESERVICE;` answers what the time service has measured so far.
   configuration.extraRequests["TIMESERVICE"] = { receivers.timeServiceReport() }
   let server = GPSDServer(configuration: configuration)

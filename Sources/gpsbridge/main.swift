@@ -8,8 +8,6 @@ import GPSLocation
   import Musl
 #endif
 
-let version = "0.1.0"
-
 // Before anything else: Ctrl-C and SIGTERM are ours, and never lost (Interruption).
 Interruption.install()
 // A closed stdout is handled where we write (EPIPE ends the program quietly).
@@ -40,7 +38,7 @@ case .help(let topic):
   Terminal.write(Help.text(topic) + "\n")
   exit(0)
 case .version:
-  Terminal.write("gpsbridge \(version)\n")
+  Terminal.write("gpsbridge \(GPSBridge.version)\n")
   exit(0)
 case .check(let options):
   Interruption.restoreDefault()

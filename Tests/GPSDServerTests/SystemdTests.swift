@@ -36,7 +36,7 @@ struct SystemdTests {
     #expect(answer.output.hasPrefix("ERROR"), "\(answer)")
     let result = try await runProgram(Installed.path("gpspipe")!, ["-w", "-n", "6", "127.0.0.1:\(port)"], timeout: 20)
     #expect(result.output.contains(#""class":"TPV""#), "\(result.output) \(result.error)")
-    #expect(result.output.contains(#""rev":"gpsbridge"#), "\(result.output)")
+    #expect(result.output.contains(#""rev":"gpsbridge "#), "\(result.output)")
   }
 
   /// A `Type=notify` service's messages, caught on a datagram socket standing in for systemd's.

@@ -1,0 +1,7 @@
+/// The release this build is: the one place its version is written. `gpsbridge --version`,
+/// the gpsd banner's `rev`, the Debian package (`Scripts/package-deb`) and `Scripts/release`
+/// (which checks it against CHANGELOG.md before tagging) all read it from here.
+package enum Release {
+  /// The semantic version of this release.
+  package static let version = "0.1.0"
+}
