@@ -56,18 +56,38 @@ public final class GPSDServer: @unchecked Sendable {
 
   /// Why the server could not start.
   public enum StartFailure: Error, Equatable, CustomStringConvertible {
-    /// Another program listens on the port (Debian's `gpsd.socket`, usually).
-    case addressInUse(host: String, port: Int)
+    /// Another program listens on the port: `holder`, when `/proc` shows who.
+    case addressInUse(host: String, port: Int, holder: PortHolder?)
     /// The address cannot be listened on: not this machine's, or a port below 1024 without
     /// the right to it.
     case cannotListen(host: String, port: Int, reason: String)
 
     public var description: String {
       switch self {
-      case .addressInUse(let host, let port):
-        "\(host):\(port) is in use: another gpsd listens there (on Debian, systemd's gpsd.socket starts gpsd on demand). Stop it, and keep it stopped, with 'sudo systemctl disable --now gpsd.socket gpsd.service', or use --listen with another port."
+      case .addressInUse(let host, let port, let holder):
+        Self.inUse(host: host, port: port, holder: holder)
       case .cannotListen(let host, let port, let reason):
         "Cannot listen on \(host):\(port): \(reason)."
+      }
+    }
+
+    /// Says who holds the port and what to do: gpsd.socket's advice only when it is gpsd, or
+    /// systemd holding the port for a socket unit (gpsd.socket, on a box with gpsd installed).
+    static func inUse(host: String, port: Int, holder: PortHolder?) -> String {
+      let elsewhere = "or use --listen with another port."
+      let gpsdAdvice =
+        "Stop it, and keep it stopped, with 'sudo systemctl disable --now gpsd.socket gpsd.service', \(elsewhere)"
+      switch holder?.name {
+      case "gpsd":
+        return "\(host):\(port) is in use by gpsd (pid \(holder!.processID)); on Debian, systemd's gpsd.socket starts it on demand. \(gpsdAdvice)"
+      case "systemd":
+        return
+          "\(host):\(port) is held by systemd (pid \(holder!.processID)) for a socket unit, which starts its service on the first connection ('systemctl list-sockets' names it). If it is Debian's gpsd.socket: \(gpsdAdvice)"
+      case let name?:
+        return "\(host):\(port) is in use by \(name) (pid \(holder!.processID)). Stop that program, \(elsewhere)"
+      case nil:
+        return
+          "\(host):\(port) is in use by a program this user cannot see ('sudo ss -ltnp sport = :\(port)' names it). If it is gpsd: \(gpsdAdvice)"
       }
     }
   }
@@ -164,7 +184,8 @@ public final class GPSDServer: @unchecked Sendable {
       socket = try FileDescriptor.listenTCP(host: configuration.host, port: configuration.port)
     } catch {
       switch error {
-      case .system(.addressInUse): throw .addressInUse(host: configuration.host, port: configuration.port)
+      case .system(.addressInUse):
+        throw .addressInUse(host: configuration.host, port: configuration.port, holder: PortHolder.find(port: configuration.port))
       case .system(let errno): throw .cannotListen(host: configuration.host, port: configuration.port, reason: errno.description)
       case .unknownHost, .lookupUnanswered:
         throw .cannotListen(host: configuration.host, port: configuration.port, reason: "the address does not resolve")

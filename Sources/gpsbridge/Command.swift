@@ -24,7 +24,9 @@ func parse(_ arguments: [String]) throws(UsageError) -> Command {
   case "help":
     guard let name = rest.first else { return .help(.main) }
     guard let topic = HelpTopic(rawValue: name), topic != .main else {
-      throw UsageError(message: "No help for '\(name)'; try one of: \(HelpTopic.subcommands.map(\.rawValue).joined(separator: ", ")).")
+      let names = HelpTopic.subcommands.map(\.rawValue)
+      let meant = Suggestion.closest(to: name, among: names).map { " Did you mean '\($0)'?" } ?? ""
+      throw UsageError(message: "No help for '\(name)'.\(meant) The commands are \(names.joined(separator: ", ")).")
     }
     return .help(topic)
   case "--version":

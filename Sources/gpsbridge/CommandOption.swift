@@ -52,14 +52,16 @@ struct CommandSpec<Draft>: Sendable {
       if argument == "-h" || argument == "--help" { return false }
       guard let option = options.first(where: { $0.names.contains(argument) }) else {
         if argument.hasPrefix("-"), argument != "-" {
-          throw UsageError(message: "Unknown option '\(argument)'\(topic == .main ? "" : " for '\(topic.rawValue)'").", topic: topic)
+          let name = String(argument.prefix { $0 != "=" })
+          var message = "Unknown option '\(argument)'\(topic == .main ? "" : " for '\(topic.rawValue)'")."
+          if name != argument, options.contains(where: { $0.names.contains(name) }) {
+            message += " Give its value after a space: \(name) \(argument.dropFirst(name.count + 1))."
+          } else if let meant = Suggestion.closest(to: name, among: options.flatMap(\.names) + ["--help"]) {
+            message += " Did you mean '\(meant)'?"
+          }
+          throw UsageError(message: message, topic: topic)
         }
-        guard let positional else {
-          throw UsageError(
-            message: topic == .main
-              ? "Unexpected argument '\(argument)'. To replay a capture, use --replay \(argument)."
-              : "'\(topic.rawValue)' takes no argument '\(argument)'.", topic: topic)
-        }
+        guard let positional else { throw unexpected(argument) }
         try positional(&draft, argument)
         continue
       }
@@ -77,5 +79,21 @@ struct CommandSpec<Draft>: Sendable {
       try option.apply(&draft, value)
     }
     return true
+  }
+
+  /// The error for a word that is no option: on the main command, most likely a mistyped
+  /// subcommand, or a capture given without `--replay`.
+  func unexpected(_ argument: String) -> UsageError {
+    guard topic == .main else { return UsageError(message: "'\(topic.rawValue)' takes no argument '\(argument)'.", topic: topic) }
+    let commands = HelpTopic.subcommands.map(\.rawValue) + ["help"]
+    let looksLikeAFile = argument.contains("/") || argument.contains(".")
+    if !looksLikeAFile, let meant = Suggestion.closest(to: argument, among: commands) {
+      return UsageError(message: "Unknown command '\(argument)'. Did you mean '\(meant)'?")
+    }
+    if looksLikeAFile {
+      return UsageError(message: "Unexpected argument '\(argument)'. To replay a capture, use --replay \(argument).")
+    }
+    return UsageError(
+      message: "Unknown command '\(argument)'. The commands are \(commands.joined(separator: ", ")); to replay a capture, use --replay \(argument).")
   }
 }

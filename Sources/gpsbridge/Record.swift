@@ -14,7 +14,7 @@ func record(_ options: RecordOptions) async -> Int32 {
   let output = options.output
   let file: OpenFile
   do {
-    file = output == "-" ? .standardOutput : try OpenFile.open(output, O_WRONLY | O_CREAT | O_TRUNC)
+    file = output == "-" ? .standardOutput : try OpenFile.create(output)
   } catch {
     Terminal.diagnostic("Error: cannot write \(output): \(error).")
     return 1
@@ -72,6 +72,7 @@ func record(_ options: RecordOptions) async -> Int32 {
     "gpsbridge: recording \(description) to \(output == "-" ? "standard output" : output)"
       + (options.duration.map { " for \(format($0, 0)) s" } ?? "; stop with Ctrl-C") + ".")
 
+  let started = ContinuousClock.now
   let status: Int32 = await withTaskGroup(of: Void.self) { group in
     group.addTask {
       await receiver.run()
@@ -100,6 +101,9 @@ func record(_ options: RecordOptions) async -> Int32 {
     group.cancelAll()
     return status
   }
+  let interrupted = Task.isCancelled
+  let elapsed = started.duration(to: .now)
+  let ran = format(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, 1)
   let bytes = recorded.withLock { $0 }
   let destination = output == "-" ? "standard output" : output
   switch writeFailure.withLock({ $0 }) {
@@ -112,11 +116,13 @@ func record(_ options: RecordOptions) async -> Int32 {
     break
   }
   guard status == 0 else { return status }
+  // Say how it really ended: stopped by the user, at the end of --duration, or by the source.
+  let asked = options.duration.map { " of the \(format($0, 0)) s asked" } ?? ""
+  let ending = interrupted ? "stopped after \(ran) s\(asked)" : "in \(ran) s"
   guard bytes > 0 else {
-    let within = options.duration.map { " in \(format($0, 0)) s" } ?? ""
-    Terminal.diagnostic("Error: no data arrived from \(description)\(within); \(destination) holds only its header.")
+    Terminal.diagnostic("Error: no data arrived from \(description) (\(ending)); \(destination) holds only its header.")
     return 1
   }
-  Terminal.diagnostic("gpsbridge: recorded \(bytes) bytes to \(destination).")
+  Terminal.diagnostic("gpsbridge: recorded \(bytes) bytes from \(description) to \(destination) (\(ending)).")
   return 0
 }

@@ -26,7 +26,7 @@ func simulate(_ options: SimulateOptions) async -> Int32 {
 
   let output: OpenFile
   do {
-    output = options.output == "-" ? .standardOutput : try OpenFile.open(options.output, O_WRONLY | O_CREAT | O_TRUNC)
+    output = options.output == "-" ? .standardOutput : try OpenFile.create(options.output)
   } catch {
     Terminal.diagnostic("Error: cannot write \(options.output): \(error).")
     return 1

@@ -34,6 +34,34 @@ struct OpenFile: Sendable {
     return OpenFile(descriptor: descriptor)
   }
 
+  /// Opens `path` for a new capture: creates it, and never empties a file that is there
+  /// already (the program did not make it; a capture recorded earlier may be in it). What is
+  /// not a regular file (`/dev/null`, a FIFO) is opened as it is.
+  static func create(_ path: String) throws(CreateError) -> OpenFile {
+    do throws(SystemError) {
+      return try open(path, O_WRONLY | O_CREAT | O_EXCL)
+    } catch where error.code == EEXIST {
+      var status = stat()
+      if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG { throw .exists }
+      do throws(SystemError) { return try open(path, O_WRONLY) } catch { throw .system(error) }
+    } catch {
+      throw .system(error)
+    }
+  }
+
+  /// Why ``create(_:)`` failed.
+  enum CreateError: Error, CustomStringConvertible {
+    case exists
+    case system(SystemError)
+
+    var description: String {
+      switch self {
+      case .exists: "it exists already, and gpsbridge never writes over a file: name a new one, or remove that one first"
+      case .system(let error): error.description
+      }
+    }
+  }
+
   /// Reads up to `buffer.count` bytes; 0 at the end.
   func read(into buffer: inout [UInt8]) throws(SystemError) -> Int {
     while true {

@@ -63,11 +63,38 @@ struct ServeProgramTests {
     let blocker = try Served("sirf-nmea22-1hz.nmea", waitForClient: true)
     let result = try await runProgram(
       Gpsbridge.executable, ["serve", "--replay", "-", "--listen", "127.0.0.1:\(blocker.port)"], timeout: 10, input: "")
+    // The blocker is this test process: named, and no talk of gpsd.
+    let me = try String(contentsOfFile: "/proc/self/comm", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     #expect(result.status == 1)
     #expect(
-      result.error.contains("127.0.0.1:\(blocker.port) is in use")
-        && result.error.contains("systemctl disable --now gpsd.socket gpsd.service"), "\(result.error)"
-    )
+      result.error.contains("127.0.0.1:\(blocker.port) is in use by \(me) (pid \(getpid())). Stop that program, or use --listen"),
+      "\(result.error)")
+    #expect(!result.error.contains("gpsd"), "\(result.error)")
+  }
+
+  /// Another program on the port is named; gpsd.socket is advised only when it is gpsd.
+  @Test(arguments: [("python3", false), ("gpsd", true)])
+  func aPortInUseNamesWhoHoldsIt(_ name: String, _ advisesGPSDSocket: Bool) async throws {
+    let port = Self.freePort()
+    // A listener whose program name is `name` (Python renames its own process).
+    let holder = Process()
+    holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    holder.arguments = [
+      "-c",
+      "import socket, sys, time; open('/proc/self/comm', 'w').write(sys.argv[2]); s = socket.socket(); "
+        + "s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('127.0.0.1', int(sys.argv[1]))); s.listen(); time.sleep(60)",
+      "\(port)", name,
+    ]
+    try holder.run()
+    defer {
+      kill(holder.processIdentifier, SIGKILL)  // (a child of the test runner may have SIGTERM blocked)
+      holder.waitForExit()
+    }
+    #expect(await eventually { FakeGPSD.accepts(port: port) })
+    let result = try await runProgram(Gpsbridge.executable, ["serve", "--replay", "-", "--listen", "127.0.0.1:\(port)"], timeout: 10, input: "")
+    #expect(result.status == 1)
+    #expect(result.error.contains("127.0.0.1:\(port) is in use by \(name) (pid \(holder.processIdentifier))"), "\(result.error)")
+    #expect(result.error.contains("systemctl disable --now gpsd.socket") == advisesGPSDSocket, "\(result.error)")
   }
 
   @Test func listeningBeyondThisMachineWarns() async throws {

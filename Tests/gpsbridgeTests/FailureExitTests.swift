@@ -102,7 +102,50 @@ import Testing
     defer { unlink(output) }
     let result = try await Program.run(["record", "--device", missing, "--output", output, "--duration", "1"])
     #expect(result.status == 1)
-    #expect(result.error.contains("Error: no data arrived from \(missing) in 1 s; \(output) holds only its header."))
+    #expect(result.error.contains("Error: no data arrived from \(missing) (in 1."), "\(result.error)")
+    #expect(result.error.contains("s); \(output) holds only its header."), "\(result.error)")
+  }
+
+  /// Stopped early, `record` says how long it ran of the time asked, not that the whole time
+  /// passed without data.
+  @Test func recordingStoppedEarlySaysHowLongItRan() async throws {
+    let missing = "/tmp/gpsbridge-no-receiver-\(getpid())-early"
+    let scratch = scratchDirectory("record-early-\(UUID().uuidString.prefix(8))")
+    let output = scratch.appendingPathComponent("early.nmea").path
+    let errors = scratch.appendingPathComponent("stderr").path
+    _ = FileManager.default.createFile(atPath: errors, contents: nil)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    // Started with no signal blocked, as a shell starts it.
+    process.arguments = [
+      "-c",
+      "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])",
+      Program.executable.path, "record", "--device", missing, "--output", output, "--duration", "600",
+    ]
+    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+    try process.run()
+    let said = { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
+    #expect(await eventually { said().contains("for 600 s.") }, "\(said())")
+    kill(process.processIdentifier, SIGINT)
+    let ended = await finish(process, reading: [], timeout: 20)
+    #expect(ended.endedByItself && ended.status == 1)
+    #expect(said().contains("Error: no data arrived from \(missing) (stopped after "), "\(said())")
+    #expect(said().contains(" s of the 600 s asked); \(output) holds only its header."), "\(said())")
+    #expect(!said().contains("in 600 s"), "\(said())")
+  }
+
+  /// A capture is never written over: the file named is left as it was.
+  @Test(arguments: [["record", "--device", "/dev/null"], ["simulate", "--duration", "5"]])
+  func anExistingFileIsNeverWrittenOver(_ command: [String]) async throws {
+    let scratch = scratchDirectory("no-overwrite-\(UUID().uuidString.prefix(8))")
+    let precious = scratch.appendingPathComponent("precious.nmea")
+    try Data("my only capture\n".utf8).write(to: precious)
+    let result = try await Program.run(command + ["--output", precious.path])
+    #expect(result.status == 1)
+    #expect(result.error.contains("Error: cannot write \(precious.path): it exists already"), "\(result.error)")
+    #expect(try String(contentsOf: precious, encoding: .utf8) == "my only capture\n")
+    let devNull = try await Program.run(["simulate", "--duration", "5", "--output", "/dev/null"])
+    #expect(devNull.status == 0, "\(devNull.error)")
   }
 
   @Test func recordingIntoAPipeThatClosesEndsQuietly() async throws {

@@ -86,6 +86,7 @@ struct SignalTests {
       try commands.flatMap { arguments in
         // A signal at once, and a few milliseconds into the start.
         try [0, 2000, 10_000, 30_000].compactMap { delay -> String? in
+          unlink(output)  // (record never writes over a capture, so each run gets a new one)
           let stopped = try Self.stop(arguments, signal: signal) { usleep(useconds_t(delay)) }
           return stopped == nil ? "\(arguments.first ?? "") after \(delay) µs" : nil
         }
