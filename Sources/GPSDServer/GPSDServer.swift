@@ -79,7 +79,8 @@ public final class GPSDServer: @unchecked Sendable {
         "Stop it, and keep it stopped, with 'sudo systemctl disable --now gpsd.socket gpsd.service', \(elsewhere)"
       switch holder?.name {
       case "gpsd":
-        return "\(host):\(port) is in use by gpsd (pid \(holder!.processID)); on Debian, systemd's gpsd.socket starts it on demand. \(gpsdAdvice)"
+        return
+          "\(host):\(port) is in use by gpsd (pid \(holder!.processID)); on Debian, systemd's gpsd.socket starts it on demand. \(gpsdAdvice)"
       case "systemd":
         return
           "\(host):\(port) is held by systemd (pid \(holder!.processID)) for a socket unit, which starts its service on the first connection ('systemctl list-sockets' names it). If it is Debian's gpsd.socket: \(gpsdAdvice)"

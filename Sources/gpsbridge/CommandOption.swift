@@ -94,6 +94,8 @@ struct CommandSpec<Draft>: Sendable {
       return UsageError(message: "Unexpected argument '\(argument)'. To replay a capture, use --replay \(argument).")
     }
     return UsageError(
-      message: "Unknown command '\(argument)'. The commands are \(commands.joined(separator: ", ")); to replay a capture, use --replay \(argument).")
+      message:
+        "Unknown command '\(argument)'. The commands are \(commands.joined(separator: ", ")); to replay a capture, use --replay \(argument)."
+    )
   }
 }

@@ -40,7 +40,7 @@ struct OpenFile: Sendable {
   static func create(_ path: String) throws(CreateError) -> OpenFile {
     do throws(SystemError) {
       return try open(path, O_WRONLY | O_CREAT | O_EXCL)
-    } catch where error.code == EEXIST {
+    } catch  where error.code == EEXIST {
       var status = stat()
       if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG { throw .exists }
       do throws(SystemError) { return try open(path, O_WRONLY) } catch { throw .system(error) }

@@ -91,7 +91,8 @@ struct ServeProgramTests {
       holder.waitForExit()
     }
     #expect(await eventually { FakeGPSD.accepts(port: port) })
-    let result = try await runProgram(Gpsbridge.executable, ["serve", "--replay", "-", "--listen", "127.0.0.1:\(port)"], timeout: 10, input: "")
+    let result = try await runProgram(
+      Gpsbridge.executable, ["serve", "--replay", "-", "--listen", "127.0.0.1:\(port)"], timeout: 10, input: "")
     #expect(result.status == 1)
     #expect(result.error.contains("127.0.0.1:\(port) is in use by \(name) (pid \(holder.processIdentifier))"), "\(result.error)")
     #expect(result.error.contains("systemctl disable --now gpsd.socket") == advisesGPSDSocket, "\(result.error)")
