@@ -4,6 +4,12 @@ import GPSLocation
 import Station
 import TimeService
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// `gpsbridge serve`: a receiver (or a capture, or another gpsd) served to gpsd's clients
 /// until Ctrl-C, a capture's end, or a cause that cannot go away. The receivers are a
 /// ``Station``'s: this command listens, says what happens, and hands each to the server.
@@ -53,6 +59,12 @@ func serve(_ options: ServeOptions) async -> Int32 {
   let server = GPSDServer(configuration: configuration)
   let listening: String
   if let sockets = handedOver {
+    if case .gpsd(let gpsd) = options.source,
+      isOwnAddress(gpsd, listening: sockets.compactMap { localPort(of: $0).map { GPSDAddress(host: "", port: $0) } })
+    {
+      Terminal.diagnostic("Error: \(servingItself(gpsd)) (The port is one of the sockets systemd handed over.)")
+      return 1
+    }
     server.start(adopting: sockets)
     listening = "the \(sockets.count == 1 ? "socket" : "\(sockets.count) sockets") systemd handed over"
   } else {
@@ -116,6 +128,19 @@ func sayWhatHappens(to receiver: Receiver, name: String, status: ServeStatus) {
       break
     }
   }
+}
+
+/// The port a listening socket is bound to.
+func localPort(of socket: Int32) -> Int? {
+  var address = sockaddr_storage()
+  var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+  let status = withUnsafeMutablePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+  }
+  guard status == 0 else { return nil }
+  // (sin_port and sin6_port are both the two bytes after the family, in network order.)
+  guard [AF_INET, AF_INET6].contains(Int32(address.ss_family)) else { return nil }
+  return withUnsafeBytes(of: address) { Int(UInt16(bigEndian: $0.load(fromByteOffset: 2, as: UInt16.self))) }
 }
 
 func isLoopback(_ host: String) -> Bool {

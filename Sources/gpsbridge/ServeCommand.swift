@@ -114,6 +114,9 @@ struct ServeOptions: Equatable {
       throw UsageError(message: "--pps feeds the refclocks of --chrony or --ntp-shm: name one.", topic: .serve)
     }
     try checkReceivers([draft.sources.device].compactMap { $0 } + draft.sources.moreDevices, pps: draft.pps)
+    if case .gpsd(let gpsd) = source, isOwnAddress(gpsd, listening: [draft.listen ?? .standard]) {
+      throw UsageError(message: servingItself(gpsd), topic: .serve)
+    }
     if draft.chrony != nil || draft.ntpSharedMemory != nil {
       switch source {
       case .device, .automatic: break
@@ -158,4 +161,20 @@ struct ServeOptions: Equatable {
       }
     }
   }
+}
+
+/// Whether `gpsd` is one of the addresses this server listens on: the same port, on this
+/// machine (a loopback address, or any address when the server listens on all of them).
+func isOwnAddress(_ gpsd: GPSDAddress, listening: [GPSDAddress]) -> Bool {
+  let wildcard = ["0.0.0.0", "::", ""]
+  return listening.contains { own in
+    own.port == gpsd.port
+      && (own.host == gpsd.host || (isLoopback(gpsd.host) && (isLoopback(own.host) || wildcard.contains(own.host)))
+        || (wildcard.contains(gpsd.host) && (isLoopback(own.host) || wildcard.contains(own.host))))
+  }
+}
+
+/// Why `serve --gpsd` at its own address is refused.
+func servingItself(_ gpsd: GPSDAddress) -> String {
+  "--gpsd \(gpsd) is where this server listens itself: it would read its own output and serve it again. Name the other gpsd's address, or move this server with --listen, like --listen 127.0.0.1:\(gpsd.port == 65535 ? 2948 : gpsd.port + 1)."
 }

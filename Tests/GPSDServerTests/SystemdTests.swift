@@ -39,6 +39,26 @@ struct SystemdTests {
     #expect(result.output.contains(#""rev":"gpsbridge "#), "\(result.output)")
   }
 
+  /// With socket activation the sockets systemd hands over are where `serve` listens: a
+  /// `--gpsd` at one of them would read its own output, and is refused at start.
+  @Test(
+    .enabled(
+      if: Installed.path("systemd-socket-activate") != nil, "systemd-socket-activate is not installed (Debian: systemd)"))
+  func aGPSDAtAHandedOverSocketIsRefused() async throws {
+    let port = FakeGPSD.freePort()
+    let errors = Self.socketPath("errors") + ".txt"
+    defer { unlink(errors) }
+    let started = shell(
+      "\(Installed.path("systemd-socket-activate")!) -l 127.0.0.1:\(port) \(Gpsbridge.executable) serve --gpsd 127.0.0.1:\(port) --listen 127.0.0.1:\(FakeGPSD.freePort()) </dev/null >/dev/null 2>\(errors) &"
+    )
+    try #require(started.status == 0)
+    defer { _ = shell("pkill -f 'systemd-socket-activate -l 127.0.0.1:\(port) '") }
+    // The first connection starts it.
+    #expect(await eventually { FakeGPSD.accepts(port: port) })
+    let said = { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
+    #expect(await eventually { said().contains("Error: --gpsd 127.0.0.1:\(port) is where this server listens itself") }, "\(said())")
+  }
+
   /// A `Type=notify` service's messages, caught on a datagram socket standing in for systemd's.
   @Test func readinessWatchdogAndStoppingAreNotified() async throws {
     let path = Self.socketPath("notify")
