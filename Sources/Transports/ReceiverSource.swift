@@ -5,8 +5,9 @@ import GPSD
 public enum ReceiverSource: Hashable, Sendable {
   /// A receiver on a serial device (a by-id link keeps working across replugs).
   case serial(path: String, baudRate: BaudRate = .automatic)
-  /// A capture, replayed at `speed`, its sentences and bytes in step with its fixes.
-  case replay(Capture, speed: ReplaySpeed = .realTime)
+  /// A capture, replayed at `speed`, its sentences and bytes in step with its fixes; with
+  /// `loops`, from its beginning again each time it ends (as gpsfake plays a log).
+  case replay(Capture, speed: ReplaySpeed = .realTime, loops: Bool = false)
   /// A gpsd: its reports, made into fixes (no sentences or bytes).
   case gpsd(host: String, port: Int)
 
@@ -14,7 +15,8 @@ public enum ReceiverSource: Hashable, Sendable {
   public var receiver: Receiver {
     switch self {
     case .serial(let path, let baudRate): Receiver(SerialSource(path: path, baudRate: baudRate))
-    case .replay(let capture, let speed): Receiver(ReplaySource(capture: capture, speed: speed, clock: ContinuousClock()))
+    case .replay(let capture, let speed, let loops):
+      Receiver(ReplaySource(capture: capture, speed: speed, loops: loops, clock: ContinuousClock()))
     case .gpsd(let host, let port): Receiver(GPSDSource(host: host, port: port))
     }
   }
@@ -23,7 +25,7 @@ public enum ReceiverSource: Hashable, Sendable {
   public var device: String {
     switch self {
     case .serial(let path, _): path
-    case .replay(let capture, _): capture.description
+    case .replay(let capture, _, _): capture.description
     case .gpsd(let host, let port): "gpsd://\(GPSDAddress(host: host, port: port))"
     }
   }

@@ -12,16 +12,20 @@ import SourceStatus
 /// when `clock` has advanced by its time since the first, divided by the speed. Replays read
 /// in 64 KiB pieces and wait for listeners that have queues of their own (see
 /// `Receiver/waitForListeners()`), so memory stays small whatever the file's size. At the
-/// end it reports ``SourceEvent/ended(_:)`` with a summary. Each run plays the capture from
-/// its beginning.
+/// end it reports ``SourceEvent/ended(_:)`` with a summary, or, when it `loops`, says so in a
+/// notice and plays it again from its beginning until the run is cancelled. Each run plays
+/// the capture from its beginning.
 public struct ReplaySource<C: Clock>: ByteSource where C.Duration == Duration {
   public let capture: Capture
   public let speed: ReplaySpeed
   public let clock: C
+  /// Whether the capture starts over at its end (standard input cannot: it is read once).
+  public let loops: Bool
 
-  public init(capture: Capture, speed: ReplaySpeed = .realTime, clock: C) {
+  public init(capture: Capture, speed: ReplaySpeed = .realTime, loops: Bool = false, clock: C) {
     self.capture = capture
     self.speed = speed
+    self.loops = loops && capture != .file("-")
     self.clock = clock
   }
 
@@ -43,12 +47,26 @@ public struct ReplaySource<C: Clock>: ByteSource where C.Duration == Duration {
   }
 
   public func run(for receiver: Receiver) async {
+    var round = 1
+    while let summary = await play(for: receiver) {
+      guard loops, !Task.isCancelled else {
+        receiver.publish(.status(.ended(.endOfCapture(summary: "End of capture \(capture): \(summary)."))))
+        return
+      }
+      round += 1
+      receiver.publish(.notice("End of capture \(capture): \(summary); playing it again from its beginning (round \(round))."))
+    }
+  }
+
+  /// Plays the capture once: its summary at the end, or `nil` when the play stopped before it
+  /// (cancelled, or a failure already said).
+  private func play(for receiver: Receiver) async -> String? {
     var pieces: CapturePieces
     do {
       pieces = try CapturePieces(capture)
     } catch {
       receiver.publish(.status(.stopped(error)))
-      return
+      return nil
     }
     defer { pieces.close() }
     var player = CapturePlayer(receiver: receiver, pacer: Pacer(speed: speed, clock: clock))
@@ -60,24 +78,24 @@ public struct ReplaySource<C: Clock>: ByteSource where C.Duration == Duration {
       } catch {
         await player.published()
         receiver.publish(.status(.stopped(error)))
-        return
+        return nil
       }
       guard let piece else { break }
       bytes += piece.count
       guard await player.play(piece) else {
         await player.published()
-        return
+        return nil
       }
     }
     guard await player.finish() else {
       await player.published()
-      return
+      return nil
     }
     guard let summary = player.summary else {
       receiver.publish(.status(.stopped(.captureHasNoData(path: capture.description, bytes: bytes))))
-      return
+      return nil
     }
-    receiver.publish(.status(.ended(.endOfCapture(summary: "End of capture \(capture): \(summary)."))))
+    return summary
   }
 }
 

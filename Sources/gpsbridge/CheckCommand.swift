@@ -15,7 +15,7 @@ struct CheckOptions: Equatable {
       Counts sentences by type and talker, checksum failures and other rejects, fixes
       with and without a position, the time span and the fix rate.
       """,
-    usage: "gpsbridge check <file> [--json]",
+    positionalSynopsis: "<file>",
     arguments: [("<file>", "The capture to check; '-' reads standard input.")],
     options: [.flag("--json", \.json, help: "The summary as one JSON object.")],
     examples: ["gpsbridge check drive.nmea"],

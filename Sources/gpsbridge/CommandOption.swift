@@ -13,6 +13,8 @@ struct CommandOption<Draft>: Sendable {
   var defaultValue: String?
   /// The help section: `SOURCES` or `OPTIONS`.
   var section = "OPTIONS"
+  /// Where it appears in the synopsis (see ``SynopsisRole``).
+  var role = SynopsisRole()
   /// Applies the option (and its value) to the draft being parsed.
   var apply: @Sendable (inout Draft, String?) throws(UsageError) -> Void
 
@@ -26,7 +28,7 @@ struct CommandOption<Draft>: Sendable {
     let apply = self.apply
     return CommandOption<Outer>(
       names: names, value: value, valueIsOptional: valueIsOptional, help: help, defaultValue: defaultValue,
-      section: section
+      section: section, role: role
     ) { outer, text throws(UsageError) in try apply(&outer[keyPath: keyPath], text) }
   }
 }
@@ -36,8 +38,9 @@ struct CommandSpec<Draft>: Sendable {
   var topic: HelpTopic
   var overview: String
   var discussion: String? = nil
-  /// The synopsis after `USAGE:`.
-  var usage: String
+  /// The positional arguments in the synopsis, `<file>` or `[<path>...]`; the rest of the
+  /// synopsis is made from `options` (see ``synopsis(width:lead:)``).
+  var positionalSynopsis: String? = nil
   /// Positional arguments and their help, for the `ARGUMENTS` section.
   var arguments: [(name: String, help: String)] = []
   var options: [CommandOption<Draft>]

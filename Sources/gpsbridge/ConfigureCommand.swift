@@ -23,12 +23,10 @@ struct ConfigureOptions: Equatable {
       writes to a receiver. u-blox generation 9 and 10 receivers (ZED-F9P, NEO-M9N,
       MAX-M10S…) so far.
       """,
-    usage:
-      "gpsbridge configure --device <path> [--rate <hz>] [--sentences <list>] [--constellations <list>] [--dynamic-model <model>] [--time-pulse <period,width>] [--output-protocol nmea|ubx|both] [--save] [--show] [--dry-run] [--json]",
     options: [
       CommandOption(names: ["--device"], value: "<path>", help: "The receiver's serial device.") { options, value in
         options.device = value ?? ""
-      },
+      }.required(),
       CommandOption(names: ["--rate"], value: "<hz>", help: "Navigation epochs a second, 1 to 25.") { options, value throws(UsageError) in
         guard let value, let rate = Int(value), ReceiverSettings.rates.contains(rate) else {
           throw UsageError(

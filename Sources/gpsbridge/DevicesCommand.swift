@@ -11,7 +11,7 @@ struct DevicesOptions: Equatable {
       kernel name, USB vendor:product id, the receiver it is known as, and whether you
       may open it (with the fix when you may not).
       """,
-    usage: "gpsbridge devices [<path> ...] [--json]",
+    positionalSynopsis: "[<path>...]",
     arguments: [("<path>", "Also describe these paths (a link such as /dev/gps0, or a device the scan does not find).")],
     options: [.flag("--json", \.json, help: "One JSON array of the devices (empty when there are none).")],
     examples: ["gpsbridge devices", "gpsbridge devices /dev/gps0"],

@@ -2,7 +2,25 @@
 /// tables the parser reads, so the two cannot disagree.
 enum Help {
   /// The synopsis of `topic`, for usage errors.
-  static func usage(_ topic: HelpTopic) -> String { page(topic).usage }
+  static func usage(_ topic: HelpTopic) -> String { page(topic).usage.joined(separator: "\n") }
+
+  /// Every command's synopsis, as the README's "Command line" section shows them.
+  static var synopses: [String] {
+    HelpTopic.allCases.flatMap { topic in spec(topic) { $0.synopsis(width: 100, lead: 0) } }
+  }
+
+  /// Applies `body` to the option table of `topic`, whatever its draft type.
+  static func spec<Result>(_ topic: HelpTopic, _ body: (any SynopsisSource) -> Result) -> Result {
+    switch topic {
+    case .main: body(RunOptions.spec)
+    case .devices: body(DevicesOptions.spec)
+    case .record: body(RecordOptions.spec)
+    case .serve: body(ServeOptions.spec)
+    case .configure: body(ConfigureOptions.spec)
+    case .check: body(CheckOptions.spec)
+    case .simulate: body(SimulateOptions.spec)
+    }
+  }
 
   /// The whole help of `topic`.
   static func text(_ topic: HelpTopic) -> String { page(topic).rendered }
@@ -29,7 +47,8 @@ enum Help {
 struct HelpPage {
   var overview: String
   var discussion: String?
-  var usage: String
+  /// The synopsis lines, the later ones indented to follow `USAGE: `.
+  var usage: [String]
   var extraUsage: [String] = []
   var arguments: [(String, String)]
   /// (section, left column, help), in table order.
@@ -45,7 +64,7 @@ struct HelpPage {
   var rendered: String {
     var lines = ["OVERVIEW: " + overview]
     if let discussion { lines += [""] + Self.wrap(discussion.replacingNewlines(), width: Self.width) }
-    lines += ["", "USAGE: " + usage] + extraUsage.map { "       " + $0 }
+    lines += ["", "USAGE: " + usage[0]] + usage.dropFirst() + extraUsage.map { "       " + $0 }
     if !arguments.isEmpty {
       lines += ["", "ARGUMENTS:"] + arguments.flatMap { Self.row($0.0, $0.1) }
     }
@@ -94,6 +113,15 @@ struct HelpPage {
   }
 }
 
+/// A command's option table, whatever its draft: what the synopsis, the man page and the
+/// completions are made from.
+protocol SynopsisSource {
+  var topic: HelpTopic { get }
+  func synopsis(width: Int, lead: Int) -> [String]
+}
+
+extension CommandSpec: SynopsisSource {}
+
 extension CommandSpec {
   var page: HelpPage {
     var rows: [(String, String, String)] = options.map { option in
@@ -106,7 +134,7 @@ extension CommandSpec {
     rows.append(("OPTIONS", "-h, --help", "Show help information."))
     if topic == .main { rows.insert(("OPTIONS", "--version", "Show the version."), at: rows.count - 1) }
     return HelpPage(
-      overview: overview, discussion: discussion, usage: usage, arguments: arguments, rows: rows, examples: examples)
+      overview: overview, discussion: discussion, usage: synopsis(lead: 7), arguments: arguments, rows: rows, examples: examples)
   }
 }
 

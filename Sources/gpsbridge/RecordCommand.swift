@@ -18,12 +18,13 @@ struct RecordOptions: Equatable {
       the receiver sent, so 'gpsbridge --replay' and the test fixtures can use it. Stops
       on Ctrl-C, SIGTERM, or after --duration, leaving a complete file.
       """,
-    usage: "gpsbridge record (--device <path> [--baud <rate>] | --gpsd [<host[:port]>]) --output <file> [--duration <seconds>]",
-    options: SourceDraft.options(replay: false, gpsdHelp: "Record gpsd's NMEA output.").map { $0.lifted(\Draft.sources) } + [
+    options: SourceDraft.options(replay: false, gpsdHelp: "Record gpsd's NMEA output.").map { $0.lifted(\Draft.sources) }.map {
+      $0.role.group == nil ? $0 : $0.required()
+    } + [
       CommandOption(names: ["-o", "--output"], value: "<file>", help: "Where to write the capture ('-' for standard output).") {
         draft, value in
         draft.output = value
-      },
+      }.required(),
       CommandOption(names: ["--duration"], value: "<seconds>", help: "Stop after this long.", defaultValue: "until interrupted") {
         draft, value throws(UsageError) in
         guard let value, let seconds = Double(value), seconds > 0, seconds.isFinite else {

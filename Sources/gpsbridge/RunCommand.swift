@@ -33,7 +33,6 @@ extension RunOptions {
       With no source, gpsbridge uses the first GPS receiver it finds, else gpsd on
       localhost if it answers, else replays a bundled demo drive in real time.
       """,
-    usage: "gpsbridge [--device <path> [--baud <rate>] | --gpsd [<host[:port]>] | --replay <file> [--speed <n|max>]] [<options>]",
     options: SourceDraft.options(replay: true).map { $0.lifted(\Draft.sources) } + [
       CommandOption(
         names: ["--via"], value: "<json|libgps>",
@@ -51,7 +50,7 @@ extension RunOptions {
           #endif
         default: throw UsageError(message: "--via takes 'json' or 'libgps'; got '\(value ?? "")'.")
         }
-      },
+      }.attached(to: "--gpsd"),
       .flag(
         "--json", \.options.json,
         help: "One JSON object per line, for other programs (the format is in the README under \"Output format\")."),
@@ -59,13 +58,13 @@ extension RunOptions {
       CommandOption(names: ["--region"], value: "<id,lat,lon,radius>", help: "Monitor a circular region (radius in metres). Repeatable.") {
         draft, value throws(UsageError) in
         draft.options.regions.append(try region(value ?? ""))
-      },
+      }.repeating(),
       CommandOption(
         names: ["--regions"], value: "<file>",
         help: "Monitor the regions in a JSON file: an array of {\"identifier\", \"center\": {\"latitude\", \"longitude\"}, \"radius\"}."
       ) { draft, value in
         if let value { draft.options.regionFiles.append(value) }
-      },
+      }.repeating(),
       .flag("--visits", \.options.visits, help: "Report visits: stays of 5 minutes within 100 m."),
       CommandOption(
         names: ["--visit-dwell"], value: "<seconds>", help: "How long a stay must last to be a visit.", defaultValue: "300"
@@ -74,7 +73,7 @@ extension RunOptions {
           throw UsageError(message: "--visit-dwell takes a number of seconds, like 300; got '\(value ?? "")'.")
         }
         draft.options.visitDwell = seconds
-      },
+      }.attached(to: "--visits"),
       .flag("--significant-changes", \.options.significantChanges, help: "Report a location each time the position moves 500 m."),
       CommandOption(
         names: ["--distance-filter"], value: "<m>", help: "Report locations only this many metres apart.", defaultValue: "every fix"

@@ -34,7 +34,9 @@ func serve(_ options: ServeOptions) async -> Int32 {
     if chosen.isDemo {
       Terminal.diagnostic("gpsbridge: no receiver found, so this serves the simulated demo drive; name one with --device PATH.")
     }
-    station.sources = [Station.Source(chosen.source, name: chosen.name, pulses: options.pps.first)]
+    var source = chosen.source
+    if options.loop, case .replay(let capture, let speed, _) = source { source = .replay(capture, speed: speed, loops: true) }
+    station.sources = [Station.Source(source, name: chosen.name, pulses: options.pps.first)]
   }
   for (index, path) in options.devices.enumerated() {
     let pps = index < options.pps.count ? options.pps[index] : nil

@@ -17,6 +17,8 @@ struct ServeOptions: Equatable {
   /// Where each receiver's pulse-per-second edges come from: the first `--pps` is the first
   /// `--device`'s, and so on.
   var pps: [PulseSource] = []
+  /// Whether a replay starts over at its end (`--loop`).
+  var loop = false
 
   /// Whether the receivers' time feeds the system clock.
   var servesTime: Bool { chrony != nil || ntpSharedMemory != nil }
@@ -33,6 +35,7 @@ struct ServeOptions: Equatable {
     var chrony: String?
     var ntpSharedMemory: Int?
     var pps: [PulseSource] = []
+    var loop = false
   }
 
   static let spec = CommandSpec<Draft>(
@@ -48,59 +51,65 @@ struct ServeOptions: Equatable {
       the --chrony path with the device's name before .sock, the --ntp-shm unit plus
       2 for each receiver before it (in the order they are served), and the n-th --pps
       belongs to the n-th --device. Listening beyond 127.0.0.1 shares your location
-      with the network: only when --listen names such an address.
+      with the network: only when --listen names such an address. A --replay plays from
+      the moment serve starts, at its own pace, whether or not a client is connected, as
+      a receiver would: a client sees it from wherever it has got to. Without --loop,
+      serve ends at the capture's end; with it, the capture plays again from its
+      beginning, so clients that come later still get fixes.
       """,
-    usage:
-      "gpsbridge serve [--device <path>... [--baud <rate>] | --replay <file> [--speed <n|max>] | --gpsd <host[:port]>] [--listen <address[:port]>] [--chrony <path>] [--ntp-shm <unit>] [--pps <source>]",
-    options: SourceDraft.options(replay: true, gpsdHelp: "Serve another gpsd's fixes again.").map { $0.lifted(\Draft.sources) } + [
-      CommandOption(
-        names: ["--listen"], value: "<address[:port]>", help: "Where gpsd's clients connect.",
-        defaultValue: GPSDAddress.standard.description
-      ) { draft, value throws(UsageError) in
-        guard let value, let address = GPSDAddress(parsing: value) else {
-          throw UsageError(
-            message: "--listen takes ADDRESS[:PORT], like 127.0.0.1:2947 (IPv6 in brackets); got '\(value ?? "")'.", topic: .serve)
-        }
-        draft.listen = address
-      },
-      CommandOption(
-        names: ["--chrony"], value: "<path>",
-        help:
-          "Send the receiver's NMEA time to chrony's SOCK refclock at <path> (chrony.conf: refclock SOCK <path>). chrony may start before or after."
-      ) { draft, value throws(UsageError) in
-        guard let value, value.utf8.count <= ClockFeed.longestSocketPath else {
-          throw UsageError(
-            message:
-              "--chrony names a socket of at most \(ClockFeed.longestSocketPath) bytes (a Unix socket's address holds no more); got \(value?.utf8.count ?? 0). Use a shorter path, like /run/chrony.gps.sock.",
-            topic: .serve)
-        }
-        draft.chrony = value
-      },
-      CommandOption(
-        names: ["--ntp-shm"], value: "<unit>",
-        help:
-          "Write the receiver's NMEA time to NTP shared-memory unit <unit> (key 0x4E545030+unit) for ntpd or chrony's refclock SHM. Units 0 and 1 are root's only (0600); from 2 any local user may write them (0666)."
-      ) { draft, value throws(UsageError) in
-        guard let value, let unit = Int(value), (0...255).contains(unit) else {
-          throw UsageError(message: "--ntp-shm takes a unit number from 0 to 255, like 2; got '\(value ?? "")'.", topic: .serve)
-        }
-        draft.ntpSharedMemory = unit
-      },
-      CommandOption(
-        names: ["--pps"], value: "<source>",
-        help:
-          "Also feed the receiver's pulse per second: a kernel PPS device (/dev/pps0), or the serial port's dcd or cts line; 'simulated' pulses on each second of this machine's clock, for trying. The pulses go to their own refclock: the --chrony path with -pps before .sock, the --ntp-shm unit plus one."
-      ) { draft, value throws(UsageError) in
-        guard let value, let source = PulseSource(parsing: value) else {
-          throw UsageError(message: "--pps takes a PPS device (/dev/pps0), dcd, cts or simulated; got '\(value ?? "")'.", topic: .serve)
-        }
-        draft.pps.append(source)
-      },
-    ],
+    options: SourceDraft.options(replay: true, gpsdHelp: "Serve another gpsd's fixes again.").map { $0.lifted(\Draft.sources) }
+      .map { $0.names == ["--device"] ? $0.repeating() : $0 } + [
+        CommandOption(
+          names: ["--loop"], value: nil, help: "With --replay of a file: play it again from its beginning each time it ends."
+        ) { draft, _ in draft.loop = true }.attached(to: "--replay"),
+        CommandOption(
+          names: ["--listen"], value: "<address[:port]>", help: "Where gpsd's clients connect.",
+          defaultValue: GPSDAddress.standard.description
+        ) { draft, value throws(UsageError) in
+          guard let value, let address = GPSDAddress(parsing: value) else {
+            throw UsageError(
+              message: "--listen takes ADDRESS[:PORT], like 127.0.0.1:2947 (IPv6 in brackets); got '\(value ?? "")'.", topic: .serve)
+          }
+          draft.listen = address
+        },
+        CommandOption(
+          names: ["--chrony"], value: "<path>",
+          help:
+            "Send the receiver's NMEA time to chrony's SOCK refclock at <path> (chrony.conf: refclock SOCK <path>). chrony may start before or after."
+        ) { draft, value throws(UsageError) in
+          guard let value, value.utf8.count <= ClockFeed.longestSocketPath else {
+            throw UsageError(
+              message:
+                "--chrony names a socket of at most \(ClockFeed.longestSocketPath) bytes (a Unix socket's address holds no more); got \(value?.utf8.count ?? 0). Use a shorter path, like /run/chrony.gps.sock.",
+              topic: .serve)
+          }
+          draft.chrony = value
+        },
+        CommandOption(
+          names: ["--ntp-shm"], value: "<unit>",
+          help:
+            "Write the receiver's NMEA time to NTP shared-memory unit <unit> (key 0x4E545030+unit) for ntpd or chrony's refclock SHM. Units 0 and 1 are root's only (0600); from 2 any local user may write them (0666)."
+        ) { draft, value throws(UsageError) in
+          guard let value, let unit = Int(value), (0...255).contains(unit) else {
+            throw UsageError(message: "--ntp-shm takes a unit number from 0 to 255, like 2; got '\(value ?? "")'.", topic: .serve)
+          }
+          draft.ntpSharedMemory = unit
+        },
+        CommandOption(
+          names: ["--pps"], value: "<source>",
+          help:
+            "Also feed the receiver's pulse per second: a kernel PPS device (/dev/pps0), or the serial port's dcd or cts line; 'simulated' pulses on each second of this machine's clock, for trying. The pulses go to their own refclock: the --chrony path with -pps before .sock, the --ntp-shm unit plus one."
+        ) { draft, value throws(UsageError) in
+          guard let value, let source = PulseSource(parsing: value) else {
+            throw UsageError(message: "--pps takes a PPS device (/dev/pps0), dcd, cts or simulated; got '\(value ?? "")'.", topic: .serve)
+          }
+          draft.pps.append(source)
+        }.repeating(),
+      ],
     examples: [
       "gpsbridge serve",
       "gpsbridge serve --device /dev/ttyACM0",
-      "gpsbridge serve --replay drive.nmea --listen 127.0.0.1:2948 & gpspipe -w -n 10 127.0.0.1:2948",
+      "gpsbridge serve --replay drive.nmea --loop --listen 127.0.0.1:2948 & gpspipe -w -n 10 127.0.0.1:2948",
       "gpsbridge serve --device /dev/ttyACM0 --chrony /run/chrony.gps.sock",
       "gpsbridge serve --device /dev/serial/by-id/usb-gps-if00 --device /dev/ttyUSB1",
       "gpsbridge serve --device '/dev/serial/by-id/*u-blox*'",
@@ -114,6 +123,14 @@ struct ServeOptions: Equatable {
       throw UsageError(message: "--pps feeds the refclocks of --chrony or --ntp-shm: name one.", topic: .serve)
     }
     try checkReceivers([draft.sources.device].compactMap { $0 } + draft.sources.moreDevices, pps: draft.pps)
+    if draft.loop {
+      guard case .replay(let path, _) = source else {
+        throw UsageError(message: "--loop plays a capture again: it goes with --replay FILE.", topic: .serve)
+      }
+      if path == "-" {
+        throw UsageError(message: "--loop cannot play standard input again: it is read once. Give --replay a file.", topic: .serve)
+      }
+    }
     if case .gpsd(let gpsd) = source, isOwnAddress(gpsd, listening: [draft.listen ?? .standard]) {
       throw UsageError(message: servingItself(gpsd), topic: .serve)
     }
@@ -129,7 +146,7 @@ struct ServeOptions: Equatable {
     return .serve(
       ServeOptions(
         source: source, moreDevices: draft.sources.moreDevices, listen: draft.listen ?? .standard, chrony: draft.chrony,
-        ntpSharedMemory: draft.ntpSharedMemory, pps: draft.pps))
+        ntpSharedMemory: draft.ntpSharedMemory, pps: draft.pps, loop: draft.loop))
   }
 
   /// The receivers named (`--device`, with wildcards or not) and their pulses: at most as

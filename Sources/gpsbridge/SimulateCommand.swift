@@ -24,8 +24,6 @@ struct SimulateOptions: Equatable {
       other programs (gpsd, your own) open as if it were a USB receiver. The same options
       always give the same bytes.
       """,
-    usage:
-      "gpsbridge simulate [--profile <name>] [--duration <seconds>] [--rate <hz>] [--output <file> | --pty <link> [--live [--latency <ms>]]]",
     options: [
       CommandOption(
         names: ["--profile"], value: "<name>",
@@ -71,17 +69,17 @@ struct SimulateOptions: Equatable {
         defaultValue: "-"
       ) { options, value in
         options.output = value ?? "-"
-      },
+      }.inGroup("output"),
       CommandOption(
         names: ["--pty"], value: "<link>", help: "Instead, play the receiver in real time on a pseudo-terminal linked at <link>."
       ) { options, value in
         options.pty = value
-      },
+      }.inGroup("output"),
       .flag(
         "--live", \.live,
         help:
           "With --pty: stamp each epoch with the present UTC time and send it that long after the second (--latency), as a receiver feeding a clock does; runs until stopped."
-      ),
+      ).attached(to: "--pty"),
       CommandOption(
         names: ["--latency"], value: "<ms>", help: "With --live: how late after the second each burst starts.", defaultValue: "150"
       ) { options, value throws(UsageError) in
@@ -89,7 +87,7 @@ struct SimulateOptions: Equatable {
           throw UsageError(message: "--latency takes milliseconds from 0 to 900, like 150; got '\(value ?? "")'.", topic: .simulate)
         }
         options.latency = milliseconds
-      },
+      }.attached(to: "--live"),
     ],
     examples: [
       "gpsbridge simulate --output drive.nmea",

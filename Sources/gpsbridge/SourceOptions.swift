@@ -29,7 +29,7 @@ struct SourceDraft: Equatable {
         section: "SOURCES"
       ) { draft, value in
         if draft.device == nil { draft.device = value } else if let value { draft.moreDevices.append(value) }
-      },
+      }.inGroup("source"),
       CommandOption(
         names: ["--baud"], value: "<rate|auto>", help: "The receiver's baud rate, or auto to find it.", defaultValue: "auto",
         section: "SOURCES"
@@ -41,7 +41,7 @@ struct SourceDraft: Equatable {
           )
         }
         draft.baud = rate
-      },
+      }.attached(to: "--device"),
       CommandOption(
         names: ["--gpsd"], value: "<host[:port]>", valueIsOptional: true, help: gpsdHelp,
         defaultValue: GPSDAddress.standard.description, section: "SOURCES"
@@ -54,13 +54,13 @@ struct SourceDraft: Equatable {
           throw UsageError(message: "--gpsd takes HOST[:PORT] (IPv6 in brackets, a port of 1–65535); got '\(value)'.")
         }
         draft.gpsd = address
-      },
+      }.inGroup("source"),
     ]
     if replay {
       options += [
         CommandOption(
           names: ["--replay"], value: "<file>", help: "A capture to replay; '-' reads standard input.", section: "SOURCES"
-        ) { draft, value in draft.replay = value },
+        ) { draft, value in draft.replay = value }.inGroup("source"),
         CommandOption(
           names: ["--speed"], value: "<n|max>", help: "Replay speed: a multiple of real time, or max.", defaultValue: "1",
           section: "SOURCES"
@@ -69,7 +69,7 @@ struct SourceDraft: Equatable {
             throw UsageError(message: "--speed takes a positive number (2 is twice real time) or 'max'; got '\(value ?? "")'.")
           }
           draft.speed = speed
-        },
+        }.attached(to: "--replay"),
       ]
     }
     return options

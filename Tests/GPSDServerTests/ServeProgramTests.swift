@@ -98,6 +98,34 @@ struct ServeProgramTests {
     #expect(result.error.contains("systemctl disable --now gpsd.socket") == advisesGPSDSocket, "\(result.error)")
   }
 
+  /// `--loop` plays a capture again at its end, so a client that came late still gets fixes;
+  /// it says so on stderr.
+  @Test(.enabled(if: Installed.path("gpspipe") != nil, "gpspipe is not installed (Debian: gpsd-clients)"))
+  func aLoopedReplayPlaysAgainAtItsEnd() async throws {
+    let scratch = scratchDirectory("loop-\(UUID().uuidString.prefix(8))")
+    let capture = scratch.appendingPathComponent("short.nmea").path
+    let made = try await runProgram(
+      Gpsbridge.executable, ["simulate", "--duration", "4", "--output", capture], timeout: 30, input: "")
+    try #require(made.status == 0, "\(made.error)")
+    let port = Self.freePort()
+    let (server, errors) = try Self.startServe(["--replay", capture, "--speed", "8", "--loop", "--listen", "127.0.0.1:\(port)"])
+    defer {
+      server.terminate()
+      server.waitForExit()
+    }
+    #expect(await eventually { FakeGPSD.accepts(port: port) })
+    // Four epochs in the capture; twelve TPVs need three rounds.
+    let client = try await runProgram(
+      Installed.path("gpspipe")!, ["-w", "-n", "40", "127.0.0.1:\(port)"], timeout: 60, input: "")
+    let reports = client.output.split(whereSeparator: \.isNewline).filter { $0.contains(#""class":"TPV""#) && $0.contains(#""mode":3"#) }
+    #expect(reports.count >= 12, "\(client.output) \(client.error)")
+    #expect(server.isRunning)
+    server.terminate()
+    server.waitForExit()
+    let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(said.contains("playing it again from its beginning (round 2)"), "\(said)")
+  }
+
   @Test func listeningBeyondThisMachineWarns() async throws {
     try await blocking {
       let port = Self.freePort()

@@ -13,7 +13,7 @@ import Testing
     let actions = manager.delegate()  // every call is a new subscriber; any number may listen
     await manager.set(desiredAccuracy: 10)
     await manager.startMonitoringForRegion(
-      Region(identifier: "home", center: LocationCoordinate2D(latitude: 47.3769, longitude: 8.5417), radius: 100))
+      Region(identifier: "shop", center: LocationCoordinate2D(latitude: 47.37525, longitude: 8.54309), radius: 40))
     await manager.startUpdatingLocation()
 
     var printed: [String] = []
@@ -28,6 +28,8 @@ import Testing
     }
     // The loop ended by itself: a replay's streams finish after its end is said.
     #expect(printed.prefix(3).allSatisfy { $0.hasPrefix("LocationCoordinate2D(latitude: 47.37") })
+    // The drive stops at the shop: the region the README monitors is entered, once.
+    #expect(printed.filter { $0 == "welcome to shop" }.count == 1)
     // The replay's end is said once, as what it is; nothing claims the receiver was unplugged.
     #expect(!printed.contains("receiver unplugged; waiting for it"))
     #expect(printed.last?.hasPrefix("End of capture") == true)

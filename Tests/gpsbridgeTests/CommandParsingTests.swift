@@ -80,6 +80,8 @@ import Testing
     (["serve", "--lisen", "127.0.0.1"], "Unknown option '--lisen' for 'serve'. Did you mean '--listen'?"),
     (["--device=/dev/a"], "Unknown option '--device=/dev/a'. Give its value after a space: --device /dev/a."),
     (["simlate"], "Unknown command 'simlate'. Did you mean 'simulate'?"),
+    (["serve", "--device", "/dev/a", "--loop"], "--loop plays a capture again: it goes with --replay FILE."),
+    (["serve", "--replay", "-", "--loop"], "--loop cannot play standard input again: it is read once. Give --replay a file."),
     (
       ["serve", "--gpsd"],
       "--gpsd 127.0.0.1:2947 is where this server listens itself: it would read its own output and serve it again. Name the other gpsd's address, or move this server with --listen, like --listen 127.0.0.1:2948."

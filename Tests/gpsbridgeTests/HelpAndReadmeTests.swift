@@ -38,6 +38,24 @@ import Testing
     }
   }
 
+  /// The README's synopsis block is made from the option tables, as `--help`'s USAGE is: the
+  /// two show the same options, brackets and alternatives.
+  @Test func theReadmesSynopsesAreTheOnesTheOptionTablesMake() throws {
+    let readme = try String(contentsOf: Program.fixtures.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+    let start = try #require(readme.range(of: "## Command line\n\n```\n"))
+    let end = try #require(readme[start.upperBound...].range(of: "\n```"))
+    let block = String(readme[start.upperBound..<end.lowerBound])
+    let expected = Help.synopses.joined(separator: "\n")
+    #expect(block == expected, "the README's block should be:\n\(expected)")
+    // And --help's USAGE is the same synopsis, wrapped for a terminal.
+    for topic in HelpTopic.allCases {
+      let usage = Help.page(topic).usage.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+      let inReadme = Help.spec(topic) { $0.synopsis(width: 100, lead: 0) }.map { $0.trimmingCharacters(in: .whitespaces) }
+        .joined(separator: " ")
+      #expect(usage == inReadme, "\(topic)")
+    }
+  }
+
   @Test func theReadmeListsExactlyTheOptionsOfTheHelp() throws {
     let readme = try String(contentsOf: Program.fixtures.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
     let start = try #require(readme.range(of: "## Command line"))
