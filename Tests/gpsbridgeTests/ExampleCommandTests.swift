@@ -76,14 +76,25 @@ struct ExampleCommandTests {
     #expect(Self.commands.filter { !Self.needsHardware($0) }.count >= 8)
   }
 
+  /// Removes what `command` will write with `--output` or `-o` in the scratch directory, as
+  /// a newcomer trying it the first time has none (gpsbridge never writes over a file).
+  static func clearOutputs(of command: String) {
+    let words = command.split(separator: " ")
+    for (word, next) in zip(words, words.dropFirst()) where word == "--output" || word == "-o" {
+      try? FileManager.default.removeItem(at: scratch.appendingPathComponent(String(next)))
+    }
+  }
+
   @Test func everyExampleThatNeedsNoHardwareWorksAsWritten() async throws {
     // The README's own first example makes the capture the others read.
+    Self.clearOutputs(of: "gpsbridge simulate --output drive.nmea")
     let make = try await Self.run("gpsbridge simulate --output drive.nmea")
     #expect(make.succeeded, "\(make.error)")
     for command in Self.commands where !Self.needsHardware(command) {
       // A change of settings measures a few epochs of a 1 Hz receiver before and after: it
       // ends by itself, and must, since stopping it midway restores the settings.
       let configures = command.contains("gpsbridge configure")
+      Self.clearOutputs(of: command)
       let result = try await Self.run(command, seconds: configures ? 30 : 4)
       #expect(result.succeeded || (result.stillRunning && !configures), "\(command): failed\n\(result.error)")
       #expect(!result.error.contains("Error"), "\(command): \(result.error)")
