@@ -4,4 +4,6 @@
 package enum Release {
   /// The semantic version of this release.
   package static let version = "0.1.0"
+  /// The day it was released, as CHANGELOG.md dates it (and the manual pages).
+  package static let date = "2026-11-25"
 }

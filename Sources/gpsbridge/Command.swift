@@ -7,7 +7,10 @@ enum Command: Equatable {
   case configure(ConfigureOptions)
   case check(CheckOptions)
   case simulate(SimulateOptions)
+  case completion(CompletionOptions)
   case help(HelpTopic)
+  /// The manual page of a command, as roff (`help --man`).
+  case manual(HelpTopic)
   case version
 }
 
@@ -21,7 +24,15 @@ func parse(_ arguments: [String]) throws(UsageError) -> Command {
   case "serve": return try ServeOptions.parse(rest)
   case "configure": return try ConfigureOptions.parse(rest)
   case "simulate": return try SimulateOptions.parse(rest)
+  case "completion": return try CompletionOptions.parse(rest)
   case "help":
+    if rest.first == "--man" {
+      guard let name = rest.dropFirst().first else { return .manual(.main) }
+      guard let topic = HelpTopic(rawValue: name), topic != .main else {
+        throw UsageError(message: "No manual page for '\(name)'.")
+      }
+      return .manual(topic)
+    }
     guard let name = rest.first else { return .help(.main) }
     guard let topic = HelpTopic(rawValue: name), topic != .main else {
       let names = HelpTopic.subcommands.map(\.rawValue)

@@ -15,6 +15,8 @@ struct CommandOption<Draft>: Sendable {
   var section = "OPTIONS"
   /// Where it appears in the synopsis (see ``SynopsisRole``).
   var role = SynopsisRole()
+  /// What a shell offers for its value, when not inferred (see ``valueCompletion``).
+  var completion: ValueCompletion? = nil
   /// Applies the option (and its value) to the draft being parsed.
   var apply: @Sendable (inout Draft, String?) throws(UsageError) -> Void
 
@@ -28,7 +30,7 @@ struct CommandOption<Draft>: Sendable {
     let apply = self.apply
     return CommandOption<Outer>(
       names: names, value: value, valueIsOptional: valueIsOptional, help: help, defaultValue: defaultValue,
-      section: section, role: role
+      section: section, role: role, completion: completion
     ) { outer, text throws(UsageError) in try apply(&outer[keyPath: keyPath], text) }
   }
 }

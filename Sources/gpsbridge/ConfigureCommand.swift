@@ -26,7 +26,7 @@ struct ConfigureOptions: Equatable {
     options: [
       CommandOption(names: ["--device"], value: "<path>", help: "The receiver's serial device.") { options, value in
         options.device = value ?? ""
-      }.required(),
+      }.required().completing(.devices),
       CommandOption(names: ["--rate"], value: "<hz>", help: "Navigation epochs a second, 1 to 25.") { options, value throws(UsageError) in
         guard let value, let rate = Int(value), ReceiverSettings.rates.contains(rate) else {
           throw UsageError(
@@ -56,7 +56,7 @@ struct ConfigureOptions: Equatable {
             topic: .configure)
         }
         options.change.dynamicModel = model
-      },
+      }.completing(.words(DynamicModel.allCases.map(\.rawValue))),
       CommandOption(
         names: ["--time-pulse"], value: "<period,width>", help: "The time pulse's period and width in microseconds, like 1000000,100000."
       ) { options, value throws(UsageError) in
@@ -76,7 +76,7 @@ struct ConfigureOptions: Equatable {
           throw UsageError(message: "--output-protocol takes nmea, ubx or both; got '\(value ?? "")'.", topic: .configure)
         }
         options.change.outputProtocol = output
-      },
+      }.completing(.words(["nmea", "ubx", "both"])),
       CommandOption(names: ["--save"], help: "Keep the change across power cycles (battery-backed RAM and flash).") { options, _ in
         options.save = true
       },

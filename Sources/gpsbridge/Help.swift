@@ -19,6 +19,7 @@ enum Help {
     case .configure: body(ConfigureOptions.spec)
     case .check: body(CheckOptions.spec)
     case .simulate: body(SimulateOptions.spec)
+    case .completion: body(CompletionOptions.spec)
     }
   }
 
@@ -39,6 +40,7 @@ enum Help {
     case .configure: return ConfigureOptions.spec.page
     case .check: return CheckOptions.spec.page
     case .simulate: return SimulateOptions.spec.page
+    case .completion: return CompletionOptions.spec.page
     }
   }
 }
@@ -117,7 +119,10 @@ struct HelpPage {
 /// completions are made from.
 protocol SynopsisSource {
   var topic: HelpTopic { get }
+  var overview: String { get }
   func synopsis(width: Int, lead: Int) -> [String]
+  var optionSummaries: [OptionSummary] { get }
+  var takesPositionalFiles: Bool { get }
 }
 
 extension CommandSpec: SynopsisSource {}

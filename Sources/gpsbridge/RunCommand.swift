@@ -50,7 +50,7 @@ extension RunOptions {
           #endif
         default: throw UsageError(message: "--via takes 'json' or 'libgps'; got '\(value ?? "")'.")
         }
-      }.attached(to: "--gpsd"),
+      }.attached(to: "--gpsd").completing(.words(["json", "libgps"])),
       .flag(
         "--json", \.options.json,
         help: "One JSON object per line, for other programs (the format is in the README under \"Output format\")."),

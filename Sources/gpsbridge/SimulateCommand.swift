@@ -36,7 +36,7 @@ struct SimulateOptions: Equatable {
             topic: .simulate)
         }
         options.profile = profile
-      },
+      }.completing(.words(ReceiverProfile.all.map(\.name))),
       CommandOption(
         names: ["--duration"], value: "<seconds>", help: "How long the journey lasts.",
         defaultValue: "the demo drive, \(Int(Route.demoDrive.duration)) s"

@@ -29,7 +29,7 @@ struct SourceDraft: Equatable {
         section: "SOURCES"
       ) { draft, value in
         if draft.device == nil { draft.device = value } else if let value { draft.moreDevices.append(value) }
-      }.inGroup("source"),
+      }.inGroup("source").completing(.devices),
       CommandOption(
         names: ["--baud"], value: "<rate|auto>", help: "The receiver's baud rate, or auto to find it.", defaultValue: "auto",
         section: "SOURCES"
@@ -41,7 +41,7 @@ struct SourceDraft: Equatable {
           )
         }
         draft.baud = rate
-      }.attached(to: "--device"),
+      }.attached(to: "--device").completing(.words(["auto"] + BaudRate.candidates.sorted().map(String.init))),
       CommandOption(
         names: ["--gpsd"], value: "<host[:port]>", valueIsOptional: true, help: gpsdHelp,
         defaultValue: GPSDAddress.standard.description, section: "SOURCES"

@@ -37,6 +37,12 @@ switch command {
 case .help(let topic):
   Terminal.write(Help.text(topic) + "\n")
   exit(0)
+case .manual(let topic):
+  Terminal.write(ManPage.roff(topic, date: GPSBridge.releaseDate))
+  exit(0)
+case .completion(let options):
+  Terminal.write(options.shell == "zsh" ? ShellCompletion.zsh : ShellCompletion.bash)
+  exit(0)
 case .version:
   Terminal.write("gpsbridge \(GPSBridge.version)\n")
   exit(0)
