@@ -7,6 +7,7 @@ enum Command: Equatable {
   case configure(ConfigureOptions)
   case check(CheckOptions)
   case simulate(SimulateOptions)
+  case time(TimeOptions)
   case completion(CompletionOptions)
   case help(HelpTopic)
   /// The manual page of a command, as roff (`help --man`).
@@ -25,6 +26,7 @@ func parse(_ arguments: [String]) throws(UsageError) -> Command {
   case "configure": return try ConfigureOptions.parse(rest)
   case "simulate": return try SimulateOptions.parse(rest)
   case "completion": return try CompletionOptions.parse(rest)
+  case "time": return try TimeOptions.parse(rest)
   case "help":
     if rest.first == "--man" {
       guard let name = rest.dropFirst().first else { return .manual(.main) }

@@ -19,6 +19,7 @@ enum Help {
     case .configure: body(ConfigureOptions.spec)
     case .check: body(CheckOptions.spec)
     case .simulate: body(SimulateOptions.spec)
+    case .time: body(TimeOptions.spec)
     case .completion: body(CompletionOptions.spec)
     }
   }
@@ -40,6 +41,7 @@ enum Help {
     case .configure: return ConfigureOptions.spec.page
     case .check: return CheckOptions.spec.page
     case .simulate: return SimulateOptions.spec.page
+    case .time: return TimeOptions.spec.page
     case .completion: return CompletionOptions.spec.page
     }
   }

@@ -68,6 +68,8 @@ enum ManPage {
     case .configure:
       "0 when the change was made and verified (or, with --show or --dry-run, read); 1 when it failed and the receiver's settings were restored; 64 on a usage error."
     case .check: "0 when the capture holds valid data; 1 when it does not or cannot be read; 64 on a usage error."
+    case .time:
+      "0 when chrony steers the clock by one of its reference clocks; 1 when it does not, or cannot be asked (the reason is said); 64 on a usage error."
     default: "0 on success; 1 on a runtime failure that cannot go away (its cause is said on standard error); 64 on a usage error."
     }
   }
@@ -81,6 +83,11 @@ enum ManPage {
     switch topic {
     case .main, .devices, .configure:
       return devices + [("/usr/lib/udev/rules.d/99-gpsbridge.rules", "Gives known receivers the link /dev/gps0 and the dialout group.")]
+    case .time:
+      return [
+        ("/run/chrony/chronyd.sock", "chrony's command socket, which chronyc talks to (root or the _chrony user)."),
+        ("/etc/chrony/chrony.conf", "Where chrony's refclock lines go."),
+      ]
     case .completion:
       return [
         ("/usr/share/bash-completion/completions/gpsbridge", "The bash script, as the Debian package installs it."),

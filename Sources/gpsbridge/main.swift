@@ -40,6 +40,9 @@ case .help(let topic):
 case .manual(let topic):
   Terminal.write(ManPage.roff(topic, date: GPSBridge.releaseDate))
   exit(0)
+case .time(let options):
+  Interruption.restoreDefault()
+  exit(checkTime(options))
 case .completion(let options):
   Terminal.write(options.shell == "zsh" ? ShellCompletion.zsh : ShellCompletion.bash)
   exit(0)
