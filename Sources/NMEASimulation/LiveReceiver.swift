@@ -72,7 +72,38 @@ public final class LiveReceiver: @unchecked Sendable {
   }
 
   private func write(_ bytes: [UInt8]) {
-    writing.withLock { _ in _ = try? port.writeAll(bytes) }
+    writing.withLock { _ in _ = try? port.writeAll(speaksAtHostSpeed() ? bytes : Self.garbled(bytes)) }
+  }
+
+  /// Whether the host's end of the line is at the speed the receiver speaks: always, until a
+  /// baud rate was set (see ``UBloxResponder/lineSpeed``). For what the host wrote (`input`),
+  /// the speed it had just before a change counts for a moment too: a pseudo-terminal has no
+  /// line, so bytes the host drained at the old speed may be read here after it switched.
+  private func speaksAtHostSpeed(input: Bool = false) -> Bool {
+    guard let responder else { return true }
+    let host = (try? TerminalAttributes.get(port))?.inputSpeed
+    let now = ContinuousClock.now
+    let recent = hostSpeeds.withLock { seen -> Int? in
+      if seen.current != host {
+        seen = (host, seen.current, now)
+      }
+      return seen.changed.map { $0.duration(to: now) < .milliseconds(500) } == true ? seen.previous : nil
+    }
+    return responder.withLock { responder in
+      // A command read just after the host changed speed was most likely written before.
+      responder.hostSpeed = input ? (recent ?? host) : host
+      guard let speaking = responder.lineSpeed, let host else { return true }
+      return speaking == host || (input && recent == speaking)
+    }
+  }
+
+  /// The host's speed as last seen, the one before, and when it changed.
+  private let hostSpeeds = Locked<(current: Int?, previous: Int?, changed: ContinuousClock.Instant?)>((nil, nil, nil))
+
+  /// What bytes sent at one speed look like to a port at another: framing errors, no line
+  /// ends, nothing a framer takes (and as many bytes, so a meter still sees traffic).
+  static func garbled(_ bytes: [UInt8]) -> [UInt8] {
+    bytes.map { ($0 &* 7) | 0x80 }
   }
 
   private func startAnswering() {
@@ -95,6 +126,8 @@ public final class LiveReceiver: @unchecked Sendable {
   private func readCommands() {
     var buffer = [UInt8](repeating: 0, count: 4096)
     guard let count = try? port.read(into: &buffer), count > 0 else { return }
+    // Sent at another speed than it listens at, a command is noise to the receiver.
+    guard speaksAtHostSpeed(input: true) else { return }
     var answers: [UBXFrame] = []
     buffer[0..<count].withUnsafeBytes { raw in
       splitter.split(

@@ -22,6 +22,9 @@ public struct UBloxResponder: Sendable {
     case outputUnchanged
     /// Refuses to save (battery-backed RAM and flash).
     case refusesSaving
+    /// Acknowledges a new baud rate and keeps speaking at the old one: the host that follows
+    /// the change hears nothing it can read, and must go back.
+    case ignoresBaudChange
   }
 
   public var version = UBXVersion(
@@ -36,11 +39,12 @@ public struct UBloxResponder: Sendable {
   private var changed = false
 
   /// A receiver at its defaults: 1 Hz (or `rate`), GGA GLL GSA GSV RMC VTG, every system,
-  /// NMEA out.
-  public init(rate: Int = 1, fault: Fault? = nil) {
+  /// NMEA out, its port at 38400 baud (or `baud`).
+  public init(rate: Int = 1, baud: Int = 38_400, fault: Fault? = nil) {
     self.fault = fault
     ram = Self.defaults
     ram[Self.measurementRate] = UInt64(1000 / max(rate, 1))
+    ram[Self.baudRate] = UInt64(baud)
     initial = ram
   }
 
@@ -48,6 +52,11 @@ public struct UBloxResponder: Sendable {
   public private(set) var initial: [ConfigurationKey: UInt64] = [:]
 
   static let measurementRate = ConfigurationKey(0x3021_0001)
+  static let baudRate = ConfigurationKey(0x4052_0001)
+
+  /// The line speed it speaks at, once a baud rate has been set (`nil` before: it speaks at
+  /// whatever speed the host opened it with, as a receiver found by autobaud does).
+  public private(set) var lineSpeed: Int?
   static let outputsNMEA = ConfigurationKey(0x1074_0002)
   static let outputsUBX = ConfigurationKey(0x1074_0001)
   static let sentenceKeys: [String: ConfigurationKey] = [
@@ -103,6 +112,10 @@ public struct UBloxResponder: Sendable {
     return kept
   }
 
+  /// The speed the host's end of the line is set to, as the live receiver last saw it: the
+  /// speed an ignored baud change keeps.
+  public var hostSpeed: Int?
+
   /// The answers to `frame`, a command written to the receiver.
   public mutating func handle(_ frame: UBXFrame) -> [UBXFrame] {
     if fault == .silent || (fault == .silentAfterChange && changed) { return [] }
@@ -123,7 +136,16 @@ public struct UBloxResponder: Sendable {
       if fault == .refusesChanges { return [.acknowledgement(of: frame, accepted: false)] }
       if fault != .ignoresChanges {
         if fault == .outputUnchanged, frozenOutput == nil { frozenOutput = ram }
-        ram.merge(request.values) { $1 }
+        var values = request.values
+        if let baud = values[Self.baudRate] {
+          if fault == .ignoresBaudChange {
+            values[Self.baudRate] = nil
+            lineSpeed = lineSpeed ?? hostSpeed
+          } else {
+            lineSpeed = Int(baud)
+          }
+        }
+        ram.merge(values) { $1 }
       }
       changed = true
     }

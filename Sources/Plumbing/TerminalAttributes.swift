@@ -37,6 +37,14 @@ package struct TerminalAttributes: Sendable {
     return true
   }
 
+  /// The input speed in bits per second, when termios names one gpsbridge knows. On a
+  /// pseudo-terminal's master side this is what the program on the other side set.
+  package var inputSpeed: Int? {
+    var attributes = raw
+    let speed = cfgetispeed(&attributes)
+    return terminalSpeeds.first { $0.1 == speed }?.0
+  }
+
   static func speed(for rate: Int) -> speed_t? {
     terminalSpeeds.first { $0.0 == rate }?.1
   }
@@ -54,6 +62,12 @@ extension FileDescriptor {
   /// The corresponding C function is `flock(2)`.
   package func lockExclusively() throws(Errno) {
     _ = try valueOrErrno { flock(rawValue, LOCK_EX | LOCK_NB) }
+  }
+
+  /// Waits until every byte written has been sent on the line. The corresponding C function is
+  /// `tcdrain(3)`.
+  package func drainOutput() throws(Errno) {
+    _ = try valueOrErrno { tcdrain(rawValue) }
   }
 
   /// Discards bytes received but not read. The corresponding C function is `tcflush(3)`.

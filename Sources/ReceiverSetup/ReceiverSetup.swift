@@ -1,4 +1,5 @@
 import Framing
+import Plumbing
 import Transports
 
 /// Changes a receiver's settings as a transaction that rolls back: it identifies the
@@ -27,6 +28,8 @@ public final class ReceiverSetup: Sendable {
     public var attempts = 3
     /// For the receiver's output to show a change: enough epochs at 1 Hz.
     public var output: Duration = .seconds(6)
+    /// For the receiver to answer at a new baud rate before the old one is tried again.
+    public var lineSpeed: Duration = .seconds(3)
     public init() {}
   }
 
@@ -49,6 +52,8 @@ public final class ReceiverSetup: Sendable {
 
   let receiver: Receiver
   let timing: Timing
+  /// The speed this setup last set the port to, while a baud change is under way.
+  private let portSpeed = Locked<Int?>(nil)
   private let sleep: @Sendable (Duration) async -> Void
   private let now: @Sendable () -> ContinuousClock.Instant
 
@@ -108,8 +113,17 @@ public final class ReceiverSetup: Sendable {
         dryRun: true, duration: started.duration(to: now()))
     }
 
+    // A baud rate is its own step, first: the rest is then set and checked at the new speed.
+    let oldBaud = snapshot[UBloxKey.baudRate].map { Int($0) }
+    let newBaud = change.baudRate.flatMap { $0 == oldBaud ? nil : $0 }
+    let others = wanted.filter { $0.0 != UBloxKey.baudRate }
     do throws(SetupError) {
-      try await set(wanted, layers: [.ram], inbox)
+      if let newBaud, let oldBaud {
+        progress("switching from \(oldBaud) to \(newBaud) baud")
+        try await switchBaud(to: newBaud, from: oldBaud, inbox)
+        progress("it answers at \(newBaud) baud")
+      }
+      try await set(others, layers: [.ram], inbox)
       // Checked twice: read back, then by the output itself.
       let readBack = try await read(wanted.map(\.0), inbox)
       for (key, value) in wanted where readBack[key] != value {
@@ -129,15 +143,63 @@ public final class ReceiverSetup: Sendable {
       let cause = Task.isCancelled ? SetupError.interrupted : error
       progress("restoring the settings as they were")
       // The rollback runs even when this task was cancelled: in a task of its own.
-      let restored = await Task { [self] in await restore(snapshot, wanted) }.value
+      let restored = await Task { [self] in await restore(snapshot, wanted, lineSpeed: oldBaud) }.value
       throw .rolledBack(cause: cause, restored: restored)
     }
   }
 
-  /// Puts `snapshot` back in RAM and checks it reads back; whether it did.
-  private func restore(_ snapshot: [ConfigurationKey: UInt64], _ wanted: [(ConfigurationKey, UInt64)]) async -> Bool {
+  /// The baud-rate handshake: the receiver told its new speed in RAM (its acknowledgement may
+  /// come at either speed, or be lost, so it is not waited for), the port switched once that
+  /// has gone out, and the receiver asked who it is at the new speed. When it does not answer
+  /// there, the port goes back to the old speed, where it must answer again.
+  private func switchBaud(to newBaud: Int, from oldBaud: Int, _ inbox: FrameInbox) async throws(SetupError) {
+    _ = try await send(.valueSet([(UBloxKey.baudRate, UInt64(newBaud))], layers: [.ram]))
+    do {
+      try await receiver.changeLineSpeed(to: newBaud)
+      portSpeed.withLock { $0 = newBaud }
+    } catch {
+      throw .deviceLost("its port could not be set to \(newBaud) baud")
+    }
+    if await answers(within: timing.lineSpeed, inbox) { return }
+    if (try? await receiver.changeLineSpeed(to: oldBaud)) != nil { portSpeed.withLock { $0 = oldBaud } }
+    let back = await answers(within: timing.lineSpeed, inbox)
+    throw .notInEffect(
+      back
+        ? "it did not answer at \(newBaud) baud, and still speaks at \(oldBaud); the port is back at \(oldBaud) baud"
+        : "it answers at neither \(newBaud) nor \(oldBaud) baud")
+  }
+
+  /// Whether the receiver answers `UBX-MON-VER` within `time`.
+  private func answers(within time: Duration, _ inbox: FrameInbox) async -> Bool {
+    let deadline = now() + time
+    while now() < deadline, !Task.isCancelled {
+      inbox.clear()
+      guard (try? await send(.versionPoll)) == true else {
+        await sleep(.milliseconds(100))
+        continue
+      }
+      if await inbox.next(matching: { UBXVersion($0) != nil }, within: .milliseconds(500)) != nil { return true }
+    }
+    return false
+  }
+
+  /// Puts `snapshot` back in RAM and checks it reads back; whether it did. When the baud rate
+  /// is among them, the port follows the receiver back to `lineSpeed`.
+  private func restore(
+    _ snapshot: [ConfigurationKey: UInt64], _ wanted: [(ConfigurationKey, UInt64)], lineSpeed: Int?
+  ) async -> Bool {
     let inbox = FrameInbox(receiver, sleep: sleep)
-    let old = wanted.compactMap { key, _ in snapshot[key].map { (key, $0) } }
+    var old = wanted.compactMap { key, _ in snapshot[key].map { (key, $0) } }
+    if let lineSpeed, let speed = portSpeed.withLock({ $0 }), speed != lineSpeed {
+      // The port and the receiver are at the new speed: the rest put back there, then the
+      // receiver told its old speed, and the port follows it.
+      old.removeAll { $0.0 == UBloxKey.baudRate }
+      try? await set(old, layers: [.ram], inbox)
+      _ = try? await send(.valueSet([(UBloxKey.baudRate, UInt64(lineSpeed))], layers: [.ram]))
+      if (try? await receiver.changeLineSpeed(to: lineSpeed)) != nil { portSpeed.withLock { $0 = lineSpeed } }
+      guard await answers(within: timing.lineSpeed, inbox) else { return false }
+      old.append((UBloxKey.baudRate, UInt64(lineSpeed)))
+    }
     // Refused or not (a receiver that refused the change refuses its undoing too), what
     // counts is what it reads back.
     do {
@@ -166,6 +228,11 @@ public final class ReceiverSetup: Sendable {
   private func check(_ change: ReceiverSettings, against current: ReceiverSettings) throws(SetupError) {
     if let rate = change.rate, !ReceiverSettings.rates.contains(rate) {
       throw .cannotTake("A rate of \(rate) Hz is out of range: 1 to 25 Hz.")
+    }
+    if let baud = change.baudRate, !BaudRate.candidates.contains(baud) {
+      throw .cannotTake(
+        "\(baud) baud is not a rate a receiver's serial port takes: \(BaudRate.candidates.sorted().map(String.init).joined(separator: ", "))."
+      )
     }
     let merged = current.merging(change)
     guard let rate = merged.rate, let baud = merged.baudRate, merged.outputProtocol != .ubx else { return }

@@ -176,6 +176,19 @@ final class DescriptorReader: @unchecked Sendable {
     life.withLock { $0.queued -= dropped }
   }
 
+  /// Runs `work` on the reader's queue once every byte queued so far has been handed to the
+  /// descriptor (written, not necessarily sent on the line yet): `false` when they could not
+  /// be (the reader stopped, the device went away).
+  func afterWrites(_ work: @escaping @Sendable (Bool) -> Void) {
+    queue.async { [self] in whenFlushed(work) }
+  }
+
+  private func whenFlushed(_ work: @escaping @Sendable (Bool) -> Void) {
+    if stopped { return work(false) }
+    guard pendingStart < pending.count else { return work(true) }
+    queue.asyncAfter(deadline: .now() + .milliseconds(5)) { [self] in whenFlushed(work) }
+  }
+
   /// Runs `work` on the reader's queue, after any bytes already being handled.
   func perform(_ work: @escaping @Sendable () -> Void) {
     queue.async(execute: work)

@@ -39,7 +39,7 @@ struct LineWatch: Sendable {
   let automatic: Bool
   let timing: Timing
   /// The rates in the order they are tried; the one found last time first.
-  let candidates: [Int]
+  private(set) var candidates: [Int]
   /// The rate being tried or kept: an index in ``candidates``.
   private(set) var index = 0
   private(set) var probing: Bool
@@ -106,6 +106,22 @@ struct LineWatch: Sendable {
       }
     }
     return actions
+  }
+
+  /// The port was set to `rate` on purpose (a receiver told to change its speed): that rate
+  /// is kept from `now`, not searched for, and is the one a replug tries first.
+  mutating func switched(to rate: Int, now: ContinuousClock.Instant) {
+    if let found = candidates.firstIndex(of: rate) {
+      index = found
+    } else {
+      candidates.append(rate)
+      index = candidates.count - 1
+    }
+    probing = false
+    knownRate = rate
+    probeStart = now
+    silenceReported = false
+    garbageReported = false
   }
 
   /// Tries `candidates[next]` from `now` on.

@@ -52,7 +52,16 @@ final class PortReader: @unchecked Sendable {
 
   /// Runs the session until the port closes or ``stop()`` is called.
   func run() async -> Ending {
-    outlet = receiver.attach { [weak reader] bytes in reader?.send(bytes) ?? .failure(.notConnected) }
+    outlet = receiver.attach(
+      Receiver.Outlet(
+        send: { [weak reader] bytes in reader?.send(bytes) ?? .failure(.notConnected) },
+        changeLineSpeed: { [weak self] rate, done in
+          guard let self else { return done(.failure(.notConnected)) }
+          self.reader.afterWrites { written in
+            guard written else { return done(.failure(.notConnected)) }
+            done(self.switchSpeed(to: rate))
+          }
+        }))
     reader.perform { [self] in
       if watch.probing {
         pipeline.isSettled = false
@@ -93,6 +102,27 @@ final class PortReader: @unchecked Sendable {
         receiver.publish(.status(.failed(error)))
       }
     }
+  }
+
+  /// On the reader's queue, what was queued written: the port drained onto the line and set
+  /// to `rate`, the watch told, the decoder started afresh (bytes at the old speed are garbage
+  /// at the new one).
+  private func switchSpeed(to rate: Int) -> Result<Void, Receiver.SendError> {
+    do throws(Errno) {
+      try port.descriptor.drainOutput()
+      try port.setBaudRate(rate)
+    } catch {
+      return .failure(.notConnected)
+    }
+    let now = now()
+    watch.switched(to: rate, now: now)
+    pipeline.reset()
+    pipeline.isSettled = true
+    counters = LineWatch.Counters()
+    counters.lastSentence = now
+    counters.lastByte = now
+    receiver.publish(.lineSpeed(rate))
+    return .success(())
   }
 
   private func closed(_ error: Errno?) {

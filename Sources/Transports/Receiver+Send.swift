@@ -15,6 +15,18 @@ extension Receiver {
   /// them. Whole or not at all: a send that fails queued nothing.
   public func send(_ bytes: some Sequence<UInt8>) throws(SendError) {
     guard let outlet else { throw .notConnected }
-    if case .failure(let error) = outlet(Array(bytes)) { throw error }
+    if case .failure(let error) = outlet.send(Array(bytes)) { throw error }
+  }
+
+  /// Sets the serial port to `bitsPerSecond` once everything sent so far has been written, as
+  /// a receiver just told to change its speed needs: the port's autobaud then keeps the new
+  /// speed instead of searching, and listeners hear it as a line speed. Returns when the port
+  /// has changed.
+  /// - Throws: ``SendError/notConnected`` when no serial session is open (or the source is no
+  ///   serial port); the speed is then unchanged.
+  public func changeLineSpeed(to bitsPerSecond: Int) async throws(SendError) {
+    guard let change = outlet?.changeLineSpeed else { throw .notConnected }
+    let result = await withCheckedContinuation { continuation in change(bitsPerSecond) { continuation.resume(returning: $0) } }
+    if case .failure(let error) = result { throw error }
   }
 }

@@ -52,7 +52,7 @@ public final class Receiver: Sendable, ReceiverEventSink {
     var nextID = 0
     var interests: Interests = []
     /// Where ``send(_:)`` hands bytes: the open session's writer, if the source can write.
-    var outlet: (id: Int, send: @Sendable ([UInt8]) -> Result<Void, SendError>)?
+    var outlet: (id: Int, outlet: Outlet)?
     /// The runner whose task runs the source now, if any.
     var leader: Int?
     /// The other runners, each waiting for the leader's session to end (a continuation once
@@ -71,8 +71,23 @@ public final class Receiver: Sendable, ReceiverEventSink {
   public let source: any ByteSource
   private let state = Locked(State())
 
+  /// What a session that can write offers: its writer, and, on a serial port, a change of the
+  /// port's speed after what was written has gone out.
+  package struct Outlet: Sendable {
+    package var send: @Sendable ([UInt8]) -> Result<Void, SendError>
+    package var changeLineSpeed: (@Sendable (Int, @escaping @Sendable (Result<Void, SendError>) -> Void) -> Void)?
+
+    package init(
+      send: @escaping @Sendable ([UInt8]) -> Result<Void, SendError>,
+      changeLineSpeed: (@Sendable (Int, @escaping @Sendable (Result<Void, SendError>) -> Void) -> Void)? = nil
+    ) {
+      self.send = send
+      self.changeLineSpeed = changeLineSpeed
+    }
+  }
+
   /// Hands bytes to the open session's writer; sessions attach one while they can write.
-  package func attach(_ outlet: @escaping @Sendable ([UInt8]) -> Result<Void, SendError>) -> Int {
+  package func attach(_ outlet: Outlet) -> Int {
     state.withLock { state in
       defer { state.nextID += 1 }
       state.outlet = (state.nextID, outlet)
@@ -86,7 +101,7 @@ public final class Receiver: Sendable, ReceiverEventSink {
   }
 
   /// The outlet of the open session, if any.
-  var outlet: (@Sendable ([UInt8]) -> Result<Void, SendError>)? { state.withLock { $0.outlet?.send } }
+  var outlet: Outlet? { state.withLock { $0.outlet?.outlet } }
 
   public init(_ source: any ByteSource) {
     self.source = source

@@ -35,6 +35,19 @@ struct ConfigureOptions: Equatable {
         options.change.rate = rate
       },
       CommandOption(
+        names: ["--baud"], value: "<rate>",
+        help:
+          "The receiver's baud rate: switched, then checked by asking it at the new rate; when it does not answer there, the old rate is used again."
+      ) { options, value throws(UsageError) in
+        guard let value, let baud = Int(value), BaudRate.candidates.contains(baud) else {
+          throw UsageError(
+            message:
+              "--baud takes one of \(BaudRate.candidates.sorted().map(String.init).joined(separator: ", ")); got '\(value ?? "")'.",
+            topic: .configure)
+        }
+        options.change.baudRate = baud
+      }.completing(.words(BaudRate.candidates.sorted().map(String.init))),
+      CommandOption(
         names: ["--sentences"], value: "<list>",
         help: "The NMEA sentences to send, the rest off: " + NMEASentenceType.allCases.map(\.rawValue).joined(separator: ",") + "."
       ) { options, value throws(UsageError) in

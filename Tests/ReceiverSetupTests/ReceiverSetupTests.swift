@@ -21,14 +21,14 @@ struct ReceiverSetupTests {
     let playing: Task<Void, Never>
     let running: Task<Void, Never>
 
-    init(rate: Int = 4, fault: UBloxResponder.Fault? = nil) throws {
+    init(rate: Int = 4, baud: Int = 38_400, fault: UBloxResponder.Fault? = nil) throws {
       pty = try PseudoTerminal()
       var route = Route.demoDrive
       route.start = UTCTimestamp(nanosecondsSince1970: Int64(Date().timeIntervalSince1970.rounded(.up)) * 1_000_000_000)
       let simulation = Simulation(route: route.lasting(600), profile: .ublox, rate: Double(rate))
       simulated = LiveReceiver(
-        simulation: simulation, port: pty.master, latency: 20, responder: UBloxResponder(rate: rate, fault: fault))
-      receiver = Receiver(SerialSource(path: pty.slavePath, baudRate: .fixed(38_400)))
+        simulation: simulation, port: pty.master, latency: 20, responder: UBloxResponder(rate: rate, baud: baud, fault: fault))
+      receiver = Receiver(SerialSource(path: pty.slavePath, baudRate: .fixed(baud)))
       let simulated = simulated, receiver = receiver
       playing = Task(executorPreference: DedicatedExecutor.own()) { await simulated.run() }
       running = Task(executorPreference: DedicatedExecutor.own()) { await receiver.run() }
@@ -46,8 +46,8 @@ struct ReceiverSetupTests {
   }
 
   /// A bench whose receiver has opened its port.
-  static func bench(rate: Int = 4, fault: UBloxResponder.Fault? = nil) async throws -> Bench {
-    let bench = try Bench(rate: rate, fault: fault)
+  static func bench(rate: Int = 4, baud: Int = 38_400, fault: UBloxResponder.Fault? = nil) async throws -> Bench {
+    let bench = try Bench(rate: rate, baud: baud, fault: fault)
     #expect(await bench.pty.waitUntilHeld())
     return bench
   }
@@ -138,6 +138,67 @@ struct ReceiverSetupTests {
     await #expect(throws: SetupError.self) { try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(change) }
     let configuration = bench.configuration
     await bench.stop()
+    #expect(configuration.ram == configuration.initial)
+  }
+
+  /// 9600 baud to 115200 and back: the receiver told, the port following it, the receiver
+  /// asked at the new speed, and its output read there.
+  @Test func theBaudRateGoesUpAndBackDownWithThePortFollowing() async throws {
+    // (1 Hz of GGA and RMC: what 9600 baud carries.)
+    let bench = try await Self.bench(rate: 1, baud: 9600)
+    let setup = ReceiverSetup(bench.receiver, timing: Self.fast)
+    let up = try await setup.configure(ReceiverSettings(baudRate: 115_200, sentences: [.gga, .rmc]))
+    let atUp = (bench.configuration, bench.pty.inputSpeed)
+    let down = try await setup.configure(ReceiverSettings(baudRate: 9600))
+    let atDown = (bench.configuration, bench.pty.inputSpeed)
+    await bench.stop()
+    #expect(up.before.baudRate == 9600 && up.after.baudRate == 115_200)
+    #expect(atUp.0.lineSpeed == 115_200 && atUp.1 == speed_t(B115200))
+    #expect(up.measuredAfter?.sentences == [.gga, .rmc], "\(String(describing: up.measuredAfter))")
+    #expect(down.before.baudRate == 115_200 && atDown.0.lineSpeed == 9600 && atDown.1 == speed_t(B9600))
+    #expect((down.measuredAfter?.epochs ?? 0) >= 4, "\(String(describing: down.measuredAfter))")
+  }
+
+  /// A receiver that acknowledges a new baud rate and keeps the old one: nothing answers at
+  /// the new speed, so the port goes back, where it answers, and the change is undone.
+  @Test func aBaudRateTheReceiverDoesNotTakeFallsBackToTheOldOne() async throws {
+    let bench = try await Self.bench(baud: 9600, fault: .ignoresBaudChange)
+    var thrown: SetupError?
+    do {
+      _ = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(rate: 2, baudRate: 115_200))
+    } catch {
+      thrown = error
+    }
+    let configuration = bench.configuration, speed = bench.pty.inputSpeed
+    await bench.stop()
+    guard case .rolledBack(.notInEffect(let reason), let restored) = thrown else {
+      Issue.record("expected a rollback for the baud rate, got \(String(describing: thrown))")
+      return
+    }
+    #expect(reason == "it did not answer at 115200 baud, and still speaks at 9600; the port is back at 9600 baud")
+    #expect(restored)
+    #expect(speed == speed_t(B9600))
+    #expect(configuration.ram == configuration.initial)
+  }
+
+  /// A failure after the baud rate changed: the rest is put back at the new speed, then the
+  /// receiver and the port go back to the old one together.
+  @Test func aFailureAfterTheBaudRateChangedPutsTheOldSpeedBackToo() async throws {
+    let bench = try await Self.bench(baud: 9600, fault: .outputUnchanged)
+    var thrown: SetupError?
+    do {
+      _ = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(rate: 2, baudRate: 57_600))
+    } catch {
+      thrown = error
+    }
+    let configuration = bench.configuration, speed = bench.pty.inputSpeed
+    await bench.stop()
+    guard case .rolledBack(_, let restored) = thrown else {
+      Issue.record("expected a rollback, got \(String(describing: thrown))")
+      return
+    }
+    #expect(restored)
+    #expect(speed == speed_t(B9600) && configuration.lineSpeed == 9600)
     #expect(configuration.ram == configuration.initial)
   }
 

@@ -48,6 +48,23 @@ struct ConfigureProgramTests {
     #expect(shown.output.contains("rate             1 Hz"), "\(shown.output)")
   }
 
+  /// The baud rate up and back down through the program: each run finds the receiver at the
+  /// speed the last one left it (autobaud), switches it, and asks it at the new speed.
+  @Test func theBaudRateGoesUpAndBackThroughTheProgram() async throws {
+    let (simulator, link) = try await Self.simulatedReceiver("configure-baud")
+    let up = try await Program.run(["configure", "--device", link, "--baud", "115200"])
+    let shownUp = try await Program.run(["configure", "--device", link, "--show"])
+    let down = try await Program.run(["configure", "--device", link, "--baud", "38400"])
+    let shownDown = try await Program.run(["configure", "--device", link, "--show"])
+    try await Self.stop(simulator)
+    #expect(up.status == 0, "\(up.error)")
+    #expect(up.output.contains("baud             38400 → 115200"), "\(up.output)")
+    #expect(up.error.contains("it answers at 115200 baud"), "\(up.error)")
+    #expect(shownUp.output.contains("baud             115200"), "\(shownUp.output) \(shownUp.error)")
+    #expect(down.status == 0, "\(down.error)")
+    #expect(shownDown.output.contains("baud             38400"), "\(shownDown.output) \(shownDown.error)")
+  }
+
   @Test func theReadmesConfigureLinesWorkAsWritten() async throws {
     let readme = try String(contentsOf: Program.fixtures.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
     let lines = readme.split(separator: "\n").map(String.init).filter { $0.hasPrefix("gpsbridge configure --device /dev/ttyACM0") }
