@@ -52,7 +52,7 @@ public struct RTCM3Frame: Hashable, Sendable {
     guard bytes.count >= total else { return .needMore }
     let crc = crc24q(UnsafeRawBufferPointer(rebasing: bytes[0..<(3 + length)]))
     let sent = UInt32(bytes[3 + length]) << 16 | UInt32(bytes[4 + length]) << 8 | UInt32(bytes[5 + length])
-    guard crc == sent else { return .invalid }
+    guard crc == sent else { return .rejected(.badChecksum) }
     return .frame(RTCM3Frame(message: Array(bytes[3..<(3 + length)])), length: total)
   }
 }

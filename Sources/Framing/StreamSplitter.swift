@@ -20,12 +20,14 @@ public enum FramingStage: Hashable, Sendable, CaseIterable {
       case .frame(let frame, let length): .frame(.ubx(frame), length: length)
       case .needMore: .needMore
       case .invalid: .invalid
+      case .rejected(let reason): .rejected(reason)
       }
     case .rtcm3:
       switch RTCM3Frame.parse(bytes) {
       case .frame(let frame, let length): .frame(.rtcm3(frame), length: length)
       case .needMore: .needMore
       case .invalid: .invalid
+      case .rejected(let reason): .rejected(reason)
       }
     }
   }
@@ -59,7 +61,12 @@ public struct StreamSplitter: Sendable {
   public struct Counters: Hashable, Sendable {
     public var ubx = 0
     public var rtcm3 = 0
+    /// Frames whose start was seen and that were thrown away, by protocol and reason.
+    public var rejected: [FramingStage: [FrameRejection: Int]] = [:]
     public init() {}
+
+    /// Every frame thrown away.
+    public var rejectedCount: Int { rejected.values.reduce(0) { $0 + $1.values.reduce(0, +) } }
   }
 
   public let stages: [FramingStage]
@@ -134,6 +141,9 @@ public struct StreamSplitter: Sendable {
           pending = Array(bytes[index...])
           return
         case .invalid:
+          continue
+        case .rejected(let reason):
+          counters.rejected[stage, default: [:]][reason, default: 0] += 1
           continue
         }
       }

@@ -48,11 +48,11 @@ public struct UBXFrame: Hashable, Sendable {
     guard bytes[0] == sync.0, bytes[1] == sync.1 else { return .invalid }
     guard bytes.count >= 6 else { return .needMore }
     let length = Int(bytes[4]) | Int(bytes[5]) << 8
-    guard length <= longestPayload else { return .invalid }
+    guard length <= longestPayload else { return .rejected(.overlong) }
     let total = length + overhead
     guard bytes.count >= total else { return .needMore }
     let (a, b) = checksum(UnsafeRawBufferPointer(rebasing: bytes[2..<(6 + length)]))
-    guard bytes[6 + length] == a, bytes[7 + length] == b else { return .invalid }
+    guard bytes[6 + length] == a, bytes[7 + length] == b else { return .rejected(.badChecksum) }
     let frame = UBXFrame(messageClass: bytes[2], id: bytes[3], payload: Array(bytes[6..<(6 + length)]))
     return .frame(frame, length: total)
   }
@@ -62,5 +62,17 @@ public struct UBXFrame: Hashable, Sendable {
 enum ParseResult<Frame> {
   case frame(Frame, length: Int)
   case needMore
+  /// Not the protocol's start after all (its sync bytes did not follow).
   case invalid
+  /// The protocol's start, and a frame that cannot be: dropped and counted, its bytes then
+  /// read as text.
+  case rejected(FrameRejection)
+}
+
+/// Why a binary frame whose start was seen was thrown away.
+public enum FrameRejection: String, Hashable, Sendable, CaseIterable {
+  /// Its checksum (UBX's Fletcher, RTCM 3's CRC-24Q) does not match its bytes.
+  case badChecksum = "bad checksum"
+  /// Its length is beyond what the protocol allows, or the bound gpsbridge keeps.
+  case overlong
 }

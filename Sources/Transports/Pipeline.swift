@@ -234,15 +234,22 @@ package struct Pipeline: Sendable {
   package var rejected: Int {
     let counters = decoder.framer.counters
     return counters.badChecksum + counters.malformed + counters.overlong + counters.missingChecksum + decoder.decodeErrors
+      + splitter.counters.rejectedCount
   }
 
   /// The sentences thrown away so far, by reason: `3 bad checksum, 1 undecodable`.
   package var rejectionSummary: String? {
     let counters = decoder.framer.counters
-    let parts = [
+    var parts = [
       (counters.badChecksum, "bad checksum"), (counters.missingChecksum, "no checksum"), (counters.malformed, "malformed"),
       (counters.overlong, "overlong"), (decoder.decodeErrors, "undecodable"),
     ].filter { $0.0 > 0 }
+    let frames = splitter.counters.rejected
+    for (stage, name) in [(FramingStage.ubx, "UBX"), (.rtcm3, "RTCM 3")] {
+      for reason in FrameRejection.allCases {
+        if let count = frames[stage]?[reason], count > 0 { parts.append((count, "\(name) \(reason.rawValue)")) }
+      }
+    }
     return parts.isEmpty ? nil : parts.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
   }
 

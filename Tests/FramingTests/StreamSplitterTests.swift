@@ -53,6 +53,29 @@ import Testing
     #expect(text == stream)
   }
 
+  /// Frames thrown away are counted by protocol and reason, whatever length they claim (up to
+  /// UBX's 65,535), and the sentences around them all come through.
+  @Test(arguments: [0x2001, 0x8000, 0xFFFF])
+  func rejectedFramesAreCountedWithTheirReason(claimedLength: Int) {
+    var corrupted = Self.ackBytes
+    corrupted[9] ^= 0x01  // the checksum's second byte
+    let overlong: [UInt8] = [0xB5, 0x62, 0x01, 0x07, UInt8(claimedLength & 0xFF), UInt8(claimedLength >> 8)]
+    var badCRC = Self.rtcm.bytes
+    badCRC[badCRC.count - 1] ^= 0x80
+    let stream = Self.gga + corrupted + Self.gga + overlong + Self.gga + badCRC + Self.gga + Self.ackBytes
+    var splitter = StreamSplitter()
+    var text: [UInt8] = []
+    var frames: [ProtocolFrame] = []
+    stream.withUnsafeBytes { splitter.split($0, text: { text += $0 }, frame: { frames.append($0) }) }
+    splitter.finish { text += $0 }
+    #expect(frames.count == 1)
+    #expect(splitter.counters.rejected[.ubx] == [.badChecksum: 1, .overlong: 1])
+    #expect(splitter.counters.rejected[.rtcm3] == [.badChecksum: 1])
+    #expect(splitter.counters.rejectedCount == 3)
+    // Every sentence is whole in the text the NMEA framer gets.
+    #expect(String(decoding: text, as: UTF8.self).components(separatedBy: "$GPGGA").count == 5)
+  }
+
   @Test func aFrameCutShortAtTheEndIsText() {
     let stream = Self.gga + Array(Self.ackBytes.prefix(7))
     let (text, frames) = Self.split(stream, at: [])
