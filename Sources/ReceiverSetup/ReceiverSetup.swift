@@ -120,7 +120,7 @@ public final class ReceiverSetup: Sendable {
     do throws(SetupError) {
       if let newBaud, let oldBaud {
         progress("switching from \(oldBaud) to \(newBaud) baud")
-        try await switchBaud(to: newBaud, from: oldBaud, inbox)
+        try await switchBaud(to: newBaud, inbox)
         progress("it answers at \(newBaud) baud")
       }
       try await set(others, layers: [.ram], inbox)
@@ -151,22 +151,23 @@ public final class ReceiverSetup: Sendable {
   /// The baud-rate handshake: the receiver told its new speed in RAM (its acknowledgement may
   /// come at either speed, or be lost, so it is not waited for), the port switched once that
   /// has gone out, and the receiver asked who it is at the new speed. When it does not answer
-  /// there, the port goes back to the old speed, where it must answer again.
-  private func switchBaud(to newBaud: Int, from oldBaud: Int, _ inbox: FrameInbox) async throws(SetupError) {
+  /// there, the port goes back to the speed it was heard at, where it must answer again.
+  private func switchBaud(to newBaud: Int, _ inbox: FrameInbox) async throws(SetupError) {
     _ = try await send(.valueSet([(UBloxKey.baudRate, UInt64(newBaud))], layers: [.ram]))
+    let heardAt: Int
     do {
-      try await receiver.changeLineSpeed(to: newBaud)
+      heardAt = try await receiver.changeLineSpeed(to: newBaud)
       portSpeed.withLock { $0 = newBaud }
     } catch {
       throw .deviceLost("its port could not be set to \(newBaud) baud")
     }
     if await answers(within: timing.lineSpeed, inbox) { return }
-    if (try? await receiver.changeLineSpeed(to: oldBaud)) != nil { portSpeed.withLock { $0 = oldBaud } }
+    if (try? await receiver.changeLineSpeed(to: heardAt)) != nil { portSpeed.withLock { $0 = heardAt } }
     let back = await answers(within: timing.lineSpeed, inbox)
     throw .notInEffect(
       back
-        ? "it did not answer at \(newBaud) baud, and still speaks at \(oldBaud); the port is back at \(oldBaud) baud"
-        : "it answers at neither \(newBaud) nor \(oldBaud) baud")
+        ? "it did not answer at \(newBaud) baud, and still speaks at \(heardAt); the port is back at \(heardAt) baud"
+        : "it answers at neither \(newBaud) nor \(heardAt) baud")
   }
 
   /// Whether the receiver answers `UBX-MON-VER` within `time`.

@@ -107,7 +107,8 @@ final class PortReader: @unchecked Sendable {
   /// On the reader's queue, what was queued written: the port drained onto the line and set
   /// to `rate`, the watch told, the decoder started afresh (bytes at the old speed are garbage
   /// at the new one).
-  private func switchSpeed(to rate: Int) -> Result<Void, Receiver.SendError> {
+  private func switchSpeed(to rate: Int) -> Result<Int, Receiver.SendError> {
+    let before = watch.rate
     do throws(Errno) {
       try port.descriptor.drainOutput()
       try port.setBaudRate(rate)
@@ -122,7 +123,7 @@ final class PortReader: @unchecked Sendable {
     counters.lastSentence = now
     counters.lastByte = now
     receiver.publish(.lineSpeed(rate))
-    return .success(())
+    return .success(before)
   }
 
   private func closed(_ error: Errno?) {

@@ -20,13 +20,14 @@ extension Receiver {
 
   /// Sets the serial port to `bitsPerSecond` once everything sent so far has been written, as
   /// a receiver just told to change its speed needs: the port's autobaud then keeps the new
-  /// speed instead of searching, and listeners hear it as a line speed. Returns when the port
-  /// has changed.
+  /// speed instead of searching, and listeners hear it as a line speed. Returns, once the port
+  /// has changed, the speed it had before (where the receiver was heard until now).
   /// - Throws: ``SendError/notConnected`` when no serial session is open (or the source is no
   ///   serial port); the speed is then unchanged.
-  public func changeLineSpeed(to bitsPerSecond: Int) async throws(SendError) {
+  @discardableResult
+  public func changeLineSpeed(to bitsPerSecond: Int) async throws(SendError) -> Int {
     guard let change = outlet?.changeLineSpeed else { throw .notConnected }
     let result = await withCheckedContinuation { continuation in change(bitsPerSecond) { continuation.resume(returning: $0) } }
-    if case .failure(let error) = result { throw error }
+    return try result.get()
   }
 }

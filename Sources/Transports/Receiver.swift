@@ -75,11 +75,12 @@ public final class Receiver: Sendable, ReceiverEventSink {
   /// port's speed after what was written has gone out.
   package struct Outlet: Sendable {
     package var send: @Sendable ([UInt8]) -> Result<Void, SendError>
-    package var changeLineSpeed: (@Sendable (Int, @escaping @Sendable (Result<Void, SendError>) -> Void) -> Void)?
+    /// Sets the speed; the result is the speed before.
+    package var changeLineSpeed: (@Sendable (Int, @escaping @Sendable (Result<Int, SendError>) -> Void) -> Void)?
 
     package init(
       send: @escaping @Sendable ([UInt8]) -> Result<Void, SendError>,
-      changeLineSpeed: (@Sendable (Int, @escaping @Sendable (Result<Void, SendError>) -> Void) -> Void)? = nil
+      changeLineSpeed: (@Sendable (Int, @escaping @Sendable (Result<Int, SendError>) -> Void) -> Void)? = nil
     ) {
       self.send = send
       self.changeLineSpeed = changeLineSpeed
