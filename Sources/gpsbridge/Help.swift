@@ -79,7 +79,10 @@ struct HelpPage {
     }
     if !subcommands.isEmpty {
       lines += ["", "SUBCOMMANDS:"] + subcommands.flatMap { Self.row($0.0, $0.1) }
-      lines += ["", "  See 'gpsbridge help <subcommand>' for detailed help."]
+      lines += [
+        "", "  See 'gpsbridge help <subcommand>' for detailed help, and the manual pages:",
+        "  'man gpsbridge-<subcommand>' once installed, or 'gpsbridge help --man <name>'.",
+      ]
     }
     if !examples.isEmpty { lines += ["", "EXAMPLES:"] + examples.map { "  " + $0 } }
     if let exitStatus { lines += ["", "EXIT STATUS:"] + Self.wrap(exitStatus, width: Self.width - Self.indent).map { "  " + $0 } }
