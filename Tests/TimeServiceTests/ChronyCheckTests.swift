@@ -55,6 +55,11 @@ import TimeService
       (["refclock SOCK /tmp/gpsbridge-time-gps-\(getpid()).sock refid GPS"], ["GPS: reach 0: chrony got no samples from it."]),
       (["refclock SOCK /tmp/gpsbridge-time-mon-\(getpid()).sock refid MON noselect"], ["MON: noselect: chrony measures it"]),
     ]
+    defer {
+      // chronyd leaves the sockets of its SOCK refclocks when it is killed.
+      unlink("/tmp/gpsbridge-time-gps-\(getpid()).sock")
+      unlink("/tmp/gpsbridge-time-mon-\(getpid()).sock")
+    }
     for (refclocks, said) in cases {
       let chronyd = try Chronyd(
         refclocks: refclocks, directory: scratchDirectory("chrony-time-\(UUID().uuidString.prefix(8))").appendingPathComponent("chrony"))
