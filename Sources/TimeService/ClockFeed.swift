@@ -144,7 +144,12 @@ public final class ClockFeed: Sendable {
   public func note(_ notice: TimeNotice) {
     integrity.withLock { integrity in
       integrity.notice = notice
-      if case .jumped = notice { integrity.feeding = false }
+      // A jump, or a date before this release, stops the feeding until good time comes again
+      // (the next sample sent says so): the report must not say "feeding" meanwhile.
+      switch notice {
+      case .jumped, .beforeRelease: integrity.feeding = false
+      case .resumed: break
+      }
       if notice.feeds { integrity.feeding = true }
     }
     if case .beforeRelease = notice { return }

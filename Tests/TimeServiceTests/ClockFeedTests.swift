@@ -1,4 +1,5 @@
 import Foundation
+import NMEA
 import Plumbing
 import TestHelpers
 import Testing
@@ -10,6 +11,29 @@ import Transports
 /// clock, and chrony's socket a stand-in that records each datagram.
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct ClockFeedTests {
+  /// A jump or a date before this release stops the feeding, and the state says so at once,
+  /// until the next sample is sent (it said "feeding" through an old date until then).
+  @Test func aRefusedTimeIsNotReportedAsFeeding() throws {
+    let feed = try ClockFeed(ClockFeed.Outputs())
+    #expect(!feed.state.feeding)
+    feed.take(
+      TimeSample(
+        kind: .serial, reference: UTCTimestamp(nanosecondsSince1970: 1_790_000_000_000_000_000),
+        system: UTCTimestamp(nanosecondsSince1970: 1_790_000_000_100_000_000)))
+    #expect(feed.state.feeding)
+    feed.note(.beforeRelease(UTCDate(year: 2024, month: 5, day: 1)))
+    #expect(!feed.state.feeding)
+    feed.take(
+      TimeSample(
+        kind: .serial, reference: UTCTimestamp(nanosecondsSince1970: 1_790_000_001_000_000_000),
+        system: UTCTimestamp(nanosecondsSince1970: 1_790_000_001_100_000_000)))
+    #expect(feed.state.feeding)
+    feed.note(.jumped(by: 36_000))
+    #expect(!feed.state.feeding)
+    feed.note(.resumed(.backInLine))
+    #expect(feed.state.feeding)
+  }
+
   @Test func theREADMEsTwoCallsFeedChronyFromAReceiver() async throws {
     let directory = scratchDirectory("gpsbridge-clock-feed")
     let socketPath = directory.appendingPathComponent("chrony.sock").path

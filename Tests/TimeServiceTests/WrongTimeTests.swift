@@ -85,7 +85,7 @@ struct WrongTimeTests {
     let said = await finish(process, reading: [errors], timeout: 0).output  // (the one pipe read)
     let samples = chrony.stop()
 
-    let report = answer.split(separator: "\n").first { $0.contains(#""class":"TIMESERVICE""#) }.map(String.init) ?? answer
+    let report = answer.split(whereSeparator: \.isNewline).first { $0.contains(#""class":"TIMESERVICE""#) }.map(String.init) ?? answer
     #expect(report.contains(#""feeding":false"#), "\(report)")
     #expect(report.contains("before this release of gpsbridge"), "\(report)")
     #expect(!report.contains(#""delay":-"#) && !report.contains("offset -"), "\(report)")
