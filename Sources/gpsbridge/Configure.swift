@@ -18,7 +18,18 @@ func configure(_ options: ConfigureOptions) async -> Int32 {
     }
   }
   let running = Task { await receiver.run() }
-  defer { running.cancel() }
+  let status = await configure(receiver, options, settled: settled, problems: problems)
+  // The session ends before the program does: the port closed with its settings as they
+  // were, its lock released (a process that exits first leaves the line at its last speed).
+  running.cancel()
+  await running.value
+  return status
+}
+
+/// The work of `configure` on a receiver that is running.
+private func configure(
+  _ receiver: Receiver, _ options: ConfigureOptions, settled: Shared<Bool>, problems: Shared<[String]>
+) async -> Int32 {
   // Until autobaud has found the receiver's rate (a fixed rate is known at once).
   var waited = 0
   while !settled.withLock({ $0 }), waited < 300, !Task.isCancelled {

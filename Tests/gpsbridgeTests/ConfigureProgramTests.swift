@@ -48,20 +48,22 @@ struct ConfigureProgramTests {
     #expect(shown.output.contains("rate             1 Hz"), "\(shown.output)")
   }
 
-  /// The baud rate through the program: the receiver found by autobaud, switched, asked at the
-  /// new speed, and found there by the next run. (Back down is tested on the library's own
-  /// session in `ReceiverSetupTests`: through the program, a third run found the simulated
-  /// receiver at a wrong speed in 2 of 4 loaded runs, a simulator fault still open.)
-  @Test func theBaudRateIsSetThroughTheProgramAndFoundThereNextTime() async throws {
+  /// The baud rate up and back down through the program: each run finds the receiver at the
+  /// speed the last one left it (autobaud), switches it, and asks it at the new speed.
+  @Test func theBaudRateGoesUpAndBackThroughTheProgram() async throws {
     let (simulator, link) = try await Self.simulatedReceiver("configure-baud")
     let up = try await Program.run(["configure", "--device", link, "--baud", "115200"])
     let shownUp = try await Program.run(["configure", "--device", link, "--show"])
+    let down = try await Program.run(["configure", "--device", link, "--baud", "38400"])
+    let shownDown = try await Program.run(["configure", "--device", link, "--show"])
     try await Self.stop(simulator)
     #expect(up.status == 0, "\(up.error)")
     #expect(up.output.contains("baud             38400 → 115200"), "\(up.output)")
     #expect(up.error.contains("it answers at 115200 baud"), "\(up.error)")
     #expect(shownUp.output.contains("baud             115200"), "\(shownUp.output) \(shownUp.error)")
     #expect(shownUp.error.contains("NMEA at 115200 baud"), "\(shownUp.error)")
+    #expect(down.status == 0, "\(down.error)")
+    #expect(shownDown.output.contains("baud             38400"), "\(shownDown.output) \(shownDown.error)")
   }
 
   @Test func theReadmesConfigureLinesWorkAsWritten() async throws {
