@@ -49,13 +49,15 @@ struct ConfigureProgramTests {
   }
 
   /// The baud rate up and back down through the program: each run finds the receiver at the
-  /// speed the last one left it (autobaud), switches it, and asks it at the new speed.
+  /// speed the last one left it (autobaud), switches it, and asks it at the new speed. (No run
+  /// after the last: a pseudo-terminal keeps what nobody read, and once the line idles at the
+  /// simulated receiver's own speed, the next program reads those bytes at its first probe
+  /// speed — a real serial port drops them.)
   @Test func theBaudRateGoesUpAndBackThroughTheProgram() async throws {
     let (simulator, link) = try await Self.simulatedReceiver("configure-baud")
     let up = try await Program.run(["configure", "--device", link, "--baud", "115200"])
     let shownUp = try await Program.run(["configure", "--device", link, "--show"])
     let down = try await Program.run(["configure", "--device", link, "--baud", "38400"])
-    let shownDown = try await Program.run(["configure", "--device", link, "--show"])
     try await Self.stop(simulator)
     #expect(up.status == 0, "\(up.error)")
     #expect(up.output.contains("baud             38400 → 115200"), "\(up.output)")
@@ -63,7 +65,8 @@ struct ConfigureProgramTests {
     #expect(shownUp.output.contains("baud             115200"), "\(shownUp.output) \(shownUp.error)")
     #expect(shownUp.error.contains("NMEA at 115200 baud"), "\(shownUp.error)")
     #expect(down.status == 0, "\(down.error)")
-    #expect(shownDown.output.contains("baud             38400"), "\(shownDown.output) \(shownDown.error)")
+    #expect(down.error.contains("NMEA at 115200 baud") && down.error.contains("it answers at 38400 baud"), "\(down.error)")
+    #expect(down.output.contains("baud             115200 → 38400"), "\(down.output)")
   }
 
   @Test func theReadmesConfigureLinesWorkAsWritten() async throws {
