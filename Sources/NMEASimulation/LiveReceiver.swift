@@ -72,16 +72,7 @@ public final class LiveReceiver: @unchecked Sendable {
   }
 
   private func write(_ bytes: [UInt8]) {
-    // Nobody has the line open: what a receiver sends now is lost, as on a serial port (a
-    // pseudo-terminal would keep it for the next program that opens it).
-    guard !nobodyListens() else { return }
     writing.withLock { _ in _ = try? port.writeAll(speaksAtHostSpeed() ? bytes : Self.garbled(bytes)) }
-  }
-
-  /// Whether no program has the pseudo-terminal's other side open (its master sees a hang-up).
-  private func nobodyListens() -> Bool {
-    var descriptor = pollfd(fd: port.rawValue, events: Int16(POLLOUT), revents: 0)
-    return poll(&descriptor, 1, 0) == 1 && descriptor.revents & Int16(POLLHUP) != 0
   }
 
   /// Whether the host's end of the line is at the speed the receiver speaks: always, until a

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A short-lived helper program run to its end (`chronyc`), its output read through pipes.
 /// Blocking: call it from a thread of its own, or a command-line program's main thread.
 package enum ChildProcess {
@@ -49,34 +51,44 @@ package enum ChildProcess {
     }
     guard spawned == 0 else { return nil }
 
-    // Read both pipes until both end or the time is up.
-    var collected: [[UInt8]] = [[], []]
-    var open = [true, true]
-    let deadline = SystemClock.monotonicNanoseconds + Int64(timeout * 1e9)
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    while open.contains(true) {
-      let left = deadline - SystemClock.monotonicNanoseconds
-      guard left > 0 else { break }
-      var descriptors = [output[0], error[0]].enumerated().filter { open[$0.offset] }.map {
-        pollfd(fd: $0.element, events: Int16(POLLIN), revents: 0)
-      }
-      let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(min(left / 1_000_000, 1000)))
-      if ready < 0, errno != EINTR { break }
-      for descriptor in descriptors where descriptor.revents != 0 {
-        let index = descriptor.fd == output[0] ? 0 : 1
-        let count = read(descriptor.fd, &buffer, buffer.count)
-        if count > 0, collected[index].count < 1 << 20 {
-          collected[index] += buffer.prefix(count)
-        } else if count <= 0 {
-          open[index] = false
+    // Both pipes read by Dispatch read sources to their ends, or until the time is up.
+    let collected = Locked<[[UInt8]]>([[], []])
+    let ended = DispatchGroup()
+    let queue = DispatchQueue(label: "gpsbridge.child-process")
+    var sources: [any DispatchSourceRead] = []
+    for (index, descriptor) in [output[0], error[0]].enumerated() {
+      _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+      let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+      ended.enter()
+      source.setEventHandler {
+        // (Linux's read sources fire on new bytes only: read until the pipe is empty.)
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+          let count = read(descriptor, &buffer, buffer.count)
+          if count > 0 {
+            collected.withLock { if $0[index].count < 1 << 20 { $0[index] += buffer.prefix(count) } }
+          } else if count < 0, errno == EINTR {
+            continue
+          } else {
+            if count == 0 || errno != EAGAIN { source.cancel() }
+            return
+          }
         }
       }
+      source.setCancelHandler { ended.leave() }
+      sources.append(source)
+      source.activate()
+    }
+    let finished = ended.wait(timeout: .now() + .nanoseconds(Int(timeout * 1e9))) == .success
+    if !finished {
+      kill(processID, SIGKILL)
+      for source in sources { source.cancel() }
+      ended.wait()
     }
     var status: Int32 = 0
-    if open.contains(true) { kill(processID, SIGKILL) }
     while waitpid(processID, &status, 0) < 0, errno == EINTR {}
-    let exited = open.contains(true) ? nil : ((status & 0x7f) == 0 ? (status >> 8) & 0xff : nil)
-    return Outcome(
-      status: exited, output: String(decoding: collected[0], as: UTF8.self), error: String(decoding: collected[1], as: UTF8.self))
+    let exited = finished && (status & 0x7f) == 0 ? (status >> 8) & 0xff : nil
+    let (out, err) = collected.withLock { ($0[0], $0[1]) }
+    return Outcome(status: exited, output: String(decoding: out, as: UTF8.self), error: String(decoding: err, as: UTF8.self))
   }
 }

@@ -8,11 +8,4 @@ package enum SystemClock {
     clock_gettime(CLOCK_REALTIME, &time)
     return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
   }
-
-  /// Nanoseconds on the monotonic clock (`CLOCK_MONOTONIC`): for a deadline, never a date.
-  package static var monotonicNanoseconds: Int64 {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-  }
 }

@@ -200,13 +200,14 @@ public final class ReceiverSetup: Sendable {
       if (try? await receiver.changeLineSpeed(to: lineSpeed)) != nil { portSpeed.withLock { $0 = lineSpeed } }
       guard await answers(within: timing.lineSpeed, inbox) else { return false }
       old.append((UBloxKey.baudRate, UInt64(lineSpeed)))
-    }
-    // Refused or not (a receiver that refused the change refuses its undoing too), what
-    // counts is what it reads back.
-    do {
-      try await set(old, layers: [.ram], inbox)
-    } catch {
-      if case .noAnswer = error { return false }
+    } else {
+      // Refused or not (a receiver that refused the change refuses its undoing too), what
+      // counts is what it reads back.
+      do {
+        try await set(old, layers: [.ram], inbox)
+      } catch {
+        if case .noAnswer = error { return false }
+      }
     }
     guard let readBack = try? await read(old.map(\.0), inbox) else { return false }
     return old.allSatisfy { readBack[$0.0] == $0.1 }

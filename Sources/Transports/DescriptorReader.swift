@@ -38,6 +38,8 @@ final class DescriptorReader: @unchecked Sendable {
   /// Made the first time the descriptor takes no more (a full tty); resumed while bytes wait.
   private var writeSource: (any DispatchSourceWrite)?
   private var writeSourceResumed = false
+  /// Work waiting for what is pending to be written (``afterWrites(_:)``); on `queue` only.
+  private var flushWaiters: [@Sendable (Bool) -> Void] = []
   /// Sources not yet cancelled and done; Dispatch lets go of the descriptor at 0.
   private var liveSources = 0
   /// Wakes in a row that found nothing to read (see ``emptyWakeLimit``).
@@ -150,6 +152,7 @@ final class DescriptorReader: @unchecked Sendable {
       writeSource?.suspend()
       writeSourceResumed = false
     }
+    answerFlushWaiters(!stopped)
   }
 
   /// Resumes the write source (made on first need), which flushes when there is room.
@@ -174,19 +177,25 @@ final class DescriptorReader: @unchecked Sendable {
     pending.removeAll()
     pendingStart = 0
     life.withLock { $0.queued -= dropped }
+    answerFlushWaiters(false)
   }
 
   /// Runs `work` on the reader's queue once every byte queued so far has been handed to the
   /// descriptor (written, not necessarily sent on the line yet): `false` when they could not
   /// be (the reader stopped, the device went away).
   func afterWrites(_ work: @escaping @Sendable (Bool) -> Void) {
-    queue.async { [self] in whenFlushed(work) }
+    queue.async { [self] in
+      if stopped { return work(false) }
+      guard pendingStart < pending.count else { return work(true) }
+      flushWaiters.append(work)
+    }
   }
 
-  private func whenFlushed(_ work: @escaping @Sendable (Bool) -> Void) {
-    if stopped { return work(false) }
-    guard pendingStart < pending.count else { return work(true) }
-    queue.asyncAfter(deadline: .now() + .milliseconds(5)) { [self] in whenFlushed(work) }
+  /// Tells the work waiting for the pending bytes whether they were written.
+  private func answerFlushWaiters(_ written: Bool) {
+    let waiters = flushWaiters
+    flushWaiters = []
+    for waiter in waiters { waiter(written) }
   }
 
   /// Runs `work` on the reader's queue, after any bytes already being handled.

@@ -28,22 +28,13 @@ enum Help {
   static func text(_ topic: HelpTopic) -> String { page(topic).rendered }
 
   static func page(_ topic: HelpTopic) -> HelpPage {
-    switch topic {
-    case .main:
-      var page = RunOptions.spec.page
+    var page = spec(topic) { $0.page }
+    if topic == .main {
       page.extraUsage = ["gpsbridge <subcommand> [<options>]"]
       page.subcommands = HelpTopic.subcommands.map { ($0.rawValue, Help.page($0).overview) }
       page.exitStatus = "0 success (or a replay that reached its end), 1 a runtime failure, 64 a usage error."
-      return page
-    case .devices: return DevicesOptions.spec.page
-    case .record: return RecordOptions.spec.page
-    case .serve: return ServeOptions.spec.page
-    case .configure: return ConfigureOptions.spec.page
-    case .check: return CheckOptions.spec.page
-    case .simulate: return SimulateOptions.spec.page
-    case .time: return TimeOptions.spec.page
-    case .completion: return CompletionOptions.spec.page
     }
+    return page
   }
 }
 
@@ -124,6 +115,7 @@ struct HelpPage {
 /// completions are made from.
 protocol SynopsisSource {
   var topic: HelpTopic { get }
+  var page: HelpPage { get }
   var overview: String { get }
   func synopsis(width: Int, lead: Int) -> [String]
   var optionSummaries: [OptionSummary] { get }

@@ -81,8 +81,8 @@ extension CommandSpec {
       for (index, piece) in unit.components(separatedBy: " | ").enumerated() {
         let word = index == 0 ? piece : "| " + piece
         let fits = (lines.isEmpty ? lead : 0) + line.count + 1 + word.count <= width
-        if line.isEmpty || line.allSatisfy({ $0 == " " }) {
-          line += word
+        if line.isEmpty {
+          line = word
         } else if fits {
           line += " " + word
         } else {
@@ -92,7 +92,6 @@ extension CommandSpec {
       }
     }
     lines.append(line)
-    // The first line's own prefix is the caller's; the indent counted it.
     return lines
   }
 }

@@ -15,18 +15,19 @@ struct ClockFeedTests {
   /// until the next sample is sent (it said "feeding" through an old date until then).
   @Test func aRefusedTimeIsNotReportedAsFeeding() throws {
     let feed = try ClockFeed(ClockFeed.Outputs())
+    /// A serial sample of second `second` (of 2026), arriving 100 ms after it.
+    func sample(_ second: Int64) -> TimeSample {
+      let reference = (1_790_000_000 + second) * 1_000_000_000
+      return TimeSample(
+        kind: .serial, reference: UTCTimestamp(nanosecondsSince1970: reference),
+        system: UTCTimestamp(nanosecondsSince1970: reference + 100_000_000))
+    }
     #expect(!feed.state.feeding)
-    feed.take(
-      TimeSample(
-        kind: .serial, reference: UTCTimestamp(nanosecondsSince1970: 1_790_000_000_000_000_000),
-        system: UTCTimestamp(nanosecondsSince1970: 1_790_000_000_100_000_000)))
+    feed.take(sample(0))
     #expect(feed.state.feeding)
     feed.note(.beforeRelease(UTCDate(year: 2024, month: 5, day: 1)))
     #expect(!feed.state.feeding)
-    feed.take(
-      TimeSample(
-        kind: .serial, reference: UTCTimestamp(nanosecondsSince1970: 1_790_000_001_000_000_000),
-        system: UTCTimestamp(nanosecondsSince1970: 1_790_000_001_100_000_000)))
+    feed.take(sample(1))
     #expect(feed.state.feeding)
     feed.note(.jumped(by: 36_000))
     #expect(!feed.state.feeding)
