@@ -12,7 +12,8 @@ import Testing
   }
 
   @Test func moreThanAPipeHoldsIsReadWhole() throws {
-    let outcome = try #require(ChildProcess.run("/bin/sh", ["-c", "head -c 300000 /dev/zero | tr '\\\\0' x; head -c 100000 /dev/zero | tr '\\\\0' y >&2"]))
+    let outcome = try #require(
+      ChildProcess.run("/bin/sh", ["-c", "head -c 300000 /dev/zero | tr '\\\\0' x; head -c 100000 /dev/zero | tr '\\\\0' y >&2"]))
     #expect(outcome.status == 0)
     #expect(outcome.output.count == 300_000 && outcome.error.count == 100_000)
   }
