@@ -64,6 +64,14 @@ extension FileDescriptor {
     _ = try valueOrErrno { flock(rawValue, LOCK_EX | LOCK_NB) }
   }
 
+  /// Gives the lock of ``lockExclusively()`` back. Closing alone is not enough: the lock
+  /// belongs to the open file, which a child process of this one shares from its fork until
+  /// its exec closes it, so a port closed in that moment would stay locked a while longer.
+  /// The corresponding C function is `flock(2)`.
+  package func unlock() throws(Errno) {
+    _ = try valueOrErrno { flock(rawValue, LOCK_UN) }
+  }
+
   /// Waits until every byte written has been sent on the line. The corresponding C function is
   /// `tcdrain(3)`.
   package func drainOutput() throws(Errno) {

@@ -65,11 +65,13 @@ final class SerialPort: Sendable {
     try descriptor.discardInput()
   }
 
-  /// Puts the original settings back, releases exclusive use and closes. Errors are ignored:
-  /// an unplugged device is already gone.
+  /// Puts the original settings back, releases exclusive use and the lock, and closes: the
+  /// next open succeeds at once, even while a process being started holds a copy of the
+  /// descriptor. Errors are ignored: an unplugged device is already gone.
   func close() {
     try? original.apply(to: descriptor)
     try? descriptor.setExclusive(false)
+    try? descriptor.unlock()
     try? descriptor.close()
   }
 
