@@ -174,12 +174,12 @@ public struct UBXVersion: Hashable, Sendable {
     extensions.lazy.compactMap { $0.hasPrefix("MOD=") ? String($0.dropFirst(4)) : nil }.first
   }
 
-  /// The u-blox generation: 9 and later take `CFG-VALSET` (protocol 23 and later), 8 and
-  /// before the older `CFG-` messages.
+  /// The u-blox generation: 9 and later take `CFG-VALSET` (protocol 27 and later), 8 and
+  /// before the older `CFG-` messages (M8 firmware goes up to protocol 23.01).
   public var generation: Int? {
     guard let version = protocolVersion else { return nil }
     if version >= 34 { return 10 }
-    if version >= 23 { return 9 }
+    if version >= 27 { return 9 }
     if version >= 15 { return 8 }
     return 7
   }

@@ -4,34 +4,36 @@ import NMEA
 import Plumbing
 
 /// A simulated receiver on a descriptor (a pseudo-terminal's master side), in real time: its
-/// epochs written as the simulation's clock reaches them and, with a ``UBloxResponder``, its
-/// configuration read and answered as a u-blox would. A change of rate, sentences or output
+/// epochs written as the simulation's clock reaches them and, with a ``ReceiverResponder``, its
+/// configuration read and answered as that kind of receiver would (u-blox, MediaTek, SiRF). A change of rate, sentences or output
 /// protocol shows in the epochs that follow, as on the real receiver. Bytes nobody reads are
 /// dropped, as on a serial line.
 public final class LiveReceiver: @unchecked Sendable {
   private let simulation: Simulation
   private let port: FileDescriptor
   private let latency: Int?
-  private let responder: Locked<UBloxResponder>?
+  private let responder: Locked<any ReceiverResponder>?
   /// Writes from the epoch loop and from answers, one at a time.
   private let writing = Locked(())
   private let queue = DispatchQueue(label: "gpsbridge.simulated-receiver")
   private var source: (any DispatchSourceRead)?
   private var splitter = StreamSplitter(stages: [.ubx])
+  /// The line of text being written to it, up to a sentence's length.
+  private var line: [UInt8] = []
 
   /// A receiver playing `simulation` on `port` (non-blocking). With a `latency` (milliseconds)
   /// each epoch goes out that long after this machine's clock reaches its time, as a live
   /// receiver's do, and the route should start now; without, the epochs keep their own pace
   /// from the first. With `responder`, commands written to the port are answered.
-  public init(simulation: Simulation, port: Int32, latency: Int? = nil, responder: UBloxResponder? = nil) {
+  public init(simulation: Simulation, port: Int32, latency: Int? = nil, responder: (any ReceiverResponder)? = nil) {
     self.simulation = simulation
     self.port = FileDescriptor(rawValue: port)
     self.latency = latency
     self.responder = responder.map { Locked($0) }
   }
 
-  /// The responder's state now (its settings in each layer), if it has one.
-  public var configuration: UBloxResponder? { responder?.withLock { $0 } }
+  /// The responder's state now (its settings), if it has one.
+  public var configuration: (any ReceiverResponder)? { responder?.withLock { $0 } }
 
   /// Plays until the route ends or the task is cancelled.
   public func run() async {
@@ -128,15 +130,26 @@ public final class LiveReceiver: @unchecked Sendable {
     guard let count = try? port.read(into: &buffer), count > 0 else { return }
     // Sent at another speed than it listens at, a command is noise to the receiver.
     guard speaksAtHostSpeed(input: true) else { return }
-    var answers: [UBXFrame] = []
+    guard let responder else { return }
+    var answers: [UInt8] = []
+    var text: [UInt8] = []
     buffer[0..<count].withUnsafeBytes { raw in
       splitter.split(
-        raw, text: { _ in },
+        raw, text: { text += $0 },
         frame: { frame in
-          guard case .ubx(let command) = frame, let responder else { return }
-          answers += responder.withLock { $0.handle(command) }
+          guard case .ubx(let command) = frame else { return }
+          answers += responder.withLock { $0.respond(to: command) }
         })
     }
-    for answer in answers { write(answer.bytes) }
+    // Proprietary sentences (`$PMTK…`, `$PSRF…`), a line at a time.
+    for byte in text {
+      if byte == 0x0A {
+        if let sentence = ProprietarySentence(line: line) { answers += responder.withLock { $0.respond(to: sentence) } }
+        line.removeAll(keepingCapacity: true)
+      } else if line.count < 256 {
+        line.append(byte)
+      }
+    }
+    if !answers.isEmpty { write(answers) }
   }
 }

@@ -2,7 +2,7 @@
 /// how many decimals, at what rate.
 public struct ReceiverProfile: Hashable, Sendable, CustomStringConvertible {
   enum Kind: Hashable, Sendable {
-    case ublox, sirf, ggaOnly, marine, rtk
+    case ublox, ublox8, mtk, sirf, ggaOnly, marine, rtk
   }
 
   let kind: Kind
@@ -13,10 +13,19 @@ public struct ReceiverProfile: Hashable, Sendable, CustomStringConvertible {
   /// Epochs per second unless the simulation says otherwise.
   public let defaultRate: Double
 
-  /// A u-blox M8/M9 in NMEA 4.10: GN talker for the solution; RMC, VTG, GGA, one GSA per
-  /// constellation with its system ID, GSV groups with signal IDs, GLL; 1 Hz.
+  /// A u-blox generation 9 in NMEA 4.10: GN talker for the solution; RMC, VTG, GGA, one GSA
+  /// per constellation with its system ID, GSV groups with signal IDs, GLL; 1 Hz. Simulated
+  /// live, it answers `CFG-VALGET` and `CFG-VALSET` as a ZED-F9P does.
   public static let ublox = ReceiverProfile(
-    kind: .ublox, name: "ublox", summary: "u-blox M8/M9, NMEA 4.10, GPS + GLONASS, 1 Hz", defaultRate: 1)
+    kind: .ublox, name: "ublox", summary: "u-blox generation 9 (ZED-F9P), NMEA 4.10, GPS + GLONASS, 1 Hz", defaultRate: 1)
+  /// A u-blox M8 sending what ``ublox`` sends; simulated live, it answers the older `CFG-PRT`,
+  /// `CFG-RATE`, `CFG-MSG`, `CFG-GNSS`, `CFG-NAV5`, `CFG-TP5` and `CFG-CFG` as a NEO-M8N does.
+  public static let ublox8 = ReceiverProfile(
+    kind: .ublox8, name: "ublox8", summary: "u-blox M8 (NEO-M8N), NMEA 4.10, GPS + GLONASS, 1 Hz", defaultRate: 1)
+  /// A MediaTek MT3333 in NMEA 3.01: GN RMC, VTG and GGA, a GSA and GSV per system with its
+  /// own talker, GLL; 1 Hz. Simulated live, it answers `PMTK` commands.
+  public static let mtk = ReceiverProfile(
+    kind: .mtk, name: "mtk", summary: "MediaTek MT3333, NMEA 3.01, GPS + GLONASS, answers PMTK, 1 Hz", defaultRate: 1)
   /// A SiRF-era receiver in NMEA 2.2: GPS only, GGA, GSA, GSV, then RMC without a mode field; 1 Hz.
   public static let sirf = ReceiverProfile(
     kind: .sirf, name: "sirf", summary: "SiRF III, NMEA 2.2, GPS only, 1 Hz", defaultRate: 1)
@@ -33,7 +42,7 @@ public struct ReceiverProfile: Hashable, Sendable, CustomStringConvertible {
     kind: .rtk, name: "rtk", summary: "RTK receiver, NMEA 4.11, GPS + Galileo + BeiDou, with GST, 10 Hz", defaultRate: 10)
 
   /// Every profile, in the order `gpsbridge simulate --help` lists them.
-  public static let all: [ReceiverProfile] = [.ublox, .sirf, .ggaOnly, .marine, .rtk]
+  public static let all: [ReceiverProfile] = [.ublox, .ublox8, .mtk, .sirf, .ggaOnly, .marine, .rtk]
 
   /// The profile called `name`, if any.
   public static func named(_ name: String) -> ReceiverProfile? {
@@ -41,4 +50,29 @@ public struct ReceiverProfile: Hashable, Sendable, CustomStringConvertible {
   }
 
   public var description: String { name }
+}
+
+extension ReceiverProfile {
+  /// The configuration this profile's receiver answers when simulated live, at its defaults
+  /// (`rate` epochs a second); `nil` for profiles that take no commands.
+  public func responder(rate: Int = 1, baud: Int = 9600, fault: ResponderFault? = nil) -> (any ReceiverResponder)? {
+    switch kind {
+    case .ublox: UBloxResponder(rate: rate, baud: baud, fault: fault)
+    case .ublox8: UBlox8Responder(rate: rate, baud: baud, fault: fault)
+    case .mtk: MTKResponder(rate: rate, fault: fault)
+    case .sirf: SiRFResponder(fault: fault)
+    case .ggaOnly, .marine, .rtk: nil
+    }
+  }
+
+  /// What its live receiver takes, for people: "UBX configuration", "PMTK commands".
+  public var commands: String? {
+    switch kind {
+    case .ublox: "UBX configuration (CFG-VALGET, CFG-VALSET)"
+    case .ublox8: "UBX configuration (CFG-PRT, CFG-RATE, CFG-MSG…)"
+    case .mtk: "PMTK commands"
+    case .sirf: "PSRF commands"
+    case .ggaOnly, .marine, .rtk: nil
+    }
+  }
 }

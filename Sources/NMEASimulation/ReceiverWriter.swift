@@ -18,7 +18,7 @@ struct ReceiverWriter: Sendable {
     profile = simulation.profile
     let constellations: [Constellation] =
       switch simulation.profile.kind {
-      case .ublox: [.gps, .glonass]
+      case .ublox, .ublox8, .mtk: [.gps, .glonass]
       case .rtk: [.gps, .galileo, .beidou]
       default: [.gps]
       }
@@ -57,7 +57,8 @@ struct ReceiverWriter: Sendable {
       measurement.longitude += east / (6_371_008.8 * cos(truth.latitude * .pi / 180)) * 180 / .pi
     }
     switch profile.kind {
-    case .ublox: ublox(measurement)
+    case .ublox, .ublox8: ublox(measurement)
+    case .mtk: mtk(measurement)
     case .sirf: sirf(measurement)
     case .ggaOnly: ggaOnly(measurement)
     case .marine: marine(measurement)
@@ -83,6 +84,18 @@ struct ReceiverWriter: Sendable {
     gsv("GP", m.view, signalID: 1)
     gsv("GL", m.view, signalID: 1)
     gll("GN", m, coordinateDecimals: 5, timeDecimals: 2)
+  }
+
+  mutating func mtk(_ m: Measurement) {
+    let gps = used(m.view, talker: "GP"), glonass = used(m.view, talker: "GL")
+    gga("GN", m, timeDecimals: 3, coordinateDecimals: 4, quality: 1, used: gps.count + glonass.count)
+    gsa("GP", m, used: gps, systemID: nil)
+    gsa("GL", m, used: glonass, systemID: nil)
+    gsv("GP", m.view, signalID: nil)
+    gsv("GL", m.view, signalID: nil)
+    rmc("GN", m, timeDecimals: 3, coordinateDecimals: 4, speedDecimals: 2, mode: "A", navigationStatus: nil)
+    vtg("GN", m)
+    gll("GN", m, coordinateDecimals: 4, timeDecimals: 3)
   }
 
   mutating func sirf(_ m: Measurement) {

@@ -7,25 +7,9 @@ import Framing
 ///
 /// A ``Fault`` makes it misbehave at one step of a transaction, for the tests that check a
 /// change is rolled back.
-public struct UBloxResponder: Sendable {
+public struct UBloxResponder: ReceiverResponder {
   /// Ways to misbehave.
-  public enum Fault: String, Hashable, Sendable, CaseIterable {
-    /// Answers nothing at all (not a u-blox, or a dead link).
-    case silent
-    /// Refuses every `CFG-VALSET` to RAM.
-    case refusesChanges
-    /// Acknowledges a change, then stops answering: a receiver gone silent mid-transaction.
-    case silentAfterChange
-    /// Acknowledges a change and does not make it (read back shows the old values).
-    case ignoresChanges
-    /// Makes the change and reads it back, but its output goes on as before.
-    case outputUnchanged
-    /// Refuses to save (battery-backed RAM and flash).
-    case refusesSaving
-    /// Acknowledges a new baud rate and keeps speaking at the old one: the host that follows
-    /// the change hears nothing it can read, and must go back.
-    case ignoresBaudChange
-  }
+  public typealias Fault = ResponderFault
 
   public var version = UBXVersion(
     software: "HPG 1.32", hardware: "00190000", extensions: ["ROM BASE 0x118B2060", "FWVER=HPG 1.32", "PROTVER=27.31", "MOD=ZED-F9P"])
@@ -54,8 +38,6 @@ public struct UBloxResponder: Sendable {
   static let measurementRate = ConfigurationKey(0x3021_0001)
   static let baudRate = ConfigurationKey(0x4052_0001)
 
-  /// The line speed it speaks at, once a baud rate has been set (`nil` before: it speaks at
-  /// whatever speed the host opened it with, as a receiver found by autobaud does).
   public private(set) var lineSpeed: Int?
   static let outputsNMEA = ConfigurationKey(0x1074_0002)
   static let outputsUBX = ConfigurationKey(0x1074_0001)
@@ -75,11 +57,11 @@ public struct UBloxResponder: Sendable {
       ConfigurationKey(0x4005_0002): 1_000_000, ConfigurationKey(0x4005_0004): 100_000,  // CFG-TP-PERIOD_TP1, LEN_TP1
     ]
     for (name, key) in sentenceKeys { values[key] = name == "ZDA" ? 0 : 1 }
+    for id: UInt32 in [0x07, 0x16, 0x39, 0x160] { values[ConfigurationKey(0x2091_0000 | id)] = 0 }  // CFG-MSGOUT-UBX_NAV_*_UART1
     for id: UInt32 in [0x1F, 0x20, 0x21, 0x22, 0x24, 0x25] { values[ConfigurationKey(0x1031_0000 | id)] = 1 }  // CFG-SIGNAL-*_ENA
     return values
   }()
 
-  /// Epochs a second it sends now.
   public var rate: Double {
     let milliseconds = (frozenOutput ?? ram)[Self.measurementRate] ?? 1000
     return 1000 / Double(max(milliseconds, 1))
@@ -88,8 +70,11 @@ public struct UBloxResponder: Sendable {
   /// Whether it sends NMEA now.
   public var sendsNMEA: Bool { ((frozenOutput ?? ram)[Self.outputsNMEA] ?? 1) != 0 }
 
-  /// Whether it sends UBX navigation (NAV-PVT, NAV-DOP, NAV-EOE) now.
-  public var sendsUBX: Bool { ((frozenOutput ?? ram)[Self.outputsUBX] ?? 0) != 0 }
+  /// UBX out on its port, and NAV-PVT among the messages it sends.
+  public var sendsUBX: Bool {
+    let values = frozenOutput ?? ram
+    return (values[Self.outputsUBX] ?? 0) != 0 && (values[ConfigurationKey(0x2091_0007)] ?? 0) != 0
+  }
 
   /// The standard sentences it sends now, by type (`GGA`…).
   public var sentences: Set<String> {
@@ -97,23 +82,27 @@ public struct UBloxResponder: Sendable {
     return Set(Self.sentenceKeys.filter { (values[$0.value] ?? 0) != 0 }.keys)
   }
 
-  /// Keeps the lines of `epoch` (NMEA text, CRLF ends) that it sends now.
-  public func filter(_ epoch: [UInt8]) -> [UInt8] {
-    guard sendsNMEA else { return [] }
-    let sending = sentences
-    var kept: [UInt8] = []
-    for line in epoch.split(separator: 0x0A, omittingEmptySubsequences: true) {
-      let bytes = Array(line)
-      // `$GNGGA,…`: the type follows the two-letter talker; other sentences (GST, TXT) stay.
-      let type = bytes.count > 6 ? String(decoding: bytes[3..<6], as: UTF8.self) : ""
-      guard Self.sentenceKeys[type] == nil || sending.contains(type) else { continue }
-      kept += bytes + [0x0A]
-    }
-    return kept
+  /// CFG-SIGNAL-…_ENA's keys, by system.
+  static let systemKeys: [String: ConfigurationKey] = [
+    "gps": ConfigurationKey(0x1031_001F), "sbas": ConfigurationKey(0x1031_0020), "galileo": ConfigurationKey(0x1031_0021),
+    "beidou": ConfigurationKey(0x1031_0022), "qzss": ConfigurationKey(0x1031_0024), "glonass": ConfigurationKey(0x1031_0025),
+  ]
+
+  /// The satellite systems it tracks now.
+  public var systems: Set<String> {
+    let values = frozenOutput ?? ram
+    return Set(Self.systemKeys.filter { (values[$0.value] ?? 0) != 0 }.keys)
   }
 
-  /// The speed the host's end of the line is set to, as the live receiver last saw it: the
-  /// speed an ignored baud change keeps.
+  public func filter(_ epoch: [UInt8]) -> [UInt8] {
+    sendsNMEA ? EpochFilter.keep(epoch, sentences: sentences, systems: systems) : []
+  }
+
+  public mutating func respond(to frame: UBXFrame) -> [UInt8] { handle(frame).flatMap(\.bytes) }
+
+  /// Generation 9 reads no proprietary NMEA: it ignores it.
+  public mutating func respond(to sentence: ProprietarySentence) -> [UInt8] { [] }
+
   public var hostSpeed: Int?
 
   /// The answers to `frame`, a command written to the receiver.

@@ -2,17 +2,28 @@ import Framing
 import Plumbing
 import Transports
 
-/// The UBX frames a receiver sends, kept for whoever waits for an answer: a listener of the
-/// receiver puts them here on its queue, and ``next(matching:within:)`` takes the first that
-/// matches, or gives up after a while. Frames nobody waits for are kept, the newest 64.
+/// What a receiver says that may answer a command: a UBX frame, or a proprietary sentence
+/// (`$PMTK001`…).
+enum Answer: Sendable {
+  case ubx(UBXFrame)
+  case sentence(ProprietarySentence)
+
+  var ubx: UBXFrame? { if case .ubx(let frame) = self { frame } else { nil } }
+  var sentence: ProprietarySentence? { if case .sentence(let sentence) = self { sentence } else { nil } }
+}
+
+/// The UBX frames and proprietary sentences a receiver sends, kept for whoever waits for an
+/// answer: a listener of the receiver puts them here on its queue, and
+/// ``next(matching:within:)`` takes the first that matches, or gives up after a while. Answers
+/// nobody waits for are kept, the newest 64.
 final class FrameInbox: Sendable {
   private struct Waiter {
     let id: Int
-    let matches: @Sendable (UBXFrame) -> Bool
-    let continuation: CheckedContinuation<UBXFrame?, Never>
+    let matches: @Sendable (Answer) -> Bool
+    let continuation: CheckedContinuation<Answer?, Never>
   }
   private struct State {
-    var frames: [UBXFrame] = []
+    var frames: [Answer] = []
     var waiter: Waiter?
     var nextID = 0
   }
@@ -25,8 +36,15 @@ final class FrameInbox: Sendable {
     self.receiver = receiver
     self.sleep = sleep
     let state = self.state
-    listener = receiver.listen(wanting: .frames) { event in
-      guard case .frame(.ubx(let frame)) = event else { return }
+    listener = receiver.listen(wanting: [.frames, .sentences]) { event in
+      let frame: Answer
+      switch event {
+      case .frame(.ubx(let ubx)): frame = .ubx(ubx)
+      case .sentence(let bytes):
+        guard bytes.count > 2, bytes[1] == UInt8(ascii: "P"), let sentence = ProprietarySentence(line: bytes) else { return }
+        frame = .sentence(sentence)
+      default: return
+      }
       let waiter = state.withLock { state -> Waiter? in
         if let waiter = state.waiter, waiter.matches(frame) {
           state.waiter = nil
@@ -45,9 +63,21 @@ final class FrameInbox: Sendable {
   /// Forgets the frames kept: a request's answer is one that comes after it.
   func clear() { state.withLock { $0.frames.removeAll() } }
 
-  /// The first frame that `matches`, waiting up to `timeout`; `nil` if none came.
+  /// The first UBX frame that `matches`, waiting up to `timeout`; `nil` if none came.
   func next(matching matches: @escaping @Sendable (UBXFrame) -> Bool, within timeout: Duration) async -> UBXFrame? {
-    await withCheckedContinuation { (continuation: CheckedContinuation<UBXFrame?, Never>) in
+    await next(matchingAnswer: { $0.ubx.map(matches) ?? false }, within: timeout)?.ubx
+  }
+
+  /// The first proprietary sentence that `matches`, waiting up to `timeout`; `nil` if none came.
+  func next(
+    matchingSentence matches: @escaping @Sendable (ProprietarySentence) -> Bool, within timeout: Duration
+  ) async -> ProprietarySentence? {
+    await next(matchingAnswer: { $0.sentence.map(matches) ?? false }, within: timeout)?.sentence
+  }
+
+  /// The first answer that `matches`, waiting up to `timeout`; `nil` if none came.
+  func next(matchingAnswer matches: @escaping @Sendable (Answer) -> Bool, within timeout: Duration) async -> Answer? {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Answer?, Never>) in
       let id = state.withLock { state -> Int? in
         if let index = state.frames.firstIndex(where: matches) {
           continuation.resume(returning: state.frames.remove(at: index))

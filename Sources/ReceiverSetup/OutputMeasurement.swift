@@ -15,12 +15,17 @@ public struct OutputMeasurement: Hashable, Sendable {
   public var ubxFrames: Int
   /// Epochs seen.
   public var epochs: Int
+  /// The satellite systems whose satellites it lists (by the talkers of its GSV sentences).
+  public var systems: Set<SatelliteSystem>
+  /// Whether its RMC has no mode field, as NMEA 2.2 (a SiRF's) has none; false without RMC.
+  package var nmea22 = false
 
-  public init(rate: Double?, sentences: Set<NMEASentenceType>, ubxFrames: Int, epochs: Int) {
+  public init(rate: Double?, sentences: Set<NMEASentenceType>, ubxFrames: Int, epochs: Int, systems: Set<SatelliteSystem> = []) {
     self.rate = rate
     self.sentences = sentences
     self.ubxFrames = ubxFrames
     self.epochs = epochs
+    self.systems = systems
   }
 
   /// "5.0 Hz, GGA RMC" for people.
@@ -36,8 +41,17 @@ final class OutputMeter: Sendable {
   private struct State {
     var times: [Double] = []
     var sentences: Set<NMEASentenceType> = []
+    var systems: Set<SatelliteSystem> = []
     var ubxFrames = 0
+    /// RMC sentences seen, and those with a mode field.
+    var rmc = 0
+    var rmcWithMode = 0
   }
+
+  /// GSV's talkers and the systems they list.
+  static let talkers: [String: SatelliteSystem] = [
+    "GP": .gps, "GL": .glonass, "GA": .galileo, "GB": .beidou, "BD": .beidou, "GQ": .qzss,
+  ]
   private let state = Locked(State())
   private let receiver: Receiver
   private let listener: Receiver.Listener
@@ -54,7 +68,18 @@ final class OutputMeter: Sendable {
         // `$GPGGA,…`: the type is the three letters after the talker.
         guard bytes.count > 6, bytes[0] == UInt8(ascii: "$") else { return }
         let type = String(decoding: bytes[3..<6], as: UTF8.self)
-        if let known = NMEASentenceType(rawValue: type) { state.withLock { _ = $0.sentences.insert(known) } }
+        guard let known = NMEASentenceType(rawValue: type) else { return }
+        let system = known == .gsv ? Self.talkers[String(decoding: bytes[1..<3], as: UTF8.self)] : nil
+        // NMEA 2.3 added RMC's mode: twelve fields after the address, where 2.2 has eleven.
+        let fields = known == .rmc ? bytes.prefix { $0 != UInt8(ascii: "*") }.count { $0 == UInt8(ascii: ",") } : 0
+        state.withLock { state in
+          state.sentences.insert(known)
+          if let system { state.systems.insert(system) }
+          if known == .rmc {
+            state.rmc += 1
+            if fields >= 12 { state.rmcWithMode += 1 }
+          }
+        }
       case .frame(.ubx(let frame)):
         // Navigation, not answers: NAV (0x01) class only.
         if frame.messageClass == 0x01 { state.withLock { $0.ubxFrames += 1 } }
@@ -77,7 +102,10 @@ final class OutputMeter: Sendable {
     state.withLock { state in
       let steps = zip(state.times.dropFirst(), state.times).map { $0 - $1 }.filter { $0 > 0 }.sorted()
       let rate = steps.count >= 2 ? 1 / steps[steps.count / 2] : nil
-      return OutputMeasurement(rate: rate, sentences: state.sentences, ubxFrames: state.ubxFrames, epochs: state.times.count)
+      var measured = OutputMeasurement(
+        rate: rate, sentences: state.sentences, ubxFrames: state.ubxFrames, epochs: state.times.count, systems: state.systems)
+      measured.nmea22 = state.rmc > 0 && state.rmcWithMode == 0
+      return measured
     }
   }
 }

@@ -18,8 +18,10 @@ import Transports
 /// print(report.after.summary)   // "5.0 Hz, GGA RMC"
 /// ```
 ///
-/// Supported today: u-blox generation 9 and 10 receivers (`CFG-VALSET`), for rate, sentences,
-/// constellations, dynamic model, output protocol and time pulse.
+/// Supported: u-blox generation 9 and 10 (`CFG-VALSET`) and M8 (`CFG-PRT`, `CFG-RATE`,
+/// `CFG-MSG`…) for every setting; MediaTek (`PMTK`) for rate, baud rate, sentences and
+/// satellite systems; SiRF in NMEA mode (`PSRF`) for baud rate and sentences. What a kind
+/// cannot take is refused with the reason before anything is written.
 public final class ReceiverSetup: Sendable {
   /// How long to wait for things.
   public struct Timing: Hashable, Sendable {
@@ -35,7 +37,7 @@ public final class ReceiverSetup: Sendable {
 
   /// What a transaction did.
   public struct Report: Hashable, Sendable {
-    public var receiver: UBXVersion
+    public var receiver: ReceiverIdentity
     /// The settings the change touched, before and after.
     public var before: ReceiverSettings
     public var after: ReceiverSettings
@@ -52,8 +54,6 @@ public final class ReceiverSetup: Sendable {
 
   let receiver: Receiver
   let timing: Timing
-  /// The speed this setup last set the port to, while a baud change is under way.
-  private let portSpeed = Locked<Int?>(nil)
   private let sleep: @Sendable (Duration) async -> Void
   private let now: @Sendable () -> ContinuousClock.Instant
 
@@ -68,20 +68,32 @@ public final class ReceiverSetup: Sendable {
     self.now = { .now }
   }
 
-  /// Asks the receiver what it is (`UBX-MON-VER`).
-  /// - Throws: ``SetupError/noAnswer(request:)`` when nothing answers as a u-blox would.
-  public func identify() async throws(SetupError) -> UBXVersion {
-    let inbox = FrameInbox(receiver, sleep: sleep)
-    return try await identify(inbox)
+  /// Asks the receiver what it is: `UBX-MON-VER`, then `PMTK605`, then its output.
+  /// - Throws: ``SetupError/unsupported(_:)`` when it is none of the kinds gpsbridge knows.
+  public func identify() async throws(SetupError) -> ReceiverIdentity {
+    let link = link()
+    let meter = OutputMeter(receiver)
+    meter.start()
+    return try await identify(link, meter).identity
   }
 
-  /// The receiver's settings now, as far as gpsbridge knows its keys.
-  public func currentSettings() async throws(SetupError) -> (UBXVersion, ReceiverSettings) {
-    let inbox = FrameInbox(receiver, sleep: sleep)
-    let version = try await identify(inbox)
-    try supported(version)
-    let values = try await read(UBloxKey.all, inbox)
-    return (version, UBloxKey.settings(from: values))
+  /// The receiver's settings now, as far as it says them (or its output shows them).
+  public func currentSettings() async throws(SetupError) -> (ReceiverIdentity, ReceiverSettings) {
+    let link = link()
+    let meter = OutputMeter(receiver)
+    meter.start()
+    let dialect = try await identify(link, meter)
+    _ = await waitForOutput(meter, epochs: 3)
+    return (dialect.identity, try await dialect.read(measured: meter.measurement))
+  }
+
+  private func link() -> SetupLink { SetupLink(receiver, timing: timing, sleep: sleep, now: now) }
+
+  private func identify(_ link: SetupLink, _ meter: OutputMeter) async throws(SetupError) -> any ReceiverDialect {
+    try await identifyReceiver(link) { [self] in
+      _ = await waitForOutput(meter, epochs: 3)
+      return meter.measurement
+    }
   }
 
   /// Applies `change` as a transaction (see the type's description); with `dryRun`, only
@@ -91,139 +103,143 @@ public final class ReceiverSetup: Sendable {
     _ change: ReceiverSettings, save: Bool = false, dryRun: Bool = false, progress: @Sendable (String) -> Void = { _ in }
   ) async throws(SetupError) -> Report {
     let started = now()
-    let inbox = FrameInbox(receiver, sleep: sleep)
+    let link = link()
     let meter = OutputMeter(receiver)
     meter.start()
-    let version = try await identify(inbox)
-    try supported(version)
-    progress(
-      "\(version.module ?? version.hardware) (u-blox generation \(version.generation ?? 0), protocol \(version.protocolVersion ?? 0))")
-
-    // The snapshot: the values of every key the change touches, as they are.
-    let wanted = UBloxKey.values(for: change)
-    let snapshot = try await read(wanted.map(\.0), inbox)
-    let before = UBloxKey.settings(from: snapshot).restricted(to: change)
-    try check(change, against: UBloxKey.settings(from: try await read(UBloxKey.all, inbox)))
+    let dialect = try await identify(link, meter)
+    progress("\(dialect.identity)")
     _ = await waitForOutput(meter, epochs: 3)
     let measuredBefore = meter.measurement
+
+    // The snapshot: the settings as they are, of which the change touches some.
+    let current = try await dialect.read(measured: measuredBefore)
+    let before = current.restricted(to: change)
+    try check(change, against: current)
+    if let refusal = dialect.refusal(of: change, current: current) { throw .cannotTake(refusal) }
+    if save, dialect.identity.kind == .mediatek {
+      throw .cannotTake(
+        "gpsbridge has no save for a MediaTek receiver: it keeps its settings while its backup battery lasts. Leave out --save.")
+    }
     progress("before: \(measuredBefore.summary)")
     guard !dryRun else {
       return Report(
-        receiver: version, before: before, after: change, measuredBefore: measuredBefore, measuredAfter: nil, saved: false,
+        receiver: dialect.identity, before: before, after: change, measuredBefore: measuredBefore, measuredAfter: nil, saved: false,
         dryRun: true, duration: started.duration(to: now()))
     }
 
     // A baud rate is its own step, first: the rest is then set and checked at the new speed.
-    let oldBaud = snapshot[UBloxKey.baudRate].map { Int($0) }
+    let oldBaud = current.baudRate ?? link.lineSpeed
     let newBaud = change.baudRate.flatMap { $0 == oldBaud ? nil : $0 }
-    let others = wanted.filter { $0.0 != UBloxKey.baudRate }
+    var others = change
+    others.baudRate = nil
     do throws(SetupError) {
       if let newBaud, let oldBaud {
         progress("switching from \(oldBaud) to \(newBaud) baud")
-        try await switchBaud(to: newBaud, inbox)
+        try await switchBaud(to: newBaud, dialect, link, current: current)
         progress("it answers at \(newBaud) baud")
       }
-      try await set(others, layers: [.ram], inbox)
-      // Checked twice: read back, then by the output itself.
-      let readBack = try await read(wanted.map(\.0), inbox)
-      for (key, value) in wanted where readBack[key] != value {
-        throw SetupError.notInEffect("\(key) reads \(readBack[key].map(String.init) ?? "nothing"), not \(value)")
-      }
+      try await dialect.apply(others, over: current)
+      // Checked twice: read back (where the receiver can be asked), then by the output itself.
       meter.start()
+      if dialect.readsBack {
+        let readBack = try await dialect.read(measured: meter.measurement).restricted(to: change)
+        if let difference = Self.difference(readBack, from: current.merging(change).restricted(to: change)) {
+          throw SetupError.notInEffect(difference)
+        }
+      }
       let measuredAfter = try await verifyOutput(change, meter)
       progress("after: \(measuredAfter.summary)")
       if save {
-        try await set(wanted, layers: [.batteryBacked, .flash], inbox)
-        progress("saved to battery-backed RAM and flash")
+        try await dialect.save(current.merging(change), current: current)
+        progress(
+          dialect.identity.kind == .sirf ? "a SiRF keeps it in battery-backed RAM by itself" : "saved to battery-backed RAM and flash")
       }
       return Report(
-        receiver: version, before: before, after: change, measuredBefore: measuredBefore, measuredAfter: measuredAfter,
+        receiver: dialect.identity, before: before, after: change, measuredBefore: measuredBefore, measuredAfter: measuredAfter,
         saved: save, dryRun: false, duration: started.duration(to: now()))
     } catch {
       let cause = Task.isCancelled ? SetupError.interrupted : error
       progress("restoring the settings as they were")
       // The rollback runs even when this task was cancelled: in a task of its own.
-      let restored = await Task { [self] in await restore(snapshot, wanted, lineSpeed: oldBaud) }.value
+      let restored = await Task { [self] in
+        await restore(before, dialect, link, speaking: oldBaud, measuredBefore: measuredBefore)
+      }.value
       throw .rolledBack(cause: cause, restored: restored)
     }
+  }
+
+  /// What of `wanted` `readBack` does not show, said for people; `nil` when it shows it all.
+  static func difference(_ readBack: ReceiverSettings, from wanted: ReceiverSettings) -> String? {
+    guard readBack != wanted else { return nil }
+    let said = Dictionary(describe(readBack), uniquingKeysWith: { $1 })
+    let differing = describe(wanted).filter { said[$0.0] != $0.1 }
+    return differing.map { "its \($0.0) reads \(said[$0.0] ?? "nothing"), not \($0.1)" }.joined(separator: "; ")
+  }
+
+  /// The settings for people: a name and a value each.
+  package static func describe(_ settings: ReceiverSettings) -> [(String, String)] {
+    var rows: [(String, String)] = []
+    if let rate = settings.rate { rows.append(("rate", "\(rate) Hz")) }
+    if let baud = settings.baudRate { rows.append(("baud", "\(baud)")) }
+    if let sentences = settings.sentences { rows.append(("sentences", sentences.sorted().map(\.rawValue).joined(separator: ",").orNone)) }
+    if let systems = settings.constellations {
+      rows.append(("constellations", systems.sorted().map(\.rawValue).joined(separator: ",").orNone))
+    }
+    if let model = settings.dynamicModel { rows.append(("dynamic model", model.rawValue)) }
+    if let output = settings.outputProtocol { rows.append(("output protocol", output.rawValue)) }
+    if let pulse = settings.timePulse { rows.append(("time pulse", "every \(pulse.period) µs, \(pulse.width) µs wide")) }
+    return rows
   }
 
   /// The baud-rate handshake: the receiver told its new speed in RAM (its acknowledgement may
   /// come at either speed, or be lost, so it is not waited for), the port switched once that
   /// has gone out, and the receiver asked who it is at the new speed. When it does not answer
   /// there, the port goes back to the speed it was heard at, where it must answer again.
-  private func switchBaud(to newBaud: Int, _ inbox: FrameInbox) async throws(SetupError) {
-    _ = try await send(.valueSet([(UBloxKey.baudRate, UInt64(newBaud))], layers: [.ram]))
-    let heardAt: Int
-    do {
-      heardAt = try await receiver.changeLineSpeed(to: newBaud)
-      portSpeed.withLock { $0 = newBaud }
-    } catch {
-      throw .deviceLost("its port could not be set to \(newBaud) baud")
-    }
-    if await answers(within: timing.lineSpeed, inbox) { return }
-    if (try? await receiver.changeLineSpeed(to: heardAt)) != nil { portSpeed.withLock { $0 = heardAt } }
-    let back = await answers(within: timing.lineSpeed, inbox)
+  private func switchBaud(
+    to newBaud: Int, _ dialect: any ReceiverDialect, _ link: SetupLink, current: ReceiverSettings
+  ) async throws(SetupError) {
+    try await dialect.requestLineSpeed(newBaud, current: current)
+    let heardAt = try await link.changeLineSpeed(to: newBaud)
+    if await dialect.answers(within: timing.lineSpeed) { return }
+    _ = try? await link.changeLineSpeed(to: heardAt)
+    let back = await dialect.answers(within: timing.lineSpeed)
     throw .notInEffect(
       back
         ? "it did not answer at \(newBaud) baud, and still speaks at \(heardAt); the port is back at \(heardAt) baud"
         : "it answers at neither \(newBaud) nor \(heardAt) baud")
   }
 
-  /// Whether the receiver answers `UBX-MON-VER` within `time`.
-  private func answers(within time: Duration, _ inbox: FrameInbox) async -> Bool {
-    let deadline = now() + time
-    while now() < deadline, !Task.isCancelled {
-      inbox.clear()
-      guard (try? await send(.versionPoll)) == true else {
-        await sleep(.milliseconds(100))
-        continue
-      }
-      if await inbox.next(matching: { UBXVersion($0) != nil }, within: .milliseconds(500)) != nil { return true }
-    }
-    return false
-  }
-
-  /// Puts `snapshot` back in RAM and checks it reads back; whether it did. When the baud rate
-  /// is among them, the port follows the receiver back to `lineSpeed`.
+  /// Puts `before` back in RAM and checks it: read back where the receiver can be asked, else
+  /// by its output. When the port's speed changed, the receiver is told its old speed last, and
+  /// the port follows it to `speaking`. Whether it is as it was.
   private func restore(
-    _ snapshot: [ConfigurationKey: UInt64], _ wanted: [(ConfigurationKey, UInt64)], lineSpeed: Int?
+    _ before: ReceiverSettings, _ dialect: any ReceiverDialect, _ link: SetupLink, speaking: Int?, measuredBefore: OutputMeasurement
   ) async -> Bool {
-    let inbox = FrameInbox(receiver, sleep: sleep)
-    var old = wanted.compactMap { key, _ in snapshot[key].map { (key, $0) } }
-    if let lineSpeed, let speed = portSpeed.withLock({ $0 }), speed != lineSpeed {
-      // The port and the receiver are at the new speed: the rest put back there, then the
-      // receiver told its old speed, and the port follows it.
-      old.removeAll { $0.0 == UBloxKey.baudRate }
-      try? await set(old, layers: [.ram], inbox)
-      _ = try? await send(.valueSet([(UBloxKey.baudRate, UInt64(lineSpeed))], layers: [.ram]))
-      if (try? await receiver.changeLineSpeed(to: lineSpeed)) != nil { portSpeed.withLock { $0 = lineSpeed } }
-      guard await answers(within: timing.lineSpeed, inbox) else { return false }
-      old.append((UBloxKey.baudRate, UInt64(lineSpeed)))
-    } else {
-      // Refused or not (a receiver that refused the change refuses its undoing too), what
-      // counts is what it reads back.
-      do {
-        try await set(old, layers: [.ram], inbox)
-      } catch {
-        if case .noAnswer = error { return false }
-      }
+    var rest = before
+    rest.baudRate = nil
+    // Refused or not (a receiver that refused the change refuses its undoing too), what
+    // counts is what it reads back.
+    do {
+      try await dialect.apply(rest, over: before)
+    } catch {
+      if case .noAnswer = error { return false }
+      if case .deviceLost = error { return false }
     }
-    guard let readBack = try? await read(old.map(\.0), inbox) else { return false }
-    return old.allSatisfy { readBack[$0.0] == $0.1 }
-  }
-
-  private func identify(_ inbox: FrameInbox) async throws(SetupError) -> UBXVersion {
-    let answer = try await exchange(.versionPoll, inbox, what: "UBX-MON-VER") { UBXVersion($0) != nil }
-    return UBXVersion(answer)!
-  }
-
-  private func supported(_ version: UBXVersion) throws(SetupError) {
-    guard let generation = version.generation, generation >= 9 else {
-      throw .unsupported(
-        "This is a u-blox \(version.module ?? version.hardware) (protocol \(version.protocolVersion.map { String($0) } ?? "unknown")): gpsbridge sets up generation 9 and 10 receivers (CFG-VALSET) so far."
-      )
+    if let speaking, let speed = link.lineSpeed, speed != speaking {
+      _ = try? await dialect.requestLineSpeed(speaking, current: before)
+      _ = try? await link.changeLineSpeed(to: speaking)
+      guard await dialect.answers(within: timing.lineSpeed) else { return false }
     }
+    let meter = OutputMeter(receiver)
+    meter.start()
+    if dialect.readsBack {
+      guard let readBack = try? await dialect.read(measured: measuredBefore) else { return false }
+      return readBack.restricted(to: rest) == rest
+    }
+    // Only the output can tell: the sentences it sent before.
+    guard rest.sentences != nil else { return true }
+    guard await waitForOutput(meter, epochs: 4) else { return false }
+    return meter.measurement.sentences == measuredBefore.sentences
   }
 
   /// What the receiver or its link cannot take, refused before anything is written.
@@ -249,68 +265,6 @@ public final class ReceiverSetup: Sendable {
     }
   }
 
-  /// Reads `keys` from RAM.
-  private func read(_ keys: [ConfigurationKey], _ inbox: FrameInbox) async throws(SetupError) -> [ConfigurationKey: UInt64] {
-    var values: [ConfigurationKey: UInt64] = [:]
-    for start in stride(from: 0, to: keys.count, by: 64) {
-      let batch = Array(keys[start..<min(keys.count, start + 64)])
-      let answer = try await exchange(.valueGet(batch, layer: .ram), inbox, what: "CFG-VALGET") {
-        $0.configurationValues != nil || $0.acknowledgement.map { !$0.accepted && $0.messageClass == 0x06 && $0.id == 0x8B } == true
-      }
-      guard let answered = answer.configurationValues else {
-        throw .cannotTake(
-          "The receiver has no setting \(batch.map(\.description).joined(separator: ", ")) (it refused to read it): this model cannot take that change."
-        )
-      }
-      values.merge(answered.values) { $1 }
-    }
-    return values
-  }
-
-  /// Sets `values` in `layers`, acknowledged.
-  private func set(_ values: [(ConfigurationKey, UInt64)], layers: [ConfigurationLayer], _ inbox: FrameInbox) async throws(SetupError) {
-    for start in stride(from: 0, to: values.count, by: 64) {
-      let batch = Array(values[start..<min(values.count, start + 64)])
-      let answer = try await exchange(.valueSet(batch, layers: layers), inbox, what: "CFG-VALSET") {
-        $0.acknowledgement.map { $0.messageClass == 0x06 && $0.id == 0x8A } == true
-      }
-      guard answer.acknowledgement?.accepted == true else {
-        throw .refused(request: "CFG-VALSET (\(batch.map { "\($0.0)=\($0.1)" }.joined(separator: ", ")))")
-      }
-    }
-  }
-
-  /// Sends `request` and waits for the frame `isAnswer` picks, trying ``Timing/attempts`` times.
-  private func exchange(
-    _ request: UBXFrame, _ inbox: FrameInbox, what: String, isAnswer: @escaping @Sendable (UBXFrame) -> Bool
-  ) async throws(SetupError) -> UBXFrame {
-    for _ in 0..<timing.attempts {
-      guard !Task.isCancelled else { throw .interrupted }
-      inbox.clear()
-      guard try await send(request) else { continue }
-      if let answer = await inbox.next(matching: isAnswer, within: timing.answer) { return answer }
-    }
-    throw Task.isCancelled ? .interrupted : .noAnswer(request: what)
-  }
-
-  /// Sends `request`; false when the receiver's queue is full for now. A port not open yet (the
-  /// session is starting, autobaud is at work) is waited for, an answer's time at most.
-  private func send(_ request: UBXFrame) async throws(SetupError) -> Bool {
-    let deadline = now() + timing.answer
-    while true {
-      do {
-        try receiver.send(request.bytes)
-        return true
-      } catch .full {
-        await sleep(.milliseconds(20))
-        return false
-      } catch {
-        guard now() < deadline, !Task.isCancelled else { throw .deviceLost("its port is not open") }
-        await sleep(.milliseconds(20))
-      }
-    }
-  }
-
   /// Waits until `epochs` epochs have come, or the output time is up; whether they came.
   private func waitForOutput(_ meter: OutputMeter, epochs: Int) async -> Bool {
     let deadline = now() + timing.output
@@ -331,6 +285,10 @@ public final class ReceiverSetup: Sendable {
       }
       if change.outputProtocol == .ubx, !measured.sentences.isEmpty { return "it still sends NMEA (\(measured.summary))" }
       if change.outputProtocol == .ubx || change.outputProtocol == .both, measured.ubxFrames == 0 { return "it sends no UBX navigation" }
+      // A system turned off no longer shows in GSV (one turned on may have no satellite in view).
+      if let systems = change.constellations, !measured.systems.isSubset(of: systems), measured.sentences.contains(.gsv) {
+        return "it still lists \(measured.systems.subtracting(systems).sorted().map(\.rawValue).joined(separator: ", ")) satellites"
+      }
       return nil
     }
     let deadline = now() + timing.output
@@ -343,4 +301,8 @@ public final class ReceiverSetup: Sendable {
     if Task.isCancelled { throw .interrupted }
     throw .notInEffect(shows(meter.measurement) ?? "its output did not settle")
   }
+}
+
+extension String {
+  fileprivate var orNone: String { isEmpty ? "none" : self }
 }

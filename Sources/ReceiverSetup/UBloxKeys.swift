@@ -12,6 +12,12 @@ enum UBloxKey {
   static let pulsePeriod = ConfigurationKey(0x4005_0002)  // CFG-TP-PERIOD_TP1, µs
   static let pulseWidth = ConfigurationKey(0x4005_0004)  // CFG-TP-LEN_TP1, µs
 
+  /// CFG-MSGOUT-UBX_NAV_PVT, _SAT, _DOP and _EOE on UART1: the navigation gpsbridge reads from
+  /// a receiver sending UBX, which a receiver only sends when they are on.
+  static let navigationMessages = [
+    ConfigurationKey(0x2091_0007), ConfigurationKey(0x2091_0016), ConfigurationKey(0x2091_0039), ConfigurationKey(0x2091_0160),
+  ]
+
   /// CFG-MSGOUT-NMEA_ID_…_UART1: how often (in epochs) each sentence is sent; 0 is never.
   static let sentences: [NMEASentenceType: ConfigurationKey] = [
     .gga: ConfigurationKey(0x2091_00BB), .gll: ConfigurationKey(0x2091_00CA), .gsa: ConfigurationKey(0x2091_00C0),
@@ -44,6 +50,7 @@ enum UBloxKey {
     if let output = settings.outputProtocol {
       values.append((outputsNMEA, output == .ubx ? 0 : 1))
       values.append((outputsUBX, output == .nmea ? 0 : 1))
+      if output != .nmea { values += navigationMessages.map { ($0, 1) } }
     }
     if let pulse = settings.timePulse {
       values.append((pulsePeriod, UInt64(pulse.period)))

@@ -60,6 +60,8 @@ public final class Receiver: Sendable, ReceiverEventSink {
     var followers: [Int: CheckedContinuation<SessionOutcome, Never>?] = [:]
     /// Outcomes decided for followers before they started waiting.
     var decided: [Int: SessionOutcome] = [:]
+    /// The serial port's speed, as its session last said it.
+    var lineSpeed: Int?
 
     /// What the listeners want together, after one left or changed its mind.
     mutating func updateInterests() {
@@ -100,6 +102,10 @@ public final class Receiver: Sendable, ReceiverEventSink {
   package func detach(_ id: Int) {
     state.withLock { state in if state.outlet?.id == id { state.outlet = nil } }
   }
+
+  /// The serial port's speed, as its session last said it: where the receiver is heard now
+  /// (`nil` before a session found it, and for sources that are no serial port).
+  package var lineSpeed: Int? { state.withLock { $0.lineSpeed } }
 
   /// The outlet of the open session, if any.
   var outlet: Outlet? { state.withLock { $0.outlet?.outlet } }
@@ -245,6 +251,7 @@ public final class Receiver: Sendable, ReceiverEventSink {
 
   /// Hands `event` to every listener that wants it, in the order they were added.
   package func publish(_ event: ReceiverEvent) {
+    if case .lineSpeed(let speed) = event { state.withLock { $0.lineSpeed = speed } }
     let entries = state.withLock { $0.entries }
     let kind: Interests =
       switch event {

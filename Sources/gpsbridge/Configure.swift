@@ -60,27 +60,13 @@ private func configure(
 }
 
 /// The settings for people, a line each.
-func describe(_ version: UBXVersion, _ settings: ReceiverSettings) -> String {
-  var lines = [
-    "receiver         \(version.module ?? version.hardware), u-blox generation \(version.generation ?? 0), protocol \(version.protocolVersion ?? 0), \(version.software)"
-  ]
+func describe(_ identity: ReceiverIdentity, _ settings: ReceiverSettings) -> String {
+  var lines = ["receiver         \(identity)"]
   lines += describe(settings).map { "\($0.0.padding(to: 17))\($0.1)" }
   return lines.joined(separator: "\n") + "\n"
 }
 
-func describe(_ settings: ReceiverSettings) -> [(String, String)] {
-  var rows: [(String, String)] = []
-  if let rate = settings.rate { rows.append(("rate", "\(rate) Hz")) }
-  if let baud = settings.baudRate { rows.append(("baud", "\(baud)")) }
-  if let sentences = settings.sentences { rows.append(("sentences", sentences.sorted().map(\.rawValue).joined(separator: ",").nonEmpty)) }
-  if let systems = settings.constellations {
-    rows.append(("constellations", systems.sorted().map(\.rawValue).joined(separator: ",").nonEmpty))
-  }
-  if let model = settings.dynamicModel { rows.append(("dynamic model", model.rawValue)) }
-  if let output = settings.outputProtocol { rows.append(("output protocol", output.rawValue)) }
-  if let pulse = settings.timePulse { rows.append(("time pulse", "every \(pulse.period) µs, \(pulse.width) µs wide")) }
-  return rows
-}
+func describe(_ settings: ReceiverSettings) -> [(String, String)] { ReceiverSetup.describe(settings) }
 
 func describe(_ report: ReceiverSetup.Report) -> String {
   var lines: [String] = []
@@ -98,17 +84,13 @@ func describe(_ report: ReceiverSetup.Report) -> String {
   return lines.joined(separator: "\n") + "\n"
 }
 
-extension String {
-  fileprivate var nonEmpty: String { isEmpty ? "none" : self }
-}
-
 /// `configure --show --json`.
 struct SettingsJSON: Encodable {
   struct Receiver: Encodable {
-    var module: String?
-    var generation: Int?
+    var kind: String
+    var model: String
+    var firmware: String
     var protocolVersion: Double?
-    var software: String
   }
   struct Pulse: Encodable {
     var period: Int
@@ -123,9 +105,9 @@ struct SettingsJSON: Encodable {
   var outputProtocol: String?
   var timePulse: Pulse?
 
-  init(_ version: UBXVersion?, _ settings: ReceiverSettings) {
-    receiver = version.map {
-      Receiver(module: $0.module, generation: $0.generation, protocolVersion: $0.protocolVersion, software: $0.software)
+  init(_ identity: ReceiverIdentity?, _ settings: ReceiverSettings) {
+    receiver = identity.map {
+      Receiver(kind: $0.kind.rawValue, model: $0.model, firmware: $0.firmware, protocolVersion: $0.protocolVersion)
     }
     rate = settings.rate
     baudRate = settings.baudRate
@@ -154,7 +136,7 @@ struct ReportJSON: Encodable {
   var seconds: Double
 
   init(_ report: ReceiverSetup.Report) {
-    receiver = report.receiver.module ?? report.receiver.hardware
+    receiver = report.receiver.model
     before = SettingsJSON(nil, report.before)
     after = SettingsJSON(nil, report.after)
     func measured(_ output: OutputMeasurement) -> Measured {

@@ -85,11 +85,11 @@ func playOnPseudoTerminal(_ simulation: Simulation, link: String, latency: Int? 
     Terminal.diagnostic("Error: cannot create the link \(link): \(SystemError.current).")
     return 1
   }
-  // The u-blox answers configuration (gpsbridge configure) as a generation 9 receiver does.
-  let responder = simulation.profile == .ublox ? UBloxResponder() : nil
+  // u-blox, MediaTek and SiRF receivers answer configuration (gpsbridge configure) as the real ones do.
+  let responder = simulation.profile.responder(rate: max(1, Int(simulation.rate.rounded())), baud: 38_400)
   Terminal.diagnostic(
     "gpsbridge: a simulated \(simulation.profile.name) receiver is at \(link) (\(device))"
-      + (responder != nil ? ", answering UBX configuration" : "") + "; stop with Ctrl-C.")
+      + (simulation.profile.commands.map { ", taking \($0)" } ?? "") + "; stop with Ctrl-C.")
   await LiveReceiver(simulation: simulation, port: master, latency: latency, responder: responder).run()
   return 0
 }

@@ -13,43 +13,9 @@ import Transports
 /// RAM unless saved, and put back whatever step fails.
 @Suite(.timeLimit(.minutes(3)))
 struct ReceiverSetupTests {
-  /// A simulated receiver on a pty, and a running receiver reading it.
-  final class Bench: @unchecked Sendable {
-    let pty: PseudoTerminal
-    let simulated: LiveReceiver
-    let receiver: Receiver
-    let playing: Task<Void, Never>
-    let running: Task<Void, Never>
-
-    init(rate: Int = 4, baud: Int = 38_400, fault: UBloxResponder.Fault? = nil) throws {
-      pty = try PseudoTerminal()
-      var route = Route.demoDrive
-      route.start = UTCTimestamp(nanosecondsSince1970: Int64(Date().timeIntervalSince1970.rounded(.up)) * 1_000_000_000)
-      let simulation = Simulation(route: route.lasting(600), profile: .ublox, rate: Double(rate))
-      simulated = LiveReceiver(
-        simulation: simulation, port: pty.master, latency: 20, responder: UBloxResponder(rate: rate, baud: baud, fault: fault))
-      receiver = Receiver(SerialSource(path: pty.slavePath, baudRate: .fixed(baud)))
-      let simulated = simulated, receiver = receiver
-      playing = Task(executorPreference: DedicatedExecutor.own()) { await simulated.run() }
-      running = Task(executorPreference: DedicatedExecutor.own()) { await receiver.run() }
-    }
-
-    var configuration: UBloxResponder { simulated.configuration! }
-
-    func stop() async {
-      running.cancel()
-      playing.cancel()
-      await running.value
-      await playing.value
-      pty.unplug()
-    }
-  }
-
   /// A bench whose receiver has opened its port.
   static func bench(rate: Int = 4, baud: Int = 38_400, fault: UBloxResponder.Fault? = nil) async throws -> Bench {
-    let bench = try Bench(rate: rate, baud: baud, fault: fault)
-    #expect(await bench.pty.waitUntilHeld())
-    return bench
+    try await Bench.running(.ublox, rate: rate, baud: baud, fault: fault)
   }
 
   static var fast: ReceiverSetup.Timing {
@@ -63,7 +29,7 @@ struct ReceiverSetupTests {
     let bench = try await Self.bench()
     let (version, settings) = try await ReceiverSetup(bench.receiver, timing: Self.fast).currentSettings()
     await bench.stop()
-    #expect(version.module == "ZED-F9P" && version.generation == 9)
+    #expect(version.model == "ZED-F9P" && version.kind == .ublox9 && version.protocolVersion == 27.31)
     #expect(settings.rate == 4)
     #expect(settings.sentences == [.gga, .gll, .gsa, .gsv, .rmc, .vtg])
     #expect(settings.constellations == Set(SatelliteSystem.allCases))
@@ -74,7 +40,7 @@ struct ReceiverSetupTests {
     let bench = try await Self.bench(rate: 2)
     let change = ReceiverSettings(rate: 5, sentences: [.gga, .rmc])
     let report = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(change)
-    let configuration = bench.configuration
+    let configuration = bench.ublox9
     await bench.stop()
     #expect(report.before.rate == 2 && report.before.sentences == [.gga, .gll, .gsa, .gsv, .rmc, .vtg])
     #expect(report.measuredBefore.rate.map { abs($0 - 2) < 0.2 } == true, "\(report.measuredBefore)")
@@ -97,7 +63,7 @@ struct ReceiverSetupTests {
     }
     #expect(await eventually { fixes.withLock { $0.count } >= 4 })
     bench.receiver.stopListening(listener)
-    let configuration = bench.configuration
+    let configuration = bench.ublox9
     await bench.stop()
     let after = try #require(report.measuredAfter)
     #expect(after.sentences.isEmpty && after.ubxFrames > 0, "\(after)")
@@ -114,7 +80,7 @@ struct ReceiverSetupTests {
     let bench = try await Self.bench()
     let report = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(
       ReceiverSettings(constellations: [.gps, .galileo], dynamicModel: .automotive), save: true)
-    let configuration = bench.configuration
+    let configuration = bench.ublox9
     await bench.stop()
     #expect(report.saved)
     #expect(configuration.flash[ConfigurationKey(0x2011_0021)] == 4)  // CFG-NAVSPG-DYNMODEL: automotive
@@ -126,7 +92,7 @@ struct ReceiverSetupTests {
     let bench = try await Self.bench()
     let report = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(
       ReceiverSettings(rate: 10, sentences: [.gga, .rmc]), dryRun: true)
-    let configuration = bench.configuration
+    let configuration = bench.ublox9
     await bench.stop()
     #expect(report.dryRun && report.measuredAfter == nil)
     #expect(configuration.ram == configuration.initial)
@@ -136,7 +102,7 @@ struct ReceiverSetupTests {
     let bench = try await Self.bench()
     let change = ReceiverSettings(rate: 25, sentences: Set(NMEASentenceType.allCases), constellations: Set(SatelliteSystem.allCases))
     await #expect(throws: SetupError.self) { try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(change) }
-    let configuration = bench.configuration
+    let configuration = bench.ublox9
     await bench.stop()
     #expect(configuration.ram == configuration.initial)
   }
@@ -148,9 +114,9 @@ struct ReceiverSetupTests {
     let bench = try await Self.bench(rate: 1, baud: 9600)
     let setup = ReceiverSetup(bench.receiver, timing: Self.fast)
     let up = try await setup.configure(ReceiverSettings(baudRate: 115_200, sentences: [.gga, .rmc]))
-    let atUp = (bench.configuration, bench.pty.inputSpeed)
+    let atUp = (bench.ublox9, bench.pty.inputSpeed)
     let down = try await setup.configure(ReceiverSettings(baudRate: 9600))
-    let atDown = (bench.configuration, bench.pty.inputSpeed)
+    let atDown = (bench.ublox9, bench.pty.inputSpeed)
     await bench.stop()
     #expect(up.before.baudRate == 9600 && up.after.baudRate == 115_200)
     #expect(atUp.0.lineSpeed == 115_200 && atUp.1 == speed_t(B115200))
@@ -169,7 +135,7 @@ struct ReceiverSetupTests {
     } catch {
       thrown = error
     }
-    let configuration = bench.configuration, speed = bench.pty.inputSpeed
+    let configuration = bench.ublox9, speed = bench.pty.inputSpeed
     await bench.stop()
     guard case .rolledBack(.notInEffect(let reason), let restored) = thrown else {
       Issue.record("expected a rollback for the baud rate, got \(String(describing: thrown))")
@@ -191,7 +157,7 @@ struct ReceiverSetupTests {
     } catch {
       thrown = error
     }
-    let configuration = bench.configuration, speed = bench.pty.inputSpeed
+    let configuration = bench.ublox9, speed = bench.pty.inputSpeed
     await bench.stop()
     guard case .rolledBack(_, let restored) = thrown else {
       Issue.record("expected a rollback, got \(String(describing: thrown))")
@@ -213,7 +179,7 @@ struct ReceiverSetupTests {
     } catch {
       thrown = error
     }
-    let configuration = bench.configuration
+    let configuration = bench.ublox9
     await bench.stop()
     guard case .rolledBack(let cause, let restored) = thrown else {
       Issue.record("\(fault): expected a rollback, got \(String(describing: thrown))")
@@ -238,12 +204,24 @@ struct ReceiverSetupTests {
     #expect(thrown?.description.contains("could not be restored") == true)
   }
 
-  @Test func aReceiverThatNeverAnswersIsNoUBlox() async throws {
+  /// Silent to u-blox's and MediaTek's questions, and sending NMEA 4.10 (no SiRF's): none of
+  /// the kinds gpsbridge sets up, and nothing is written to it.
+  @Test func aReceiverThatAnswersNothingIsRefused() async throws {
     let bench = try await Self.bench(fault: .silent)
-    await #expect(throws: SetupError.noAnswer(request: "UBX-MON-VER")) {
-      try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(rate: 2))
+    var thrown: SetupError?
+    do {
+      _ = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(rate: 2))
+    } catch {
+      thrown = error
     }
+    let configuration = bench.ublox9
     await bench.stop()
+    guard case .unsupported(let reason) = thrown else {
+      Issue.record("expected a refusal, got \(String(describing: thrown))")
+      return
+    }
+    #expect(reason.contains("answered neither u-blox's UBX-MON-VER nor MediaTek's PMTK605, and its NMEA is not a SiRF's"), "\(reason)")
+    #expect(configuration.ram == configuration.initial)
   }
 
   /// Ctrl-C after the change was applied: it is put back all the same.
@@ -256,10 +234,10 @@ struct ReceiverSetupTests {
         if message.hasPrefix("before:") { applied.withLock { $0 = true } }
       }
     }
-    #expect(await eventually { applied.withLock { $0 } && bench.configuration.ram != bench.configuration.initial })
+    #expect(await eventually { applied.withLock { $0 } && bench.ublox9.ram != bench.ublox9.initial })
     transaction.cancel()
     let outcome = await transaction.result
-    let configuration = bench.configuration
+    let configuration = bench.ublox9
     await bench.stop()
     guard case .failure(let error as SetupError) = outcome, case .rolledBack(.interrupted, true) = error else {
       Issue.record("expected an interrupted, restored change; got \(outcome)")

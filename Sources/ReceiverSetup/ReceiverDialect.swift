@@ -1,0 +1,55 @@
+import Framing
+
+/// One kind of receiver's way of being set up: how its settings are read, changed, saved and
+/// its speed changed. The transaction (``ReceiverSetup``) is the same for every kind; what
+/// differs is here.
+protocol ReceiverDialect: Sendable {
+  var identity: ReceiverIdentity { get }
+  /// Whether ``read(measured:)`` asks the receiver, so that reading again proves a change; a
+  /// receiver that answers no question is only measured.
+  var readsBack: Bool { get }
+  /// Why this kind cannot take `change` (a setting it has no command for, a rate it cannot
+  /// reach), before anything is written; `nil` when it can.
+  func refusal(of change: ReceiverSettings, current: ReceiverSettings) -> String?
+  /// Its settings now, as far as it says them; what it cannot be asked comes from `measured`
+  /// (its output) and the port's speed.
+  func read(measured: OutputMeasurement) async throws(SetupError) -> ReceiverSettings
+  /// Makes `change` (the baud rate aside) in RAM, acknowledged where this kind acknowledges.
+  func apply(_ change: ReceiverSettings, over current: ReceiverSettings) async throws(SetupError)
+  /// Tells the receiver to speak at `speed` from now on; its answer, which may come at either
+  /// speed or not at all, is not waited for.
+  func requestLineSpeed(_ speed: Int, current: ReceiverSettings) async throws(SetupError)
+  /// Whether it answers at the port's speed now, within `time`.
+  func answers(within time: Duration) async -> Bool
+  /// Keeps `settings` over a power cycle.
+  func save(_ settings: ReceiverSettings, current: ReceiverSettings) async throws(SetupError)
+}
+
+/// Finds out what kind of receiver is on `link`: u-blox (`UBX-MON-VER`), then MediaTek
+/// (`PMTK605`), then SiRF, known by its NMEA 2.2 output since it answers neither.
+func identifyReceiver(_ link: SetupLink, measured: @Sendable () async -> OutputMeasurement) async throws(SetupError) -> any ReceiverDialect
+{
+  if let version = try? await link.exchange(.versionPoll, what: "UBX-MON-VER", isAnswer: { UBXVersion($0) != nil }).versionAnswer {
+    if let generation = version.generation, generation >= 9 { return UBlox9Dialect(link, version: version) }
+    return UBlox8Dialect(link, version: version)
+  }
+  if let answer = try? await link.exchange(MTKSentence.queryRelease, isAnswer: { MTKSentence.release($0) != nil }),
+    let release = MTKSentence.release(answer)
+  {
+    return MTKDialect(link, release: release.release, model: release.model)
+  }
+  let output = await measured()
+  guard output.epochs > 0, output.nmea22 else {
+    throw .unsupported(
+      "The receiver answered neither u-blox's UBX-MON-VER nor MediaTek's PMTK605, and "
+        + (output.epochs == 0 ? "sent no epoch" : "its NMEA is not a SiRF's (NMEA 2.2)")
+        + ": gpsbridge sets up u-blox, MediaTek and SiRF receivers. Check that the receiver is on this port, and that nothing else writes to it."
+    )
+  }
+  return SiRFDialect(link)
+}
+
+extension UBXFrame {
+  /// The version this `UBX-MON-VER` answer gives.
+  var versionAnswer: UBXVersion? { UBXVersion(self) }
+}

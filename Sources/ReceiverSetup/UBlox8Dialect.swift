@@ -1,0 +1,127 @@
+import Framing
+
+/// u-blox M8 and older: a block a setting (`CFG-PRT`, `CFG-RATE`, `CFG-MSG`, `CFG-GNSS`,
+/// `CFG-NAV5`, `CFG-TP5`), each polled, changed where gpsbridge changes it, and written back
+/// whole; `CFG-CFG` saves. The blocks live in RAM until saved.
+struct UBlox8Dialect: ReceiverDialect {
+  let link: SetupLink
+  let identity: ReceiverIdentity
+
+  init(_ link: SetupLink, version: UBXVersion) {
+    self.link = link
+    identity = ReceiverIdentity(
+      kind: .ublox8, model: version.module ?? "u-blox \(version.hardware)", firmware: version.firmware,
+      protocolVersion: version.protocolVersion)
+  }
+
+  var readsBack: Bool { true }
+
+  /// `CFG-GNSS`'s system IDs.
+  static let systems: [SatelliteSystem: UInt8] = [.gps: 0, .sbas: 1, .galileo: 2, .beidou: 3, .qzss: 5, .glonass: 6]
+  /// `CFG-MSG`'s IDs of the NMEA sentences (class 0xF0).
+  static let sentences: [NMEASentenceType: UInt8] = [.gga: 0x00, .gll: 0x01, .gsa: 0x02, .gsv: 0x03, .rmc: 0x04, .vtg: 0x05, .zda: 0x08]
+  /// NAV-PVT, NAV-SAT, NAV-DOP, NAV-EOE: what it must send for its UBX to be read.
+  static let navigation: [UInt8] = [0x07, 0x35, 0x04, 0x61]
+
+  /// The M8's data sheet: 18 Hz from one system, 10 Hz from two or three at once, and at most
+  /// three major systems; GPS and QZSS go together.
+  func refusal(of change: ReceiverSettings, current: ReceiverSettings) -> String? {
+    let merged = current.merging(change)
+    if let systems = change.constellations, systems.contains(.gps) != systems.contains(.qzss) {
+      return "An M8 tracks GPS and QZSS together: name both or neither (\(systems.sorted().map(\.rawValue).joined(separator: ",")))."
+    }
+    guard let systems = merged.constellations, let rate = merged.rate else { return nil }
+    let major = systems.intersection([.gps, .glonass, .galileo, .beidou])
+    if major.count > 3 { return "An M8 tracks at most three of GPS, GLONASS, Galileo and BeiDou at once." }
+    let fastest = major.count <= 1 ? 18 : 10
+    guard rate <= fastest else {
+      return
+        "An M8 computes at most \(fastest) fixes a second from \(major.count) satellite systems (\(major.sorted().map(\.rawValue).joined(separator: ", "))): ask for \(fastest) Hz or less, or track fewer systems."
+    }
+    return nil
+  }
+
+  func read(measured: OutputMeasurement) async throws(SetupError) -> ReceiverSettings {
+    var settings = ReceiverSettings()
+    let port = try await link.poll(UBXPortSettings.poll, what: "CFG-PRT", UBXPortSettings.init)
+    settings.baudRate = port.baudRate
+    let out = port.outputProtocols & 0x03
+    settings.outputProtocol = out == 0x03 ? .both : out == 0x01 ? .ubx : out == 0x02 ? .nmea : nil
+    let rate = try await link.poll(UBXRateSettings.poll, what: "CFG-RATE", UBXRateSettings.init)
+    settings.rate = rate.measurementPeriod > 0 ? (1000 + rate.measurementPeriod / 2) / rate.measurementPeriod : nil
+    var sentences: Set<NMEASentenceType> = []
+    for (type, id) in Self.sentences where try await messageRate(UBXLegacyMessage.nmeaClass, id).onUART1 > 0 { sentences.insert(type) }
+    settings.sentences = sentences
+    let gnss = try await link.poll(UBXSystemSettings.poll, what: "CFG-GNSS", UBXSystemSettings.init).enabled
+    settings.constellations = Set(Self.systems.filter { gnss[$0.value] == true }.keys)
+    let navigation = try await link.poll(UBXNavigationSettings.poll, what: "CFG-NAV5", UBXNavigationSettings.init)
+    settings.dynamicModel = UBloxKey.dynamicModels.first { $0.value == UInt64(navigation.dynamicModel) }?.key
+    let pulse = try await link.poll(UBXTimePulseSettings.poll, what: "CFG-TP5", UBXTimePulseSettings.init)
+    settings.timePulse = TimePulse(period: pulse.period, width: pulse.width)
+    return settings
+  }
+
+  func apply(_ change: ReceiverSettings, over current: ReceiverSettings) async throws(SetupError) {
+    if let rate = change.rate {
+      var block = try await link.poll(UBXRateSettings.poll, what: "CFG-RATE", UBXRateSettings.init)
+      block.measurementPeriod = 1000 / rate
+      try await link.setAcknowledged(block.frame, what: "CFG-RATE (\(1000 / rate) ms)")
+    }
+    if let sentences = change.sentences {
+      for (type, id) in Self.sentences.sorted(by: { $0.value < $1.value }) {
+        try await setMessageRate(UBXLegacyMessage.nmeaClass, id, sentences.contains(type) ? 1 : 0, what: "CFG-MSG (\(type.rawValue))")
+      }
+    }
+    if let systems = change.constellations {
+      var block = try await link.poll(UBXSystemSettings.poll, what: "CFG-GNSS", UBXSystemSettings.init)
+      let known = block.enabled
+      for system in systems where known[Self.systems[system]!] == nil {
+        throw .cannotTake("This receiver has no \(system.rawValue) (CFG-GNSS lists no block for it).")
+      }
+      block.enable(Dictionary(uniqueKeysWithValues: Self.systems.map { ($0.value, systems.contains($0.key)) }))
+      try await link.setAcknowledged(block.frame, what: "CFG-GNSS (\(systems.sorted().map(\.rawValue).joined(separator: ",")))")
+    }
+    if let model = change.dynamicModel {
+      let block = UBXNavigationSettings(dynamicModel: UInt8(UBloxKey.dynamicModels[model]!))
+      try await link.setAcknowledged(block.frame, what: "CFG-NAV5 (\(model.rawValue))")
+    }
+    if let pulse = change.timePulse {
+      var block = try await link.poll(UBXTimePulseSettings.poll, what: "CFG-TP5", UBXTimePulseSettings.init)
+      block.period = pulse.period
+      block.width = pulse.width
+      try await link.setAcknowledged(block.frame, what: "CFG-TP5 (\(pulse.period) µs, \(pulse.width) µs)")
+    }
+    if let output = change.outputProtocol {
+      if output != .nmea {
+        for id in Self.navigation { try await setMessageRate(0x01, id, 1, what: "CFG-MSG (NAV 0x\(String(id, radix: 16)))") }
+      }
+      var port = try await link.poll(UBXPortSettings.poll, what: "CFG-PRT", UBXPortSettings.init)
+      port.outputProtocols = port.outputProtocols & ~0x03 | (output == .nmea ? 0x02 : output == .ubx ? 0x01 : 0x03)
+      try await link.setAcknowledged(port.frame, what: "CFG-PRT (\(output.rawValue) out)")
+    }
+  }
+
+  func requestLineSpeed(_ speed: Int, current: ReceiverSettings) async throws(SetupError) {
+    var port = try await link.poll(UBXPortSettings.poll, what: "CFG-PRT", UBXPortSettings.init)
+    port.baudRate = speed
+    _ = try await link.send(port.frame.bytes)
+  }
+
+  func answers(within time: Duration) async -> Bool { await link.answersVersionPoll(within: time) }
+
+  func save(_ settings: ReceiverSettings, current: ReceiverSettings) async throws(SetupError) {
+    try await link.setAcknowledged(.saveSettings, what: "CFG-CFG (save to battery-backed RAM and flash)")
+  }
+
+  private func messageRate(_ messageClass: UInt8, _ id: UInt8) async throws(SetupError) -> UBXMessageRate {
+    try await link.poll(UBXMessageRate.poll(messageClass: messageClass, id: id), what: "CFG-MSG") { frame in
+      UBXMessageRate(frame).flatMap { $0.messageClass == messageClass && $0.id == id ? $0 : nil }
+    }
+  }
+
+  private func setMessageRate(_ messageClass: UInt8, _ id: UInt8, _ rate: UInt8, what: String) async throws(SetupError) {
+    var block = try await messageRate(messageClass, id)
+    block.onUART1 = rate
+    try await link.setAcknowledged(block.frame, what: what)
+  }
+}

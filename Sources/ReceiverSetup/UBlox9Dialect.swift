@@ -1,0 +1,102 @@
+import Framing
+
+/// u-blox generation 9 and 10: keyed values, read with `CFG-VALGET` and set with `CFG-VALSET`,
+/// in RAM, and with a save in battery-backed RAM and flash too.
+struct UBlox9Dialect: ReceiverDialect {
+  let link: SetupLink
+  let identity: ReceiverIdentity
+
+  init(_ link: SetupLink, version: UBXVersion) {
+    self.link = link
+    identity = ReceiverIdentity(
+      kind: .ublox9, model: version.module ?? version.hardware, firmware: version.firmware, protocolVersion: version.protocolVersion)
+  }
+
+  var readsBack: Bool { true }
+
+  func refusal(of change: ReceiverSettings, current: ReceiverSettings) -> String? { nil }
+
+  func read(measured: OutputMeasurement) async throws(SetupError) -> ReceiverSettings {
+    do {
+      return UBloxKey.settings(from: try await read(UBloxKey.all))
+    } catch .cannotTake(let reason) {
+      // Every generation 9 has a measurement rate: refused that too, it is not what it said.
+      guard (try? await read([UBloxKey.measurementRate])) != nil else {
+        throw .unsupported(
+          "The receiver says it is \(identity), but refuses CFG-VALGET, which every generation 9 and 10 receiver takes: it is not the kind it claims. Nothing was changed."
+        )
+      }
+      throw .cannotTake(reason)
+    }
+  }
+
+  func apply(_ change: ReceiverSettings, over current: ReceiverSettings) async throws(SetupError) {
+    var change = change
+    change.baudRate = nil
+    try await set(UBloxKey.values(for: change), layers: [.ram])
+  }
+
+  func requestLineSpeed(_ speed: Int, current: ReceiverSettings) async throws(SetupError) {
+    _ = try await link.send(UBXFrame.valueSet([(UBloxKey.baudRate, UInt64(speed))], layers: [.ram]).bytes)
+  }
+
+  func answers(within time: Duration) async -> Bool { await link.answersVersionPoll(within: time) }
+
+  func save(_ settings: ReceiverSettings, current: ReceiverSettings) async throws(SetupError) {
+    try await set(UBloxKey.values(for: settings), layers: [.batteryBacked, .flash])
+  }
+
+  /// Reads `keys` from RAM.
+  private func read(_ keys: [ConfigurationKey]) async throws(SetupError) -> [ConfigurationKey: UInt64] {
+    var values: [ConfigurationKey: UInt64] = [:]
+    for start in stride(from: 0, to: keys.count, by: 64) {
+      let batch = Array(keys[start..<min(keys.count, start + 64)])
+      let answer = try await link.exchange(.valueGet(batch, layer: .ram), what: "CFG-VALGET") {
+        $0.configurationValues != nil || $0.acknowledgement.map { !$0.accepted && $0.messageClass == 0x06 && $0.id == 0x8B } == true
+      }
+      guard let answered = answer.configurationValues else {
+        throw .cannotTake(
+          "The receiver has no setting \(batch.map(\.description).joined(separator: ", ")) (it refused to read it): this model cannot take that change."
+        )
+      }
+      values.merge(answered.values) { $1 }
+    }
+    return values
+  }
+
+  /// Sets `values` in `layers`, acknowledged.
+  private func set(_ values: [(ConfigurationKey, UInt64)], layers: [ConfigurationLayer]) async throws(SetupError) {
+    for start in stride(from: 0, to: values.count, by: 64) {
+      let batch = Array(values[start..<min(values.count, start + 64)])
+      let answer = try await link.exchange(.valueSet(batch, layers: layers), what: "CFG-VALSET") {
+        $0.acknowledgement.map { $0.messageClass == 0x06 && $0.id == 0x8A } == true
+      }
+      guard answer.acknowledgement?.accepted == true else {
+        throw .refused(request: "CFG-VALSET (\(batch.map { "\($0.0)=\($0.1)" }.joined(separator: ", ")))")
+      }
+    }
+  }
+}
+
+extension SetupLink {
+  /// Whether the receiver answers `UBX-MON-VER` within `time`.
+  func answersVersionPoll(within time: Duration) async -> Bool {
+    let deadline = now() + time
+    while now() < deadline, !Task.isCancelled {
+      inbox.clear()
+      guard (try? await send(UBXFrame.versionPoll.bytes)) == true else {
+        await sleep(.milliseconds(100))
+        continue
+      }
+      if await inbox.next(matching: { UBXVersion($0) != nil }, within: .milliseconds(500)) != nil { return true }
+    }
+    return false
+  }
+}
+
+extension UBXVersion {
+  /// `FWVER=HPG 1.32` → HPG 1.32, or the software version.
+  var firmware: String {
+    extensions.lazy.compactMap { $0.hasPrefix("FWVER=") ? String($0.dropFirst(6)) : nil }.first ?? software
+  }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import NMEA
+import NMEASimulation
+import ReceiverSetup
+import TestHelpers
+import Testing
+import Transports
+
+/// A simulated receiver of one kind on a pty, and a running receiver reading it through the
+/// serial source, as `gpsbridge configure` reads a real one.
+final class Bench: @unchecked Sendable {
+  let pty: PseudoTerminal
+  let simulated: LiveReceiver
+  let receiver: Receiver
+  let playing: Task<Void, Never>
+  let running: Task<Void, Never>
+
+  init(_ profile: ReceiverProfile, rate: Int, baud: Int, fault: ResponderFault?) throws {
+    pty = try PseudoTerminal()
+    var route = Route.demoDrive
+    route.start = UTCTimestamp(nanosecondsSince1970: Int64(Date().timeIntervalSince1970.rounded(.up)) * 1_000_000_000)
+    let simulation = Simulation(route: route.lasting(600), profile: profile, rate: Double(rate))
+    simulated = LiveReceiver(
+      simulation: simulation, port: pty.master, latency: 20, responder: profile.responder(rate: rate, baud: baud, fault: fault))
+    receiver = Receiver(SerialSource(path: pty.slavePath, baudRate: .fixed(baud)))
+    let simulated = simulated, receiver = receiver
+    playing = Task(executorPreference: DedicatedExecutor.own()) { await simulated.run() }
+    running = Task(executorPreference: DedicatedExecutor.own()) { await receiver.run() }
+  }
+
+  /// A bench whose receiver has opened its port.
+  static func running(_ profile: ReceiverProfile, rate: Int = 1, baud: Int = 9600, fault: ResponderFault? = nil) async throws -> Bench {
+    let bench = try Bench(profile, rate: rate, baud: baud, fault: fault)
+    #expect(await bench.pty.waitUntilHeld())
+    return bench
+  }
+
+  var configuration: any ReceiverResponder { simulated.configuration! }
+  var ublox9: UBloxResponder { simulated.configuration as! UBloxResponder }
+
+  func stop() async {
+    running.cancel()
+    playing.cancel()
+    await running.value
+    await playing.value
+    pty.unplug()
+  }
+}
