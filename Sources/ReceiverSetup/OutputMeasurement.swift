@@ -28,6 +28,9 @@ public struct OutputMeasurement: Hashable, Sendable {
     self.systems = systems
   }
 
+  /// Nothing measured: for reading what a receiver says of itself alone.
+  static let nothing = OutputMeasurement(rate: nil, sentences: [], ubxFrames: 0, epochs: 0)
+
   /// "5.0 Hz, GGA RMC" for people.
   public var summary: String {
     let rate = rate.map { (($0 * 10).rounded() / 10).description + " Hz" } ?? "no rate (fewer than 3 epochs)"

@@ -114,8 +114,8 @@ public final class ReceiverSetup: Sendable {
     // The snapshot: the settings as they are, of which the change touches some.
     let current = try await dialect.read(measured: measuredBefore)
     let before = current.restricted(to: change)
-    try check(change, against: current)
     if let refusal = dialect.refusal(of: change, current: current) { throw .cannotTake(refusal) }
+    try check(change, against: current)
     if save, dialect.identity.kind == .mediatek {
       throw .cannotTake(
         "gpsbridge has no save for a MediaTek receiver: it keeps its settings while its backup battery lasts. Leave out --save.")
@@ -142,8 +142,9 @@ public final class ReceiverSetup: Sendable {
       // Checked twice: read back (where the receiver can be asked), then by the output itself.
       meter.start()
       if dialect.readsBack {
-        let readBack = try await dialect.read(measured: meter.measurement).restricted(to: change)
-        if let difference = Self.difference(readBack, from: current.merging(change).restricted(to: change)) {
+        // Only what the receiver says: what it shows in its output is checked there.
+        let readBack = try await dialect.read(measured: OutputMeasurement.nothing).restricted(to: change)
+        if let difference = Self.difference(readBack, from: current.merging(change).restricted(to: change).restricted(to: readBack)) {
           throw SetupError.notInEffect(difference)
         }
       }
@@ -233,13 +234,14 @@ public final class ReceiverSetup: Sendable {
     let meter = OutputMeter(receiver)
     meter.start()
     if dialect.readsBack {
-      guard let readBack = try? await dialect.read(measured: measuredBefore) else { return false }
-      return readBack.restricted(to: rest) == rest
+      guard let readBack = try? await dialect.read(measured: .nothing) else { return false }
+      guard readBack.restricted(to: rest) == rest.restricted(to: readBack) else { return false }
     }
-    // Only the output can tell: the sentences it sent before.
-    guard rest.sentences != nil else { return true }
+    // And by the output: the sentences and systems it sent before.
+    guard rest.sentences != nil || rest.constellations != nil else { return true }
     guard await waitForOutput(meter, epochs: 4) else { return false }
-    return meter.measurement.sentences == measuredBefore.sentences
+    let after = meter.measurement
+    return after.sentences == measuredBefore.sentences && after.systems.isSubset(of: measuredBefore.systems)
   }
 
   /// What the receiver or its link cannot take, refused before anything is written.

@@ -1,0 +1,290 @@
+import Foundation
+import Framing
+import NMEA
+import NMEASimulation
+import Plumbing
+import ReceiverSetup
+import TestHelpers
+import Testing
+import Transports
+
+/// Each kind of simulated receiver (u-blox generation 9 and M8, MediaTek, SiRF) set up end to
+/// end on a pty with its own commands: the rate, the baud rate, sentences and satellite systems
+/// changed and proven by what it then sends, what it cannot take refused before anything is
+/// written, and every failure rolled back to the settings it started with.
+@Suite(.timeLimit(.minutes(4)))
+struct ReceiverKindsTests {
+  static var fast: ReceiverSetup.Timing {
+    var timing = ReceiverSetup.Timing()
+    timing.answer = .milliseconds(500)
+    timing.output = .seconds(6)
+    return timing
+  }
+
+  static let kinds: [ReceiverProfile] = [.ublox, .ublox8, .mtk, .sirf]
+  static let expectedKind: [String: ReceiverIdentity.Kind] = ["ublox": .ublox9, "ublox8": .ublox8, "mtk": .mediatek, "sirf": .sirf]
+
+  /// What the simulated receiver does now: its rate, sentences and systems, by its own state.
+  static func state(_ responder: any ReceiverResponder) -> (rate: Double, sentences: Set<String>, systems: Set<String>?) {
+    switch responder {
+    case let r as UBloxResponder: (r.rate, r.sentences, r.systems)
+    case let r as UBlox8Responder: (r.rate, r.sentences, r.systems)
+    case let r as MTKResponder: (r.rate, r.sentences, r.systems)
+    case let r as SiRFResponder: (r.rate, r.sentences, nil)
+    default: (0, [], nil)
+    }
+  }
+
+  /// Whether the simulated receiver is as it started: every setting it has.
+  static func isAsItStarted(_ responder: any ReceiverResponder) -> Bool {
+    switch responder {
+    case let r as UBloxResponder: r.ram == r.initial
+    case let r as UBlox8Responder: r.ram == r.initial
+    case let r as MTKResponder:
+      r.interval == r.initialInterval && r.sentenceRates == r.initialSentenceRates && r.searchMode == r.initialSearchMode
+    case let r as SiRFResponder: r.intervals == r.initialIntervals
+    default: false
+    }
+  }
+
+  @Test(arguments: kinds)
+  func eachKindIsKnownForWhatItIs(profile: ReceiverProfile) async throws {
+    let bench = try await Bench.running(profile)
+    let (identity, settings) = try await ReceiverSetup(bench.receiver, timing: Self.fast).currentSettings()
+    await bench.stop()
+    #expect(identity.kind == Self.expectedKind[profile.name], "\(identity)")
+    #expect(settings.rate == 1, "\(settings)")
+    #expect(settings.sentences?.contains(.gga) == true && settings.sentences?.contains(.rmc) == true, "\(settings)")
+  }
+
+  /// 1 Hz to 10 Hz, measured by the epochs' own times, and back to 1 Hz.
+  @Test(arguments: [ReceiverProfile.ublox, .ublox8, .mtk])
+  func theRateGoesToTenHertzAndBack(profile: ReceiverProfile) async throws {
+    let bench = try await Bench.running(profile, baud: 115_200)
+    let setup = ReceiverSetup(bench.receiver, timing: Self.fast)
+    // Ten epochs a second of every sentence need more than 9600 baud; GPS and GLONASS only for an M8.
+    let up = try await setup.configure(ReceiverSettings(rate: 10, sentences: [.gga, .rmc]))
+    let atUp = Self.state(bench.configuration)
+    let down = try await setup.configure(ReceiverSettings(rate: 1))
+    let atDown = Self.state(bench.configuration)
+    await bench.stop()
+    #expect(up.before.rate == 1 && atUp.rate == 10 && atDown.rate == 1)
+    #expect(up.measuredAfter?.rate.map { abs($0 - 10) < 1 } == true, "\(String(describing: up.measuredAfter))")
+    #expect(down.measuredAfter?.rate.map { abs($0 - 1) < 0.1 } == true, "\(String(describing: down.measuredAfter))")
+    #expect(up.measuredAfter?.sentences == [.gga, .rmc])
+  }
+
+  @Test func aSiRFIsToldItCannotGoFasterThanOneHertz() async throws {
+    let bench = try await Bench.running(.sirf)
+    await #expect(
+      throws: SetupError.cannotTake("A SiRF in NMEA mode sends its sentences at whole seconds (PSRF103): 1 Hz is its only rate.")
+    ) {
+      try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(rate: 10))
+    }
+    let configuration = bench.configuration
+    await bench.stop()
+    #expect(Self.isAsItStarted(configuration))
+  }
+
+  /// An M8 computes 10 fixes a second from two systems at most: 18 Hz with GPS and GLONASS is
+  /// refused, with the reason, before anything is written.
+  @Test func anM8IsToldWhatRateItsSystemsAllow() async throws {
+    let bench = try await Bench.running(.ublox8, baud: 115_200)
+    var thrown: SetupError?
+    do {
+      _ = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(rate: 18, sentences: [.rmc]))
+    } catch {
+      thrown = error
+    }
+    let configuration = bench.configuration
+    await bench.stop()
+    guard case .cannotTake(let reason) = thrown else {
+      Issue.record("expected a refusal, got \(String(describing: thrown))")
+      return
+    }
+    #expect(reason.hasPrefix("An M8 computes at most 10 fixes a second from 2 satellite systems (gps, glonass)"), "\(reason)")
+    #expect(Self.isAsItStarted(configuration))
+  }
+
+  /// 9600 baud to 115200 and back, each kind told with its own command, the port following.
+  @Test(arguments: kinds)
+  func theBaudRateGoesUpAndBack(profile: ReceiverProfile) async throws {
+    let bench = try await Bench.running(profile, baud: 9600)
+    let setup = ReceiverSetup(bench.receiver, timing: Self.fast)
+    // What 9600 baud carries coming back: GGA and RMC.
+    let up = try await setup.configure(ReceiverSettings(baudRate: 115_200, sentences: [.gga, .rmc]))
+    let speedUp = (bench.configuration.lineSpeed, bench.pty.inputSpeed)
+    let down = try await setup.configure(ReceiverSettings(baudRate: 9600))
+    let speedDown = (bench.configuration.lineSpeed, bench.pty.inputSpeed)
+    await bench.stop()
+    #expect(up.before.baudRate == 9600 && up.after.baudRate == 115_200)
+    #expect(speedUp.0 == 115_200 && speedUp.1 == speed_t(B115200))
+    #expect(down.before.baudRate == 115_200 && speedDown.0 == 9600 && speedDown.1 == speed_t(B9600))
+    #expect((down.measuredAfter?.epochs ?? 0) >= 4, "\(String(describing: down.measuredAfter))")
+  }
+
+  /// A receiver that takes the command and keeps its old speed: nothing answers at the new one,
+  /// the port goes back, and it is as it was.
+  @Test(arguments: kinds)
+  func aBaudRateNotTakenFallsBack(profile: ReceiverProfile) async throws {
+    let bench = try await Bench.running(profile, baud: 9600, fault: .ignoresBaudChange)
+    var thrown: SetupError?
+    do {
+      _ = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(baudRate: 115_200))
+    } catch {
+      thrown = error
+    }
+    let configuration = bench.configuration, speed = bench.pty.inputSpeed
+    await bench.stop()
+    guard case .rolledBack(.notInEffect(let reason), let restored) = thrown else {
+      Issue.record("expected a rollback, got \(String(describing: thrown))")
+      return
+    }
+    #expect(reason == "it did not answer at 115200 baud, and still speaks at 9600; the port is back at 9600 baud")
+    #expect(restored)
+    #expect(speed == speed_t(B9600))
+    #expect(Self.isAsItStarted(configuration))
+  }
+
+  @Test(arguments: kinds)
+  func aSentenceSetIsWhatItSendsAfter(profile: ReceiverProfile) async throws {
+    let bench = try await Bench.running(profile)
+    let report = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(sentences: [.gga, .rmc, .gsa]))
+    let state = Self.state(bench.configuration)
+    await bench.stop()
+    #expect(report.measuredAfter?.sentences == [.gga, .rmc, .gsa], "\(String(describing: report.measuredAfter))")
+    #expect(state.sentences == ["GGA", "RMC", "GSA"])
+  }
+
+  /// GLONASS off: its satellites leave GSV, and the receiver says it tracks GPS alone.
+  @Test(arguments: [ReceiverProfile.ublox, .ublox8, .mtk])
+  func satelliteSystemsAreWhatItTracksAfter(profile: ReceiverProfile) async throws {
+    let bench = try await Bench.running(profile)
+    let systems: Set<SatelliteSystem> = profile == .mtk ? [.gps] : [.gps, .qzss, .sbas]
+    let report = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(constellations: systems))
+    let state = Self.state(bench.configuration)
+    await bench.stop()
+    #expect(report.before.constellations?.contains(.glonass) == true, "\(report.before)")
+    #expect(report.measuredBefore.systems == [.gps, .glonass], "\(report.measuredBefore)")
+    #expect(report.measuredAfter?.systems == [.gps], "\(String(describing: report.measuredAfter))")
+    #expect(state.systems == Set(systems.map(\.rawValue)))
+  }
+
+  @Test func aSiRFIsToldItHasNoSystemsToChoose() async throws {
+    let bench = try await Bench.running(.sirf)
+    await #expect(throws: SetupError.cannotTake("A SiRF tracks GPS and SBAS only; it has no satellite systems to choose.")) {
+      try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(constellations: [.gps]))
+    }
+    await bench.stop()
+  }
+
+  /// A fault at each step after the change was applied, for each kind: rolled back to the
+  /// settings it started with, and the error says what went wrong.
+  @Test(arguments: [
+    (ReceiverProfile.ublox8, ResponderFault.refusesChanges), (.ublox8, .ignoresChanges), (.ublox8, .outputUnchanged),
+    (.ublox8, .refusesSaving), (.mtk, .refusesChanges), (.mtk, .ignoresChanges), (.mtk, .outputUnchanged),
+    (.sirf, .ignoresChanges), (.sirf, .outputUnchanged),
+  ])
+  func aFailureAtAnyStepPutsTheSettingsBack(profile: ReceiverProfile, fault: ResponderFault) async throws {
+    let bench = try await Bench.running(profile, fault: fault)
+    var thrown: SetupError?
+    do {
+      _ = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(
+        ReceiverSettings(sentences: [.gga, .rmc]), save: fault == .refusesSaving)
+    } catch {
+      thrown = error
+    }
+    let configuration = bench.configuration
+    await bench.stop()
+    guard case .rolledBack(let cause, let restored) = thrown else {
+      Issue.record("\(profile) \(fault): expected a rollback, got \(String(describing: thrown))")
+      return
+    }
+    #expect(restored, "\(profile) \(fault): \(cause)")
+    #expect(Self.isAsItStarted(configuration), "\(profile) \(fault)")
+    if let m8 = configuration as? UBlox8Responder { #expect(m8.saved == nil) }
+  }
+
+  /// Gone silent once changed: it cannot be put back, and that is said, not hidden.
+  @Test(arguments: [ReceiverProfile.ublox8, .mtk, .sirf])
+  func aReceiverGoneSilentIsSaidToBeLeftChanged(profile: ReceiverProfile) async throws {
+    let bench = try await Bench.running(profile, fault: .silentAfterChange)
+    var thrown: SetupError?
+    do {
+      _ = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(sentences: [.gga, .rmc]))
+    } catch {
+      thrown = error
+    }
+    await bench.stop()
+    guard case .rolledBack(_, let restored) = thrown else {
+      Issue.record("\(profile): expected a rollback, got \(String(describing: thrown))")
+      return
+    }
+    #expect(!restored, "\(profile)")
+    #expect(thrown?.description.contains("could not be restored") == true)
+  }
+
+  /// An M8 that says it is a generation 9 refuses generation 9's CFG-VALGET: not the kind it
+  /// claimed, and nothing is written.
+  @Test func aReceiverThatIsNotTheKindItClaimsIsLeftAlone() async throws {
+    let bench = try await Bench.running(.ublox8, fault: .claimsAnotherGeneration)
+    var thrown: SetupError?
+    do {
+      _ = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(rate: 2))
+    } catch {
+      thrown = error
+    }
+    let configuration = bench.configuration
+    await bench.stop()
+    guard case .unsupported(let reason) = thrown else {
+      Issue.record("expected a refusal, got \(String(describing: thrown))")
+      return
+    }
+    #expect(reason.contains("refuses CFG-VALGET") && reason.contains("not the kind it claims"), "\(reason)")
+    #expect(Self.isAsItStarted(configuration))
+  }
+
+  /// An M8 switched to UBX only sends no NMEA, and gives its fixes from NAV-PVT all the same.
+  @Test func anM8SwitchedToUBXOnlyStillGivesItsFixes() async throws {
+    let bench = try await Bench.running(.ublox8, baud: 115_200)
+    let report = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(outputProtocol: .ubx))
+    let fixes = Locked<[Fix]>([])
+    let listener = bench.receiver.listen(wanting: .fixes) { event in
+      if case .fix(let fix) = event { fixes.withLock { $0.append(fix) } }
+    }
+    #expect(await eventually { fixes.withLock { $0.count } >= 4 })
+    bench.receiver.stopListening(listener)
+    let m8 = bench.configuration as! UBlox8Responder
+    await bench.stop()
+    let after = try #require(report.measuredAfter)
+    #expect(after.sentences.isEmpty && after.ubxFrames > 0, "\(after)")
+    #expect(!m8.sendsNMEA && m8.sendsUBX)
+    let seen = fixes.withLock { $0 }
+    #expect(seen.allSatisfy { $0.hasPosition && $0.timestamp != nil }, "\(seen)")
+  }
+
+  /// M8's save is CFG-CFG: what is in effect, kept in battery-backed RAM and flash.
+  @Test func anM8SavesWithCFGCFG() async throws {
+    let bench = try await Bench.running(.ublox8)
+    let report = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(
+      ReceiverSettings(dynamicModel: .automotive, timePulse: TimePulse(period: 500_000, width: 50_000)), save: true)
+    let m8 = bench.configuration as! UBlox8Responder
+    await bench.stop()
+    #expect(report.saved && report.before.dynamicModel == .portable)
+    #expect(m8.saved == m8.ram && m8.ram.navigation[2] == 4)
+  }
+
+  @Test func aMediaTekIsNotSaved() async throws {
+    let bench = try await Bench.running(.mtk)
+    await #expect(throws: SetupError.self) {
+      try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(rate: 2), save: true)
+    }
+    let configuration = bench.configuration
+    await bench.stop()
+    #expect(Self.isAsItStarted(configuration))
+  }
+}
+
+extension ReceiverProfile: CustomTestStringConvertible {
+  public var testDescription: String { name }
+}
