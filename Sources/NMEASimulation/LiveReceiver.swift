@@ -60,7 +60,7 @@ public final class LiveReceiver: @unchecked Sendable {
         return
       }
       var bytes = responder?.withLock { $0.filter(epoch.bytes) } ?? epoch.bytes
-      if responder?.withLock({ $0.sendsUBX }) == true { bytes += UBXNavigationWriter.epoch(epoch.truth, hdop: simulation.hdop) }
+      if responder?.withLock({ $0.sendsUBX }) == true { bytes += simulation.ubx(epoch) }
       if !bytes.isEmpty { write(bytes) }
       // A new rate: the epochs from here on at that rate, from the next one due.
       let wanted = responder?.withLock { $0.rate } ?? rate

@@ -10,6 +10,8 @@ struct ReceiverWriter: Sendable {
   let hdop: Double
   var noise: SplitMix64
   var writer = NMEAWriter(reservingCapacity: 2048)
+  /// The satellites in view at the last epoch written.
+  var lastView: [Sky.View] = []
 
   /// Geoid separation (ellipsoid minus mean sea level), metres, the same all along.
   static let geoidSeparation = 47.3
@@ -50,6 +52,7 @@ struct ReceiverWriter: Sendable {
       time: truth.time.time, date: truth.time.date, latitude: truth.latitude, longitude: truth.longitude,
       altitude: truth.altitude, speed: truth.speed, course: truth.course, hasFix: truth.hasFix,
       view: sky.view(at: elapsed), isWholeSecond: truth.time.nanosecondsSince1970 % 1_000_000_000 == 0)
+    lastView = measurement.view
     if positionNoise > 0 {
       let north = noise.nextGaussian() * positionNoise
       let east = noise.nextGaussian() * positionNoise

@@ -39,7 +39,13 @@ public struct Simulation: Hashable, Sendable {
     public var truth: RouteState
     /// The sentences of this epoch, CRLF-terminated.
     public var bytes: [UInt8]
+    /// The satellites in view, as its GSV lists them.
+    public var view: [Sky.View] = []
   }
+
+  /// The epoch as a u-blox sends it in UBX (`NAV-PVT`, `NAV-SAT`, `NAV-DOP`, `NAV-EOE`): the
+  /// same position, time and satellites as its sentences, at UBX's precision.
+  public func ubx(_ epoch: Epoch) -> [UInt8] { UBXNavigationWriter.epoch(epoch.truth, hdop: hdop, view: epoch.view) }
 
   /// The epochs, generated as they are read.
   public func epochs() -> Epochs { Epochs(simulation: self) }
@@ -75,7 +81,8 @@ public struct Simulation: Hashable, Sendable {
 
       public mutating func next() -> Epoch? {
         guard let truth = states.next() else { return nil }
-        return Epoch(truth: truth, bytes: receiver.sentences(for: truth))
+        let bytes = receiver.sentences(for: truth)
+        return Epoch(truth: truth, bytes: bytes, view: receiver.lastView)
       }
     }
   }

@@ -1,11 +1,16 @@
 import Framing
 import NMEA
 
-/// What a simulated u-blox sends for one epoch when it speaks UBX: `NAV-PVT`, `NAV-DOP` and
-/// `NAV-EOE`, laid out as u-blox's interface description lays them out, from the route's truth.
+/// What a simulated u-blox sends for one epoch when it speaks UBX: `NAV-PVT`, `NAV-SAT`,
+/// `NAV-DOP` and `NAV-EOE`, laid out as u-blox's interface description lays them out, from the
+/// route's truth and the sky its sentences list.
 enum UBXNavigationWriter {
-  /// The epoch at `truth` as UBX frames' bytes.
-  static func epoch(_ truth: RouteState, hdop: Double) -> [UInt8] {
+  /// u-blox's system IDs, by GSV talker.
+  static let systems: [String: UInt8] = ["GP": 0, "GA": 2, "GB": 3, "GL": 6]
+
+  /// The epoch at `truth` as UBX frames' bytes; `view` is the sky, of which (as in its
+  /// sentences) the first twelve tracked satellites of each system are used.
+  static func epoch(_ truth: RouteState, hdop: Double, view: [Sky.View]) -> [UInt8] {
     let time = truth.time
     let date = time.date
     let clock = time.time
@@ -27,7 +32,11 @@ enum UBXNavigationWriter {
     put(Int64(clock.nanosecond), at: 16, size: 4)
     pvt[20] = truth.hasFix ? 3 : 0
     pvt[21] = truth.hasFix ? 0x01 : 0
-    pvt[23] = truth.hasFix ? 12 : 0
+    var used: Set<Sky.Satellite> = []
+    for talker in systems.keys {
+      used.formUnion(view.filter { $0.satellite.talker == talker && $0.snr != nil }.prefix(12).map(\.satellite))
+    }
+    pvt[23] = truth.hasFix ? UInt8(used.count) : 0
     put(Int64((truth.longitude * 1e7).rounded()), at: 24, size: 4)
     put(Int64((truth.latitude * 1e7).rounded()), at: 28, size: 4)
     put(Int64(((truth.altitude + ReceiverWriter.geoidSeparation) * 1000).rounded()), at: 32, size: 4)
@@ -46,7 +55,21 @@ enum UBXNavigationWriter {
     dop.replaceSubrange(6..<8, with: hundredths(hdop * 1.5))  // pDOP
     dop.replaceSubrange(10..<12, with: hundredths(hdop * 1.6))  // vDOP
     dop.replaceSubrange(12..<14, with: hundredths(hdop))  // hDOP
-    return UBXFrame(messageClass: 0x01, id: 0x07, payload: pvt).bytes + UBXFrame(messageClass: 0x01, id: 0x04, payload: dop).bytes
+    var sat: [UInt8] = Array(dop[0..<4]) + [1, UInt8(view.count), 0, 0]
+    for satellite in view {
+      guard let system = systems[satellite.satellite.talker] else { continue }
+      // GLONASS by its slot, as u-blox numbers it (NMEA's 65–88 less 64).
+      let number = satellite.satellite.number - (system == 6 ? 64 : 0)
+      let isUsed = truth.hasFix && used.contains(satellite.satellite)
+      // Quality 4 (code locked) when tracked, 1 (searching) when not; bit 3 used.
+      let flags: UInt32 = (satellite.snr == nil ? 1 : 4) | (isUsed ? 0x08 : 0)
+      sat += [system, UInt8(number), UInt8(satellite.snr ?? 0), UInt8(bitPattern: Int8(satellite.elevation))]
+      sat += [UInt8(satellite.azimuth & 0xFF), UInt8(satellite.azimuth >> 8), 0, 0]
+      sat += (0..<4).map { UInt8(truncatingIfNeeded: flags >> (8 * UInt32($0))) }
+    }
+    sat[5] = UInt8((sat.count - 8) / 12)
+    return UBXFrame(messageClass: 0x01, id: 0x07, payload: pvt).bytes + UBXFrame(messageClass: 0x01, id: 0x35, payload: sat).bytes
+      + UBXFrame(messageClass: 0x01, id: 0x04, payload: dop).bytes
       + UBXFrame(messageClass: 0x01, id: 0x61, payload: Array(dop[0..<4])).bytes
   }
 }

@@ -20,8 +20,12 @@ struct ConfigureOptions: Equatable {
       sends), and keeps it. On any failure, and on Ctrl-C, the settings are put back as
       they were. --save then writes the change to battery-backed RAM and flash; without
       it the receiver forgets the change when powered off. Nothing else in gpsbridge ever
-      writes to a receiver. u-blox generation 9 and 10 receivers (ZED-F9P, NEO-M9N,
-      MAX-M10S…) so far.
+      writes to a receiver. It sets up u-blox receivers of generation 9 and 10
+      (CFG-VALSET) and M8 and older (CFG-PRT, CFG-RATE, CFG-MSG…), MediaTek receivers
+      (PMTK: rate, baud, sentences, constellations) and SiRF receivers in NMEA mode
+      (PSRF: baud, sentences); what a receiver cannot take is refused with the reason
+      before anything is written. Try it on 'gpsbridge simulate --pty PATH --live
+      --profile ublox|ublox8|mtk|sirf'.
       """,
     options: [
       CommandOption(names: ["--device"], value: "<path>", help: "The receiver's serial device.") { options, value in

@@ -70,7 +70,7 @@ import Testing
     (["record", "--device", "/dev/a"], "Missing --output FILE: where to write the capture."),
     (["record", "--replay", "x", "-o", "y"], "Unknown option '--replay' for 'record'."),
     (["record", "--speed", "2", "-o", "y"], "Unknown option '--speed' for 'record'."),
-    (["simulate", "--profile", "garmin"], "--profile takes one of ublox, sirf, gga, marine, rtk; got 'garmin'."),
+    (["simulate", "--profile", "garmin"], "--profile takes one of ublox, ublox8, mtk, sirf, gga, marine, rtk; got 'garmin'."),
     (["simulate", "--rate", "100"], "--rate takes epochs per second from 0.1 to 50, like 10; got '100'."),
     (["devices", "--bogus"], "Unknown option '--bogus' for 'devices'."),
     (["check", "a.nmea", "b.nmea"], "'check' takes one file; 'b.nmea' is one too many."),

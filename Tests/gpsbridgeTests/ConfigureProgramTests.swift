@@ -32,7 +32,8 @@ struct ConfigureProgramTests {
     let settings = try JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any]
     #expect(settings?["rate"] as? Int == 5, "\(shown.output) \(shown.error)")
     #expect(settings?["sentences"] as? [String] == ["GGA", "RMC"])
-    #expect((settings?["receiver"] as? [String: Any])?["module"] as? String == "ZED-F9P")
+    #expect((settings?["receiver"] as? [String: Any])?["model"] as? String == "ZED-F9P")
+    #expect((settings?["receiver"] as? [String: Any])?["kind"] as? String == "ublox9")
   }
 
   @Test func whatCannotBeTakenIsRefusedWithTheReasonAndNothingChanges() async throws {

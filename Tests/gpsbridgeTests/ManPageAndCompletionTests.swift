@@ -68,8 +68,9 @@ import Testing
   }
 
   @Test func bashOffersTheProfilesAfterProfile() async throws {
-    #expect(try await Self.bashOffers(["gpsbridge", "simulate", "--profile", ""]) == ["ublox", "sirf", "gga", "marine", "rtk"])
-    #expect(try await Self.bashOffers(["gpsbridge", "simulate", "--profile", "m"]) == ["marine"])
+    #expect(
+      try await Self.bashOffers(["gpsbridge", "simulate", "--profile", ""]) == ["ublox", "ublox8", "mtk", "sirf", "gga", "marine", "rtk"])
+    #expect(try await Self.bashOffers(["gpsbridge", "simulate", "--profile", "m"]) == ["mtk", "marine"])
   }
 
   @Test func bashOffersACommandsOwnOptions() async throws {
