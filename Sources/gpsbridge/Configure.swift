@@ -124,6 +124,8 @@ struct ReportJSON: Encodable {
   struct Measured: Encodable {
     var rate: Double?
     var sentences: [String]
+    /// The satellite systems its GSV listed.
+    var systems: [String]
     var ubxFrames: Int
   }
   var receiver: String
@@ -140,7 +142,9 @@ struct ReportJSON: Encodable {
     before = SettingsJSON(nil, report.before)
     after = SettingsJSON(nil, report.after)
     func measured(_ output: OutputMeasurement) -> Measured {
-      Measured(rate: output.rate, sentences: output.sentences.sorted().map(\.rawValue), ubxFrames: output.ubxFrames)
+      Measured(
+        rate: output.rate, sentences: output.sentences.sorted().map(\.rawValue), systems: output.systems.sorted().map(\.rawValue),
+        ubxFrames: output.ubxFrames)
     }
     measuredBefore = measured(report.measuredBefore)
     measuredAfter = report.measuredAfter.map(measured)
