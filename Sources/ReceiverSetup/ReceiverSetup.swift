@@ -148,7 +148,7 @@ public final class ReceiverSetup: Sendable {
           throw SetupError.notInEffect(difference)
         }
       }
-      let measuredAfter = try await verifyOutput(change, meter)
+      let measuredAfter = try await verifyOutput(change, meter, link)
       progress("after: \(measuredAfter.summary)")
       if save {
         try await dialect.save(current.merging(change), current: current)
@@ -276,7 +276,9 @@ public final class ReceiverSetup: Sendable {
 
   /// Watches the output until it shows `change` (its rate, its sentences, its protocol), or
   /// the output time is up.
-  private func verifyOutput(_ change: ReceiverSettings, _ meter: OutputMeter) async throws(SetupError) -> OutputMeasurement {
+  private func verifyOutput(_ change: ReceiverSettings, _ meter: OutputMeter, _ link: SetupLink) async throws(SetupError)
+    -> OutputMeasurement
+  {
     func shows(_ measured: OutputMeasurement) -> String? {
       if let rate = change.rate {
         guard let measuredRate = measured.rate else { return "fewer than 3 epochs came" }
@@ -297,6 +299,7 @@ public final class ReceiverSetup: Sendable {
     // The first epochs may still be the old settings': the last few are what counts.
     while now() < deadline, !Task.isCancelled {
       await sleep(.milliseconds(100))
+      try link.checkPresent()
       if meter.epochs >= 4, shows(meter.measurement) == nil { return meter.measurement }
       if meter.epochs >= 8 { meter.start() }
     }

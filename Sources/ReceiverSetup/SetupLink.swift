@@ -13,6 +13,9 @@ final class SetupLink: Sendable {
   let now: @Sendable () -> ContinuousClock.Instant
   /// The speed this link last set the port to, while a baud change is under way.
   private let portSpeed = Locked<Int?>(nil)
+  /// Why the receiver's session went away (unplugged), once it did.
+  private let lost = Locked<String?>(nil)
+  private let listener: Receiver.Listener
 
   init(
     _ receiver: Receiver, timing: ReceiverSetup.Timing, sleep: @escaping @Sendable (Duration) async -> Void,
@@ -23,6 +26,22 @@ final class SetupLink: Sendable {
     self.sleep = sleep
     self.now = now
     inbox = FrameInbox(receiver, sleep: sleep)
+    let lost = self.lost
+    listener = receiver.listen(wanting: []) { event in
+      switch event {
+      case .status(.paused(let error)), .status(.stopped(let error)): lost.withLock { $0 = $0 ?? error.description }
+      case .status(.resumed): lost.withLock { $0 = nil }
+      default: break
+      }
+    }
+  }
+
+  deinit { receiver.stopListening(listener) }
+
+  /// Throws ``SetupError/deviceLost(_:)`` once the receiver's session has gone away (and not
+  /// come back): nothing it is asked can be answered then.
+  func checkPresent() throws(SetupError) {
+    if let reason = lost.withLock({ $0 }) { throw .deviceLost(reason) }
   }
 
   /// The speed the port is at: the one this link set, or the one the session found.
@@ -74,6 +93,7 @@ final class SetupLink: Sendable {
   private func exchange(_ bytes: [UInt8], what: String, isAnswer: @escaping @Sendable (Answer) -> Bool) async throws(SetupError) -> Answer {
     for _ in 0..<timing.attempts {
       guard !Task.isCancelled else { throw .interrupted }
+      try checkPresent()
       inbox.clear()
       guard try await send(bytes) else { continue }
       if let answer = await inbox.next(matchingAnswer: isAnswer, within: timing.answer) { return answer }

@@ -224,6 +224,31 @@ struct ReceiverKindsTests {
     #expect(thrown?.description.contains("could not be restored") == true)
   }
 
+  /// Unplugged while its change is being checked: nothing can be put back, and that is said
+  /// (with what to do), not hidden; the transaction ends instead of waiting for it.
+  @Test(arguments: [ReceiverProfile.ublox, .ublox8, .mtk])
+  func aReceiverUnpluggedMidTransactionIsSaidToBeLeftChanged(profile: ReceiverProfile) async throws {
+    let bench = try await Bench.running(profile, fault: .outputUnchanged)
+    let setup = ReceiverSetup(bench.receiver, timing: Self.fast)
+    let applied = Locked(false)
+    let transaction = Task {
+      try await setup.configure(ReceiverSettings(sentences: [.gga, .rmc])) { message in
+        if message.hasPrefix("before:") { applied.withLock { $0 = true } }
+      }
+    }
+    #expect(await eventually { applied.withLock { $0 } && !Self.isAsItStarted(bench.configuration) })
+    bench.pty.unplug()
+    let outcome = await transaction.result
+    await bench.stop()
+    guard case .failure(let error as SetupError) = outcome, case .rolledBack(.deviceLost, let restored) = error else {
+      Issue.record("\(profile): expected the receiver said lost, got \(outcome)")
+      return
+    }
+    #expect(!restored, "\(profile): \(error)")
+    #expect(error.description.hasPrefix("The receiver went away:"), "\(error)")
+    #expect(error.description.contains("could not be restored"), "\(error)")
+  }
+
   /// An M8 that says it is a generation 9 refuses generation 9's CFG-VALGET: not the kind it
   /// claimed, and nothing is written.
   @Test func aReceiverThatIsNotTheKindItClaimsIsLeftAlone() async throws {
