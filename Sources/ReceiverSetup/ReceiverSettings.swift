@@ -42,6 +42,21 @@ public struct ReceiverSettings: Hashable, Sendable {
       outputProtocol: other.outputProtocol ?? outputProtocol, timePulse: other.timePulse ?? timePulse)
   }
 
+  /// The settings named, for people: a name and a value each, in a fixed order ("rate",
+  /// "5 Hz"; "sentences", "GGA,RMC").
+  public var described: [(name: String, value: String)] {
+    func list(_ names: [String]) -> String { names.isEmpty ? "none" : names.joined(separator: ",") }
+    var rows: [(String, String)] = []
+    if let rate { rows.append(("rate", "\(rate) Hz")) }
+    if let baudRate { rows.append(("baud", "\(baudRate)")) }
+    if let sentences { rows.append(("sentences", list(sentences.sorted().map(\.rawValue)))) }
+    if let constellations { rows.append(("constellations", list(constellations.sorted().map(\.rawValue)))) }
+    if let dynamicModel { rows.append(("dynamic model", dynamicModel.rawValue)) }
+    if let outputProtocol { rows.append(("output protocol", outputProtocol.rawValue)) }
+    if let timePulse { rows.append(("time pulse", "every \(timePulse.period) µs, \(timePulse.width) µs wide")) }
+    return rows
+  }
+
   /// Only the values of these settings that `other` names: what a change will touch.
   public func restricted(to other: ReceiverSettings) -> ReceiverSettings {
     ReceiverSettings(

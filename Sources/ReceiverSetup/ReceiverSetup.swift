@@ -172,24 +172,9 @@ public final class ReceiverSetup: Sendable {
   /// What of `wanted` `readBack` does not show, said for people; `nil` when it shows it all.
   static func difference(_ readBack: ReceiverSettings, from wanted: ReceiverSettings) -> String? {
     guard readBack != wanted else { return nil }
-    let said = Dictionary(describe(readBack), uniquingKeysWith: { $1 })
-    let differing = describe(wanted).filter { said[$0.0] != $0.1 }
+    let said = Dictionary(readBack.described, uniquingKeysWith: { $1 })
+    let differing = wanted.described.filter { said[$0.0] != $0.1 }
     return differing.map { "its \($0.0) reads \(said[$0.0] ?? "nothing"), not \($0.1)" }.joined(separator: "; ")
-  }
-
-  /// The settings for people: a name and a value each.
-  package static func describe(_ settings: ReceiverSettings) -> [(String, String)] {
-    var rows: [(String, String)] = []
-    if let rate = settings.rate { rows.append(("rate", "\(rate) Hz")) }
-    if let baud = settings.baudRate { rows.append(("baud", "\(baud)")) }
-    if let sentences = settings.sentences { rows.append(("sentences", sentences.sorted().map(\.rawValue).joined(separator: ",").orNone)) }
-    if let systems = settings.constellations {
-      rows.append(("constellations", systems.sorted().map(\.rawValue).joined(separator: ",").orNone))
-    }
-    if let model = settings.dynamicModel { rows.append(("dynamic model", model.rawValue)) }
-    if let output = settings.outputProtocol { rows.append(("output protocol", output.rawValue)) }
-    if let pulse = settings.timePulse { rows.append(("time pulse", "every \(pulse.period) µs, \(pulse.width) µs wide")) }
-    return rows
   }
 
   /// The baud-rate handshake: the receiver told its new speed in RAM (its acknowledgement may
@@ -306,8 +291,4 @@ public final class ReceiverSetup: Sendable {
     if Task.isCancelled { throw .interrupted }
     throw .notInEffect(shows(meter.measurement) ?? "its output did not settle")
   }
-}
-
-extension String {
-  fileprivate var orNone: String { isEmpty ? "none" : self }
 }

@@ -66,7 +66,7 @@ func describe(_ identity: ReceiverIdentity, _ settings: ReceiverSettings) -> Str
   return lines.joined(separator: "\n") + "\n"
 }
 
-func describe(_ settings: ReceiverSettings) -> [(String, String)] { ReceiverSetup.describe(settings) }
+func describe(_ settings: ReceiverSettings) -> [(String, String)] { settings.described.map { ($0.name, $0.value) } }
 
 func describe(_ report: ReceiverSetup.Report) -> String {
   var lines: [String] = []
