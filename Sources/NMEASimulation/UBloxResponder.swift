@@ -24,9 +24,10 @@ public struct UBloxResponder: ReceiverResponder {
 
   /// A receiver at its defaults: 1 Hz (or `rate`), GGA GLL GSA GSV RMC VTG, every system,
   /// NMEA out, its port at 38400 baud (or `baud`).
-  public init(rate: Int = 1, baud: Int = 38_400, fault: Fault? = nil) {
+  /// With `lacking`, a model without those keys: reading or setting one is refused whole.
+  public init(rate: Int = 1, baud: Int = 38_400, fault: Fault? = nil, lacking: Set<ConfigurationKey> = []) {
     self.fault = fault
-    ram = Self.defaults
+    ram = Self.defaults.filter { !lacking.contains($0.key) }
     ram[Self.measurementRate] = UInt64(1000 / max(rate, 1))
     ram[Self.baudRate] = UInt64(baud)
     initial = ram
@@ -113,7 +114,7 @@ public struct UBloxResponder: ReceiverResponder {
       return frame.is(UBXMessage.valueGet) || frame.is(UBXMessage.valueSet) ? [.acknowledgement(of: frame, accepted: false)] : []
     }
     // A key this model lacks refuses the whole message, as the real one does.
-    guard request.keys.allSatisfy({ Self.defaults[$0] != nil }) else { return [.acknowledgement(of: frame, accepted: false)] }
+    guard request.keys.allSatisfy({ initial[$0] != nil }) else { return [.acknowledgement(of: frame, accepted: false)] }
     if frame.is(UBXMessage.valueGet) {
       let layer = request.layer == 0 ? ram : request.layer == 1 ? batteryBacked : request.layer == 2 ? flash : Self.defaults
       let values = request.keys.compactMap { key in layer[key].map { (key, $0) } }

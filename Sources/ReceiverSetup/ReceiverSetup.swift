@@ -115,6 +115,13 @@ public final class ReceiverSetup: Sendable {
     let current = try await dialect.read(measured: measuredBefore)
     let before = current.restricted(to: change)
     if let refusal = dialect.refusal(of: change, current: current) { throw .cannotTake(refusal) }
+    // A setting it does not say cannot be put back as it was: it is not changed.
+    let unknown = change.described.map(\.name).filter { name in !current.described.contains { $0.name == name } }
+    if !unknown.isEmpty {
+      throw .cannotTake(
+        "The receiver does not say its \(unknown.joined(separator: " or ")) (this model may not have it): gpsbridge changes only what it can put back as it was."
+      )
+    }
     try check(change, against: current)
     if save, dialect.identity.kind == .mediatek {
       throw .cannotTake(

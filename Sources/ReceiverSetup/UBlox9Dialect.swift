@@ -19,14 +19,20 @@ struct UBlox9Dialect: ReceiverDialect {
   func read(measured: OutputMeasurement) async throws(SetupError) -> ReceiverSettings {
     do {
       return UBloxKey.settings(from: try await read(UBloxKey.all))
-    } catch .cannotTake(let reason) {
+    } catch .cannotTake {
       // Every generation 9 has a measurement rate: refused that too, it is not what it said.
       guard (try? await read([UBloxKey.measurementRate])) != nil else {
         throw .unsupported(
           "The receiver says it is \(identity), but refuses CFG-VALGET, which every generation 9 and 10 receiver takes: it is not the kind it claims. Nothing was changed."
         )
       }
-      throw .cannotTake(reason)
+      // A model without some key refuses a read that names it: the others, one at a time. A
+      // setting whose keys it lacks is left out, so a change to it is refused.
+      var values: [ConfigurationKey: UInt64] = [:]
+      for key in UBloxKey.all {
+        if let value = try? await read([key]) { values.merge(value) { $1 } }
+      }
+      return UBloxKey.settings(from: values)
     }
   }
 

@@ -249,6 +249,39 @@ struct ReceiverKindsTests {
     #expect(error.description.contains("could not be restored"), "\(error)")
   }
 
+  /// A model without the time pulse's keys refuses to read them: a time pulse is refused before
+  /// anything is written (it could not be put back), and the rest still changes.
+  @Test func aSettingTheModelLacksIsRefusedAndTheRestStillChanges() async throws {
+    let pty = try PseudoTerminal()
+    let lacking: Set<ConfigurationKey> = [ConfigurationKey(0x4005_0002), ConfigurationKey(0x4005_0004)]  // CFG-TP-PERIOD_TP1, LEN_TP1
+    let simulated = LiveReceiver(
+      simulation: Simulation(route: Route.demoDrive.lasting(600).startingNow, profile: .ublox), port: pty.master, latency: 20,
+      responder: UBloxResponder(lacking: lacking))
+    let receiver = Receiver(SerialSource(path: pty.slavePath, baudRate: .fixed(9600)))
+    let playing = Task(executorPreference: DedicatedExecutor.own()) { await simulated.run() }
+    let running = Task(executorPreference: DedicatedExecutor.own()) { await receiver.run() }
+    #expect(await pty.waitUntilHeld())
+    let setup = ReceiverSetup(receiver, timing: Self.fast)
+    var thrown: SetupError?
+    do {
+      _ = try await setup.configure(ReceiverSettings(timePulse: TimePulse(period: 500_000, width: 1000)))
+    } catch {
+      thrown = error
+    }
+    let rate = try await setup.configure(ReceiverSettings(rate: 2))
+    let configuration = simulated.configuration as! UBloxResponder
+    running.cancel()
+    playing.cancel()
+    await running.value
+    await playing.value
+    pty.unplug()
+    #expect(
+      thrown
+        == .cannotTake(
+          "The receiver does not say its time pulse (this model may not have it): gpsbridge changes only what it can put back as it was."))
+    #expect(rate.after.rate == 2 && configuration.rate == 2)
+  }
+
   /// An M8 that says it is a generation 9 refuses generation 9's CFG-VALGET: not the kind it
   /// claimed, and nothing is written.
   @Test func aReceiverThatIsNotTheKindItClaimsIsLeftAlone() async throws {

@@ -17,9 +17,7 @@ final class Bench: @unchecked Sendable {
 
   init(_ profile: ReceiverProfile, rate: Int, baud: Int, fault: ResponderFault?) throws {
     pty = try PseudoTerminal()
-    var route = Route.demoDrive
-    route.start = UTCTimestamp(nanosecondsSince1970: Int64(Date().timeIntervalSince1970.rounded(.up)) * 1_000_000_000)
-    let simulation = Simulation(route: route.lasting(600), profile: profile, rate: Double(rate))
+    let simulation = Simulation(route: Route.demoDrive.lasting(600).startingNow, profile: profile, rate: Double(rate))
     simulated = LiveReceiver(
       simulation: simulation, port: pty.master, latency: 20, responder: profile.responder(rate: rate, baud: baud, fault: fault))
     receiver = Receiver(SerialSource(path: pty.slavePath, baudRate: .fixed(baud)))
@@ -44,5 +42,14 @@ final class Bench: @unchecked Sendable {
     await running.value
     await playing.value
     pty.unplug()
+  }
+}
+
+extension Route {
+  /// The route starting at the next whole second: a live receiver's epochs are due now.
+  var startingNow: Route {
+    var route = self
+    route.start = UTCTimestamp(nanosecondsSince1970: Int64(Date().timeIntervalSince1970.rounded(.up)) * 1_000_000_000)
+    return route
   }
 }
