@@ -1,7 +1,8 @@
 /// The configuration messages of u-blox receivers before generation 9 (M8 and older), each a
 /// whole block of settings: `CFG-PRT`, `CFG-RATE`, `CFG-MSG`, `CFG-GNSS`, `CFG-NAV5`,
 /// `CFG-TP5` and `CFG-CFG`. They are set by writing the block back whole, so a change is made
-/// on the block as the receiver reported it (polled first), never on a block made up.
+/// on the block as the receiver reported it (polled first); only `CFG-NAV5` is written fresh,
+/// since its mask applies the fields named and leaves the others.
 package enum UBXLegacyMessage {
   package static let port: (UInt8, UInt8) = (0x06, 0x00)
   package static let messageRate: (UInt8, UInt8) = (0x06, 0x01)
@@ -184,32 +185,33 @@ package struct UBXTimePulseSettings: Hashable, Sendable {
     self.payload = Array(payload.prefix(32))
   }
 
-  /// A pulse every `period` µs, `width` µs long, active, locked to GNSS time, rising edge,
-  /// aligned to the top of the second.
+  /// A pulse every `period` µs, `width` µs long, before and after lock, active, locked to GNSS
+  /// time, rising edge, aligned to the top of the second.
   package init(period: Int, width: Int) {
     payload = [0, 1, 0, 0] + Array(repeating: 0, count: 28)
+    payload.replaceSubrange(8..<12, with: UBXFrame.littleEndian(UInt64(period), size: 4))
+    payload.replaceSubrange(16..<20, with: UBXFrame.littleEndian(UInt64(width), size: 4))
     self.period = period
     self.width = width
     payload.replaceSubrange(28..<32, with: UBXFrame.littleEndian(0x77, size: 4))
   }
 
-  /// Microseconds between pulses, when locked (and before, so the pulse does not change with lock).
+  /// Microseconds between pulses once locked to GNSS time (`freqPeriodLock`); the pulse before
+  /// lock is left as the receiver has it.
   package var period: Int {
     get { Int(UBXFrame.readLittleEndian(payload, at: 12, size: 4)) }
-    set {
-      payload.replaceSubrange(8..<12, with: UBXFrame.littleEndian(UInt64(newValue), size: 4))
-      payload.replaceSubrange(12..<16, with: UBXFrame.littleEndian(UInt64(newValue), size: 4))
-    }
+    set { payload.replaceSubrange(12..<16, with: UBXFrame.littleEndian(UInt64(newValue), size: 4)) }
   }
 
-  /// Microseconds high, when locked.
+  /// Microseconds high once locked (`pulseLenRatioLock`).
   package var width: Int {
     get { Int(UBXFrame.readLittleEndian(payload, at: 20, size: 4)) }
-    set {
-      payload.replaceSubrange(16..<20, with: UBXFrame.littleEndian(UInt64(newValue), size: 4))
-      payload.replaceSubrange(20..<24, with: UBXFrame.littleEndian(UInt64(newValue), size: 4))
-    }
+    set { payload.replaceSubrange(20..<24, with: UBXFrame.littleEndian(UInt64(newValue), size: 4)) }
   }
+
+  /// Whether it counts in periods and lengths (µs), as gpsbridge sets it, rather than in
+  /// frequency or a ratio of the period.
+  package var isPeriodAndLength: Bool { payload[28] & 0x08 == 0 && payload[28] & 0x10 != 0 }
 
   package var frame: UBXFrame {
     UBXFrame(messageClass: UBXLegacyMessage.timePulse.0, id: UBXLegacyMessage.timePulse.1, payload: payload)

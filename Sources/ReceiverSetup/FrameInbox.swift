@@ -78,15 +78,18 @@ final class FrameInbox: Sendable {
   /// The first answer that `matches`, waiting up to `timeout`; `nil` if none came.
   func next(matchingAnswer matches: @escaping @Sendable (Answer) -> Bool, within timeout: Duration) async -> Answer? {
     await withCheckedContinuation { (continuation: CheckedContinuation<Answer?, Never>) in
-      let id = state.withLock { state -> Int? in
+      // One waiter at a time: one that was waiting still is given up on, never left behind.
+      let (id, replaced) = state.withLock { state -> (Int?, Waiter?) in
         if let index = state.frames.firstIndex(where: matches) {
           continuation.resume(returning: state.frames.remove(at: index))
-          return nil
+          return (nil, nil)
         }
         defer { state.nextID += 1 }
+        let replaced = state.waiter
         state.waiter = Waiter(id: state.nextID, matches: matches, continuation: continuation)
-        return state.nextID
+        return (state.nextID, replaced)
       }
+      replaced?.continuation.resume(returning: nil)
       guard let id else { return }
       Task { [state, sleep] in
         await sleep(timeout)

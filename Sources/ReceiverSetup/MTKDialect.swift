@@ -39,7 +39,7 @@ struct MTKDialect: ReceiverDialect {
     if let milliseconds = MTKSentence.fixInterval(interval), milliseconds > 0 {
       settings.rate = (1000 + milliseconds / 2) / milliseconds
     }
-    let rates = MTKSentence.sentenceRates(try await link.exchange(MTKSentence.querySentenceRates) { MTKSentence.sentenceRates($0) != nil })!
+    let rates = try await sentenceRates()
     settings.sentences = Set(Self.slots.filter { $0.value < rates.count && rates[$0.value] > 0 }.keys)
     settings.constellations = measured.systems.isEmpty ? nil : measured.systems
     settings.baudRate = link.lineSpeed
@@ -50,8 +50,12 @@ struct MTKDialect: ReceiverDialect {
   func apply(_ change: ReceiverSettings, over current: ReceiverSettings) async throws(SetupError) {
     if let rate = change.rate { try await command(MTKSentence.fixInterval(1000 / rate)) }
     if let sentences = change.sentences {
-      var rates = Array(repeating: 0, count: MTKSentence.sentenceSlots.count)
-      for type in sentences { rates[Self.slots[type]!] = 1 }
+      // The slots gpsbridge does not name stay as they are, and a sentence already on keeps
+      // its rate (GSV every five fixes stays so).
+      var rates = try await sentenceRates()
+      for (type, slot) in Self.slots where slot < rates.count {
+        rates[slot] = sentences.contains(type) ? max(rates[slot], 1) : 0
+      }
       try await command(MTKSentence.sentenceRates(rates))
     }
     if let systems = change.constellations {
@@ -60,6 +64,46 @@ struct MTKDialect: ReceiverDialect {
           gps: systems.contains(.gps), glonass: systems.contains(.glonass), galileo: systems.contains(.galileo),
           beidou: systems.contains(.beidou)))
     }
+  }
+
+  private func sentenceRates() async throws(SetupError) -> [Int] {
+    MTKSentence.sentenceRates(try await link.exchange(MTKSentence.querySentenceRates) { MTKSentence.sentenceRates($0) != nil })!
+  }
+
+  private func fixInterval() async throws(SetupError) -> Int? {
+    MTKSentence.fixInterval(try await link.exchange(MTKSentence.queryFixInterval) { MTKSentence.fixInterval($0) != nil })
+  }
+
+  func snapshot(of change: ReceiverSettings, measured: OutputMeasurement) async throws(SetupError) -> Snapshot {
+    var snapshot = Snapshot()
+    if change.rate != nil { snapshot.fixInterval = try await fixInterval() }
+    if change.sentences != nil { snapshot.sentenceRates = try await sentenceRates() }
+    if change.constellations != nil { snapshot.systems = measured.systems }
+    return snapshot
+  }
+
+  func restore(_ snapshot: Snapshot, saved: Bool) async -> Bool {
+    var commands: [ProprietarySentence] = []
+    if let interval = snapshot.fixInterval { commands.append(MTKSentence.fixInterval(interval)) }
+    if let rates = snapshot.sentenceRates { commands.append(MTKSentence.sentenceRates(rates)) }
+    if let systems = snapshot.systems {
+      commands.append(
+        MTKSentence.systems(
+          gps: systems.contains(.gps), glonass: systems.contains(.glonass), galileo: systems.contains(.galileo),
+          beidou: systems.contains(.beidou)))
+    }
+    for sentence in commands {
+      do {
+        try await command(sentence)
+      } catch {
+        // Refused: what it reads back (and sends) decides.
+        guard case .refused = error else { return false }
+      }
+    }
+    // Its systems show in its output, which the transaction checks.
+    if let interval = snapshot.fixInterval, (try? await fixInterval()) != interval { return false }
+    if let rates = snapshot.sentenceRates, (try? await sentenceRates()) != rates { return false }
+    return true
   }
 
   func requestLineSpeed(_ speed: Int, current: ReceiverSettings) async throws(SetupError) {

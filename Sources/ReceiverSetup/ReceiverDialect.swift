@@ -23,19 +23,48 @@ protocol ReceiverDialect: Sendable {
   func answers(within time: Duration) async -> Bool
   /// Keeps `settings` over a power cycle.
   func save(_ settings: ReceiverSettings, current: ReceiverSettings) async throws(SetupError)
+  /// The receiver's own record of what `change` touches (the baud rate aside), as it holds it:
+  /// whole blocks, keyed values, raw rates, not gpsbridge's summary of them, so that a rollback
+  /// writes back exactly what was there.
+  func snapshot(of change: ReceiverSettings, measured: OutputMeasurement) async throws(SetupError) -> Snapshot
+  /// Writes `snapshot` back in RAM (and, after a save was tried, where saves go), each part on
+  /// its own so a refusal does not stop the rest; whether every part was taken and reads back
+  /// as it was.
+  func restore(_ snapshot: Snapshot, saved: Bool) async -> Bool
+}
+
+/// What a rollback writes back: u-blox blocks, generation 9 keyed values, or MediaTek's raw
+/// sentence rates and fix interval; for a SiRF, what its output showed.
+struct Snapshot: Sendable {
+  var blocks: [UBXFrame] = []
+  var values: [(ConfigurationKey, UInt64)] = []
+  var fixInterval: Int?
+  var sentenceRates: [Int]?
+  var systems: Set<SatelliteSystem>?
+  var sentences: Set<NMEASentenceType>?
 }
 
 /// Finds out what kind of receiver is on `link`: u-blox (`UBX-MON-VER`), then MediaTek
 /// (`PMTK605`), then SiRF, known by its NMEA 2.2 output since it answers neither.
 func identifyReceiver(_ link: SetupLink, measured: @Sendable () async -> OutputMeasurement) async throws(SetupError) -> any ReceiverDialect
 {
-  if let version = try? await link.exchange(.versionPoll, what: "UBX-MON-VER", isAnswer: { UBXVersion($0) != nil }).versionAnswer {
+  // Silence is an answer here (not this kind); Ctrl-C and an unplugged receiver are not.
+  func unlessStopped<T>(_ work: () async throws(SetupError) -> T) async throws(SetupError) -> T? {
+    do {
+      return try await work()
+    } catch .noAnswer {
+      return nil
+    }
+  }
+  if let version = try await unlessStopped({ () throws(SetupError) in
+    try await link.exchange(.versionPoll, what: "UBX-MON-VER", isAnswer: { UBXVersion($0) != nil }).versionAnswer
+  }), let version {
     if let generation = version.generation, generation >= 9 { return UBlox9Dialect(link, version: version) }
     return UBlox8Dialect(link, version: version)
   }
-  if let answer = try? await link.exchange(MTKSentence.queryRelease, isAnswer: { MTKSentence.release($0) != nil }),
-    let release = MTKSentence.release(answer)
-  {
+  if let answer = try await unlessStopped({ () throws(SetupError) in
+    try await link.exchange(MTKSentence.queryRelease, isAnswer: { MTKSentence.release($0) != nil })
+  }), let release = MTKSentence.release(answer) {
     return MTKDialect(link, release: release.release, model: release.model)
   }
   let output = await measured()

@@ -29,7 +29,7 @@ public final class ReceiverSetup: Sendable {
     public var answer: Duration = .seconds(1)
     public var attempts = 3
     /// For the receiver's output to show a change: enough epochs at 1 Hz.
-    public var output: Duration = .seconds(6)
+    public var output: Duration = .seconds(8)
     /// For the receiver to answer at a new baud rate before the old one is tried again.
     public var lineSpeed: Duration = .seconds(3)
     public init() {}
@@ -139,6 +139,9 @@ public final class ReceiverSetup: Sendable {
     let newBaud = change.baudRate.flatMap { $0 == oldBaud ? nil : $0 }
     var others = change
     others.baudRate = nil
+    // What the rollback writes back: the receiver's own record of what the rest touches.
+    let snapshot = try await dialect.snapshot(of: others, measured: measuredBefore)
+    var saving = false
     do throws(SetupError) {
       if let newBaud, let oldBaud {
         progress("switching from \(oldBaud) to \(newBaud) baud")
@@ -158,6 +161,7 @@ public final class ReceiverSetup: Sendable {
       let measuredAfter = try await verifyOutput(change, meter, link)
       progress("after: \(measuredAfter.summary)")
       if save {
+        saving = true
         try await dialect.save(current.merging(change), current: current)
         progress(
           dialect.identity.kind == .sirf ? "a SiRF keeps it in battery-backed RAM by itself" : "saved to battery-backed RAM and flash")
@@ -170,7 +174,8 @@ public final class ReceiverSetup: Sendable {
       progress("restoring the settings as they were")
       // The rollback runs even when this task was cancelled: in a task of its own.
       let restored = await Task { [self] in
-        await restore(before, dialect, link, speaking: oldBaud, measuredBefore: measuredBefore)
+        await restore(
+          snapshot, of: change, dialect, link, speaking: newBaud == nil ? nil : oldBaud, saved: saving, measuredBefore: measuredBefore)
       }.value
       throw .rolledBack(cause: cause, restored: restored)
     }
@@ -202,38 +207,33 @@ public final class ReceiverSetup: Sendable {
         : "it answers at neither \(newBaud) nor \(heardAt) baud")
   }
 
-  /// Puts `before` back in RAM and checks it: read back where the receiver can be asked, else
-  /// by its output. When the port's speed changed, the receiver is told its old speed last, and
-  /// the port follows it to `speaking`. Whether it is as it was.
+  /// Writes `snapshot` back and checks it: read back where the receiver can be asked, and by
+  /// its output (the sentences and systems it sent before). When the port's speed changed, the
+  /// receiver is told its old speed last, and the port follows it to `speaking`. Whether it is
+  /// as it was.
   private func restore(
-    _ before: ReceiverSettings, _ dialect: any ReceiverDialect, _ link: SetupLink, speaking: Int?, measuredBefore: OutputMeasurement
+    _ snapshot: Snapshot, of change: ReceiverSettings, _ dialect: any ReceiverDialect, _ link: SetupLink, speaking: Int?, saved: Bool,
+    measuredBefore: OutputMeasurement
   ) async -> Bool {
-    var rest = before
-    rest.baudRate = nil
-    // Refused or not (a receiver that refused the change refuses its undoing too), what
-    // counts is what it reads back.
-    do {
-      try await dialect.apply(rest, over: before)
-    } catch {
-      if case .noAnswer = error { return false }
-      if case .deviceLost = error { return false }
-    }
+    var restored = await dialect.restore(snapshot, saved: saved)
     if let speaking, let speed = link.lineSpeed, speed != speaking {
-      _ = try? await dialect.requestLineSpeed(speaking, current: before)
+      _ = try? await dialect.requestLineSpeed(speaking, current: ReceiverSettings())
       _ = try? await link.changeLineSpeed(to: speaking)
       guard await dialect.answers(within: timing.lineSpeed) else { return false }
     }
+    guard restored, change.sentences != nil || change.constellations != nil else { return restored }
+    // And by the output, from an epoch that begins after the last command.
     let meter = OutputMeter(receiver)
     meter.start()
-    if dialect.readsBack {
-      guard let readBack = try? await dialect.read(measured: .nothing) else { return false }
-      guard readBack.restricted(to: rest) == rest.restricted(to: readBack) else { return false }
-    }
-    // And by the output: the sentences and systems it sent before.
-    guard rest.sentences != nil || rest.constellations != nil else { return true }
+    guard await waitForOutput(meter, epochs: 1) else { return false }
+    meter.start()
     guard await waitForOutput(meter, epochs: 4) else { return false }
     let after = meter.measurement
-    return after.sentences == measuredBefore.sentences && after.systems.isSubset(of: measuredBefore.systems)
+    restored = after.sentences == measuredBefore.sentences
+    if change.constellations != nil, after.sentences.contains(.gsv), measuredBefore.sentences.contains(.gsv) {
+      restored = restored && after.systems == measuredBefore.systems
+    }
+    return restored
   }
 
   /// What the receiver or its link cannot take, refused before anything is written.
@@ -287,6 +287,9 @@ public final class ReceiverSetup: Sendable {
       }
       return nil
     }
+    // From an epoch that begins after the change: the one under way may be half old.
+    _ = await waitForOutput(meter, epochs: 1)
+    meter.start()
     let deadline = now() + timing.output
     // The first epochs may still be the old settings': the last few are what counts.
     while now() < deadline, !Task.isCancelled {

@@ -123,7 +123,7 @@ final class SetupLink: Sendable {
     // acknowledgement of a change that follows.
     _ = await inbox.next(
       matching: { $0.acknowledgement.map { $0.messageClass == frame.messageClass && $0.id == frame.id } == true },
-      within: .milliseconds(200))
+      within: timing.answer)
     return block
   }
 

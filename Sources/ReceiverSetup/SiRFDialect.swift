@@ -40,6 +40,18 @@ struct SiRFDialect: ReceiverDialect {
     }
   }
 
+  /// Its sentences as its output showed them: a sentence sent less often than every second
+  /// comes back every second (SiRF cannot be asked its rates).
+  func snapshot(of change: ReceiverSettings, measured: OutputMeasurement) async throws(SetupError) -> Snapshot {
+    Snapshot(sentences: change.sentences == nil ? nil : measured.sentences)
+  }
+
+  /// Whether the commands went out; its output, which the transaction checks, says the rest.
+  func restore(_ snapshot: Snapshot, saved: Bool) async -> Bool {
+    guard let sentences = snapshot.sentences else { return true }
+    return (try? await apply(ReceiverSettings(sentences: sentences), over: ReceiverSettings())) != nil
+  }
+
   func requestLineSpeed(_ speed: Int, current: ReceiverSettings) async throws(SetupError) {
     _ = try await link.send(SiRFSentence.serialPort(baudRate: speed).bytes)
   }

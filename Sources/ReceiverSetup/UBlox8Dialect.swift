@@ -42,23 +42,122 @@ struct UBlox8Dialect: ReceiverDialect {
   }
 
   func read(measured: OutputMeasurement) async throws(SetupError) -> ReceiverSettings {
+    // A block the model lacks (a u-blox 6 has no CFG-GNSS) leaves its setting out: a change to
+    // it is then refused, and the rest still reads.
+    func optional<Block>(_ read: () async throws(SetupError) -> Block) async throws(SetupError) -> Block? {
+      do {
+        return try await read()
+      } catch .cannotTake {
+        return nil
+      }
+    }
     var settings = ReceiverSettings()
-    let port = try await link.poll(UBXPortSettings.poll, what: "CFG-PRT", UBXPortSettings.init)
-    settings.baudRate = port.baudRate
-    let out = port.outputProtocols & 0x03
-    settings.outputProtocol = out == 0x03 ? .both : out == 0x01 ? .ubx : out == 0x02 ? .nmea : nil
-    let rate = try await link.poll(UBXRateSettings.poll, what: "CFG-RATE", UBXRateSettings.init)
-    settings.rate = rate.measurementPeriod > 0 ? (1000 + rate.measurementPeriod / 2) / rate.measurementPeriod : nil
-    var sentences: Set<NMEASentenceType> = []
-    for (type, id) in Self.sentences where try await messageRate(UBXLegacyMessage.nmeaClass, id).onUART1 > 0 { sentences.insert(type) }
+    if let port = try await optional({ () throws(SetupError) in
+      try await link.poll(UBXPortSettings.poll, what: "CFG-PRT", UBXPortSettings.init)
+    }) {
+      settings.baudRate = port.baudRate
+      let out = port.outputProtocols & 0x03
+      settings.outputProtocol = out == 0x03 ? .both : out == 0x01 ? .ubx : out == 0x02 ? .nmea : nil
+    }
+    if let rate = try await optional({ () throws(SetupError) in
+      try await link.poll(UBXRateSettings.poll, what: "CFG-RATE", UBXRateSettings.init)
+    }),
+      rate.measurementPeriod > 0
+    {
+      settings.rate = (1000 + rate.measurementPeriod / 2) / rate.measurementPeriod
+    }
+    var sentences: Set<NMEASentenceType>? = []
+    for (type, id) in Self.sentences {
+      guard let rate = try await optional({ () throws(SetupError) in try await messageRate(UBXLegacyMessage.nmeaClass, id) }) else {
+        sentences = nil
+        break
+      }
+      if rate.onUART1 > 0 { sentences?.insert(type) }
+    }
     settings.sentences = sentences
-    let gnss = try await link.poll(UBXSystemSettings.poll, what: "CFG-GNSS", UBXSystemSettings.init).enabled
-    settings.constellations = Set(Self.systems.filter { gnss[$0.value] == true }.keys)
-    let navigation = try await link.poll(UBXNavigationSettings.poll, what: "CFG-NAV5", UBXNavigationSettings.init)
-    settings.dynamicModel = UBloxKey.dynamicModels.first { $0.value == UInt64(navigation.dynamicModel) }?.key
-    let pulse = try await link.poll(UBXTimePulseSettings.poll, what: "CFG-TP5", UBXTimePulseSettings.init)
-    settings.timePulse = TimePulse(period: pulse.period, width: pulse.width)
+    if let gnss = try await optional({ () throws(SetupError) in
+      try await link.poll(UBXSystemSettings.poll, what: "CFG-GNSS", UBXSystemSettings.init)
+    }) {
+      settings.constellations = Set(Self.systems.filter { gnss.enabled[$0.value] == true }.keys)
+    }
+    if let navigation = try await optional({ () throws(SetupError) in
+      try await link.poll(UBXNavigationSettings.poll, what: "CFG-NAV5", UBXNavigationSettings.init)
+    }) {
+      settings.dynamicModel = UBloxKey.dynamicModels.first { $0.value == UInt64(navigation.dynamicModel) }?.key
+    }
+    if let pulse = try await optional({ () throws(SetupError) in
+      try await link.poll(UBXTimePulseSettings.poll, what: "CFG-TP5", UBXTimePulseSettings.init)
+    }) {
+      settings.timePulse = TimePulse(period: pulse.period, width: pulse.width)
+    }
     return settings
+  }
+
+  /// The polls of the blocks `change` touches.
+  private func polls(for change: ReceiverSettings) -> [UBXFrame] {
+    var polls: [UBXFrame] = []
+    if change.rate != nil { polls.append(UBXRateSettings.poll) }
+    if change.sentences != nil {
+      polls += Self.sentences.values.sorted().map { UBXMessageRate.poll(messageClass: UBXLegacyMessage.nmeaClass, id: $0) }
+    }
+    if change.constellations != nil { polls.append(UBXSystemSettings.poll) }
+    if change.dynamicModel != nil { polls.append(UBXNavigationSettings.poll) }
+    if change.timePulse != nil { polls.append(UBXTimePulseSettings.poll) }
+    if change.outputProtocol != nil {
+      polls.append(UBXPortSettings.poll)
+      polls += Self.navigation.map { UBXMessageRate.poll(messageClass: 0x01, id: $0) }
+    }
+    return polls
+  }
+
+  /// The block that answers `poll`: the same message, starting with what the poll selected.
+  private func block(answering poll: UBXFrame) async throws(SetupError) -> UBXFrame {
+    try await link.poll(poll, what: "the block of \(String(poll.messageClass, radix: 16)) \(String(poll.id, radix: 16))") { frame in
+      frame.messageClass == poll.messageClass && frame.id == poll.id && frame.payload.count > poll.payload.count
+        && frame.payload.starts(with: poll.payload) ? frame : nil
+    }
+  }
+
+  /// The poll that asks for `block` again.
+  private static func poll(for block: UBXFrame) -> UBXFrame {
+    let selector =
+      block.is(UBXLegacyMessage.messageRate) ? 2 : block.is(UBXLegacyMessage.port) || block.is(UBXLegacyMessage.timePulse) ? 1 : 0
+    return .poll((block.messageClass, block.id), Array(block.payload.prefix(selector)))
+  }
+
+  func snapshot(of change: ReceiverSettings, measured: OutputMeasurement) async throws(SetupError) -> Snapshot {
+    var blocks: [UBXFrame] = []
+    for poll in polls(for: change) { blocks.append(try await block(answering: poll)) }
+    return Snapshot(blocks: blocks)
+  }
+
+  func restore(_ snapshot: Snapshot, saved: Bool) async -> Bool {
+    // Each block written back as it was polled; the port's at the speed it is at now (the baud
+    // rate has its own way back).
+    func now(_ block: UBXFrame) -> UBXFrame {
+      guard var port = UBXPortSettings(block), let speed = link.lineSpeed else { return block }
+      port.baudRate = speed
+      return port.frame
+    }
+    for block in snapshot.blocks {
+      do {
+        try await link.setAcknowledged(now(block), what: "the block of \(String(block.id, radix: 16))")
+      } catch {
+        // Refused: a receiver that refused the change refuses its undoing too; it reads back.
+        guard case .refused = error else { return false }
+      }
+    }
+    if saved {
+      do {
+        try await link.setAcknowledged(.saveSettings, what: "CFG-CFG")
+      } catch {
+        guard case .refused = error else { return false }
+      }
+    }
+    for block in snapshot.blocks {
+      guard let again = try? await self.block(answering: Self.poll(for: block)), again.payload == now(block).payload else { return false }
+    }
+    return true
   }
 
   func apply(_ change: ReceiverSettings, over current: ReceiverSettings) async throws(SetupError) {
@@ -69,7 +168,8 @@ struct UBlox8Dialect: ReceiverDialect {
     }
     if let sentences = change.sentences {
       for (type, id) in Self.sentences.sorted(by: { $0.value < $1.value }) {
-        try await setMessageRate(UBXLegacyMessage.nmeaClass, id, sentences.contains(type) ? 1 : 0, what: "CFG-MSG (\(type.rawValue))")
+        try await setMessageRate(
+          UBXLegacyMessage.nmeaClass, id, sentences.contains(type) ? 1 : 0, keepingRate: true, what: "CFG-MSG (\(type.rawValue))")
       }
     }
     if let systems = change.constellations {
@@ -87,6 +187,9 @@ struct UBlox8Dialect: ReceiverDialect {
     }
     if let pulse = change.timePulse {
       var block = try await link.poll(UBXTimePulseSettings.poll, what: "CFG-TP5", UBXTimePulseSettings.init)
+      guard block.isPeriodAndLength else {
+        throw .cannotTake("Its time pulse is set as a frequency or a duty cycle (CFG-TP5): gpsbridge sets a period and a length only.")
+      }
       block.period = pulse.period
       block.width = pulse.width
       try await link.setAcknowledged(block.frame, what: "CFG-TP5 (\(pulse.period) µs, \(pulse.width) µs)")
@@ -119,9 +222,13 @@ struct UBlox8Dialect: ReceiverDialect {
     }
   }
 
-  private func setMessageRate(_ messageClass: UInt8, _ id: UInt8, _ rate: UInt8, what: String) async throws(SetupError) {
+  /// Sets a message's rate on UART1; `keepingRate` keeps a rate already on (GSV every five
+  /// epochs stays so) when it is turned on.
+  private func setMessageRate(_ messageClass: UInt8, _ id: UInt8, _ rate: UInt8, keepingRate: Bool = false, what: String)
+    async throws(SetupError)
+  {
     var block = try await messageRate(messageClass, id)
-    block.onUART1 = rate
+    block.onUART1 = keepingRate && rate > 0 && block.onUART1 > 0 ? block.onUART1 : rate
     try await link.setAcknowledged(block.frame, what: what)
   }
 }

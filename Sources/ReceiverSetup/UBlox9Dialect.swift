@@ -52,13 +52,37 @@ struct UBlox9Dialect: ReceiverDialect {
     try await set(UBloxKey.values(for: settings), layers: [.batteryBacked, .flash])
   }
 
+  func snapshot(of change: ReceiverSettings, measured: OutputMeasurement) async throws(SetupError) -> Snapshot {
+    let keys = UBloxKey.values(for: change).map(\.0).filter { $0 != UBloxKey.baudRate }
+    let values = try await read(keys)
+    return Snapshot(values: keys.compactMap { key in values[key].map { (key, $0) } })
+  }
+
+  func restore(_ snapshot: Snapshot, saved: Bool) async -> Bool {
+    // Refused or not (a receiver that refused the change refuses its undoing too), what counts
+    // is what it reads back.
+    for layers: [ConfigurationLayer] in saved ? [[.ram], [.batteryBacked, .flash]] : [[.ram]] {
+      do {
+        try await set(snapshot.values, layers: layers)
+      } catch {
+        guard case .refused = error else { return false }
+      }
+    }
+    guard let readBack = try? await read(snapshot.values.map(\.0)) else { return false }
+    return snapshot.values.allSatisfy { readBack[$0.0] == $0.1 }
+  }
+
   /// Reads `keys` from RAM.
   private func read(_ keys: [ConfigurationKey]) async throws(SetupError) -> [ConfigurationKey: UInt64] {
     var values: [ConfigurationKey: UInt64] = [:]
     for start in stride(from: 0, to: keys.count, by: 64) {
       let batch = Array(keys[start..<min(keys.count, start + 64)])
+      // The answer to this request: one that holds these keys (a late answer to an earlier one
+      // does not).
+      let asked = Set(batch)
       let answer = try await link.exchange(.valueGet(batch, layer: .ram), what: "CFG-VALGET") {
-        $0.configurationValues != nil || $0.acknowledgement.map { !$0.accepted && $0.messageClass == 0x06 && $0.id == 0x8B } == true
+        $0.configurationValues.map { asked.isSubset(of: $0.values.keys) } == true
+          || $0.acknowledgement.map { !$0.accepted && $0.messageClass == 0x06 && $0.id == 0x8B } == true
       }
       guard let answered = answer.configurationValues else {
         throw .cannotTake(

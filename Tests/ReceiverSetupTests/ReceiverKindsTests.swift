@@ -205,6 +205,28 @@ struct ReceiverKindsTests {
     if let m8 = configuration as? UBlox8Responder { #expect(m8.saved == nil) }
   }
 
+  /// Every block a change touched comes back as it was, not as gpsbridge sums it up: the time
+  /// pulse before lock, and the UBX navigation messages turned on for UBX output.
+  @Test(arguments: [ReceiverProfile.ublox, .ublox8])
+  func aRollbackPutsBackTheBlocksWhole(profile: ReceiverProfile) async throws {
+    let bench = try await Bench.running(profile, baud: 115_200, fault: .outputUnchanged)
+    var thrown: SetupError?
+    do {
+      _ = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(
+        ReceiverSettings(sentences: [.gga, .rmc, .gsv], outputProtocol: .ubx, timePulse: TimePulse(period: 500_000, width: 2000)))
+    } catch {
+      thrown = error
+    }
+    let configuration = bench.configuration
+    await bench.stop()
+    guard case .rolledBack(_, let restored) = thrown else {
+      Issue.record("\(profile): expected a rollback, got \(String(describing: thrown))")
+      return
+    }
+    #expect(restored, "\(profile): \(String(describing: thrown))")
+    #expect(Self.isAsItStarted(configuration), "\(profile)")
+  }
+
   /// Gone silent once changed: it cannot be put back, and that is said, not hidden.
   @Test(arguments: [ReceiverProfile.ublox8, .mtk, .sirf])
   func aReceiverGoneSilentIsSaidToBeLeftChanged(profile: ReceiverProfile) async throws {
@@ -334,8 +356,11 @@ struct ReceiverKindsTests {
 
   @Test func aMediaTekIsNotSaved() async throws {
     let bench = try await Bench.running(.mtk)
-    await #expect(throws: SetupError.self) {
-      try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(rate: 2), save: true)
+    await #expect(
+      throws: SetupError.cannotTake(
+        "gpsbridge has no save for a MediaTek receiver: it keeps its settings while its backup battery lasts. Leave out --save.")
+    ) {
+      try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(sentences: [.gga, .rmc]), save: true)
     }
     let configuration = bench.configuration
     await bench.stop()
