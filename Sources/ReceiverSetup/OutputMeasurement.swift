@@ -6,8 +6,8 @@ import Transports
 /// What a receiver sends, measured over a few epochs: its rate by its own clock (the times its
 /// epochs carry), the standard sentences it sends, and whether UBX navigation comes.
 public struct OutputMeasurement: Hashable, Sendable {
-  /// Epochs a second, from the median step between the epochs' own times; `nil` with fewer than
-  /// three epochs.
+  /// Epochs a second, from the steps between the epochs' own times (their mean, a missed
+  /// epoch's long step left out); `nil` with fewer than three epochs.
   public var rate: Double?
   /// The standard NMEA sentences seen, by type.
   public var sentences: Set<NMEASentenceType>
@@ -104,7 +104,12 @@ final class OutputMeter: Sendable {
   var measurement: OutputMeasurement {
     state.withLock { state in
       let steps = zip(state.times.dropFirst(), state.times).map { $0 - $1 }.filter { $0 > 0 }.sorted()
-      let rate = steps.count >= 2 ? 1 / steps[steps.count / 2] : nil
+      // The mean step, of those near the median: times said to the hundredth (hhmmss.ss) make
+      // an 18 Hz receiver's steps 50 and 60 ms, whose median is neither; a missed epoch's
+      // double step is left out.
+      let median = steps.isEmpty ? 0 : steps[steps.count / 2]
+      let near = steps.filter { $0 < median * 1.5 }
+      let rate = steps.count >= 2 && !near.isEmpty ? Double(near.count) / near.reduce(0, +) : nil
       var measured = OutputMeasurement(
         rate: rate, sentences: state.sentences, ubxFrames: state.ubxFrames, epochs: state.times.count, systems: state.systems)
       measured.nmea22 = state.rmc > 0 && state.rmcWithMode == 0
