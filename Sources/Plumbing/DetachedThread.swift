@@ -1,5 +1,7 @@
-/// Runs `body` on a new thread that nobody joins: for loops that block in a system call
-/// (a `poll`, a PPS fetch) and must not hold one of the cooperative pool's few threads.
+/// Runs `body` on a new thread that nobody joins: for a loop that blocks in a system call with
+/// no readiness to watch (a PPS fetch or a modem-line wait: ioctls that return at the next
+/// pulse) and must not hold one of the cooperative pool's few threads. Descriptors that become
+/// readable are read by Dispatch sources instead.
 package func detachThread(_ body: @escaping @Sendable () -> Void) {
   let box = Unmanaged.passRetained(ThreadBody(body))
   var thread = pthread_t()

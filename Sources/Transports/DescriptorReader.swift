@@ -9,7 +9,7 @@ import Plumbing
 /// The queue that reads the bytes is the one that decodes them and hands the epoch to the
 /// listeners (a served client's socket is written from there too): no further hop between a
 /// receiver's last byte and a client's report. Dispatch costs a few tens of microseconds more
-/// than a thread of its own blocked in `poll(2)` (its event thread wakes the queue's), far
+/// than a thread of its own blocked waiting for the descriptor (its event thread wakes the queue's), far
 /// below what a user can notice: USB polling alone takes 1–16 ms, and serial jitter is about
 /// 1 ms. In exchange no thread is parked per receiver, and everything that touches the
 /// descriptor is work on one queue.
