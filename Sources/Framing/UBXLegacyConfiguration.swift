@@ -46,14 +46,14 @@ package struct UBXPortSettings: Hashable, Sendable {
   }
 
   package var baudRate: Int {
-    get { Int(UBXFrame.readLittleEndian(payload, at: 8, size: 4)) }
-    set { payload.replaceSubrange(8..<12, with: UBXFrame.littleEndian(UInt64(newValue), size: 4)) }
+    get { payload[littleEndian: 8, size: 4] }
+    set { payload[littleEndian: 8, size: 4] = newValue }
   }
 
   /// What it sends: bit 0 UBX, bit 1 NMEA.
   package var outputProtocols: UInt16 {
-    get { UInt16(UBXFrame.readLittleEndian(payload, at: 14, size: 2)) }
-    set { payload.replaceSubrange(14..<16, with: UBXFrame.littleEndian(UInt64(newValue), size: 2)) }
+    get { UInt16(payload[littleEndian: 14, size: 2]) }
+    set { payload[littleEndian: 14, size: 2] = Int(newValue) }
   }
 
   package var frame: UBXFrame { UBXFrame(messageClass: UBXLegacyMessage.port.0, id: UBXLegacyMessage.port.1, payload: payload) }
@@ -78,8 +78,8 @@ package struct UBXRateSettings: Hashable, Sendable {
 
   /// Milliseconds between measurements.
   package var measurementPeriod: Int {
-    get { Int(UBXFrame.readLittleEndian(payload, at: 0, size: 2)) }
-    set { payload.replaceSubrange(0..<2, with: UBXFrame.littleEndian(UInt64(newValue), size: 2)) }
+    get { payload[littleEndian: 0, size: 2] }
+    set { payload[littleEndian: 0, size: 2] = newValue }
   }
 
   package var frame: UBXFrame { UBXFrame(messageClass: UBXLegacyMessage.rate.0, id: UBXLegacyMessage.rate.1, payload: payload) }
@@ -189,24 +189,24 @@ package struct UBXTimePulseSettings: Hashable, Sendable {
   /// time, rising edge, aligned to the top of the second.
   package init(period: Int, width: Int) {
     payload = [0, 1, 0, 0] + Array(repeating: 0, count: 28)
-    payload.replaceSubrange(8..<12, with: UBXFrame.littleEndian(UInt64(period), size: 4))
-    payload.replaceSubrange(16..<20, with: UBXFrame.littleEndian(UInt64(width), size: 4))
+    payload[littleEndian: 8, size: 4] = period
+    payload[littleEndian: 16, size: 4] = width
     self.period = period
     self.width = width
-    payload.replaceSubrange(28..<32, with: UBXFrame.littleEndian(0x77, size: 4))
+    payload[littleEndian: 28, size: 4] = 0x77
   }
 
   /// Microseconds between pulses once locked to GNSS time (`freqPeriodLock`); the pulse before
   /// lock is left as the receiver has it.
   package var period: Int {
-    get { Int(UBXFrame.readLittleEndian(payload, at: 12, size: 4)) }
-    set { payload.replaceSubrange(12..<16, with: UBXFrame.littleEndian(UInt64(newValue), size: 4)) }
+    get { payload[littleEndian: 12, size: 4] }
+    set { payload[littleEndian: 12, size: 4] = newValue }
   }
 
   /// Microseconds high once locked (`pulseLenRatioLock`).
   package var width: Int {
-    get { Int(UBXFrame.readLittleEndian(payload, at: 20, size: 4)) }
-    set { payload.replaceSubrange(20..<24, with: UBXFrame.littleEndian(UInt64(newValue), size: 4)) }
+    get { payload[littleEndian: 20, size: 4] }
+    set { payload[littleEndian: 20, size: 4] = newValue }
   }
 
   /// Whether it counts in periods and lengths (µs), as gpsbridge sets it, rather than in
@@ -227,5 +227,13 @@ extension UBXFrame {
     return UBXFrame(
       messageClass: UBXLegacyMessage.saveLoad.0, id: UBXLegacyMessage.saveLoad.1,
       payload: littleEndian(0, size: 4) + littleEndian(sections, size: 4) + littleEndian(0, size: 4) + [0x03])
+  }
+}
+
+extension Array where Element == UInt8 {
+  /// The unsigned little-endian field of `size` bytes at `offset`, as UBX lays its fields out.
+  package subscript(littleEndian offset: Int, size size: Int) -> Int {
+    get { Int(UBXFrame.readLittleEndian(self, at: offset, size: size)) }
+    set { replaceSubrange(offset..<(offset + size), with: UBXFrame.littleEndian(UInt64(newValue), size: size)) }
   }
 }

@@ -66,16 +66,13 @@ public struct UBlox8Responder: ReceiverResponder {
   }
 
   static func bytes(_ value: Int, _ size: Int) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
-  static func value(_ bytes: [UInt8], at offset: Int, size: Int) -> Int {
-    (0..<size).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) }
-  }
 
   private var output: Blocks { frozenOutput ?? ram }
 
-  public var rate: Double { 1000 / Double(max(Self.value(output.rate, at: 0, size: 2), 1)) }
+  public var rate: Double { 1000 / Double(max(output.rate[littleEndian: 0, size: 2], 1)) }
   public var sendsNMEA: Bool { output.port[14] & 0x02 != 0 }
   public var sendsUBX: Bool { output.port[14] & 0x01 != 0 && (output.messages[0x0107]?[1] ?? 0) > 0 }
-  public var baudRate: Int { Self.value(ram.port, at: 8, size: 4) }
+  public var baudRate: Int { ram.port[littleEndian: 8, size: 4] }
 
   static let sentenceIDs: [String: UInt8] = ["GGA": 0, "GLL": 1, "GSA": 2, "GSV": 3, "RMC": 4, "VTG": 5, "ZDA": 8]
   static let systemIDs: [UInt8: String] = [0: "gps", 1: "sbas", 2: "galileo", 3: "beidou", 5: "qzss", 6: "glonass"]
@@ -114,17 +111,17 @@ public struct UBlox8Responder: ReceiverResponder {
     switch frame.id {
     case 0x00:  // CFG-PRT
       if payload.isEmpty || (payload.count == 1 && payload[0] == 1) { return answer(ram.port) }
-      guard payload.count == 20, payload[0] == 1, Self.value(payload, at: 8, size: 4) >= 4800 else { return ack(frame, false) }
-      let baud = Self.value(payload, at: 8, size: 4)
+      guard payload.count == 20, payload[0] == 1, payload[littleEndian: 8, size: 4] >= 4800 else { return ack(frame, false) }
+      let baud = payload[littleEndian: 8, size: 4]
       let ignored = fault == .ignoresBaudChange && baud != baudRate
       let answers = change(frame) { blocks in if !ignored { blocks.port = payload } }
-      if fault != .refusesChanges, fault != .ignoresChanges, baud != Self.value(initial.port, at: 8, size: 4) || lineSpeed != nil {
+      if fault != .refusesChanges, fault != .ignoresChanges, baud != initial.port[littleEndian: 8, size: 4] || lineSpeed != nil {
         lineSpeed = ignored ? (lineSpeed ?? hostSpeed) : baud
       }
       return answers
     case 0x08:  // CFG-RATE
       if payload.isEmpty { return answer(ram.rate) }
-      guard payload.count == 6, Self.value(payload, at: 0, size: 2) >= 50 else { return ack(frame, false) }
+      guard payload.count == 6, payload[littleEndian: 0, size: 2] >= 50 else { return ack(frame, false) }
       return change(frame) { $0.rate = payload }
     case 0x01:  // CFG-MSG
       if payload.count == 2 { return answer(payload + (ram.messages[UInt16(payload[0]) << 8 | UInt16(payload[1])] ?? [0, 0, 0, 0, 0, 0])) }
@@ -161,7 +158,7 @@ public struct UBlox8Responder: ReceiverResponder {
       return change(frame) { $0.timePulse = payload }
     case 0x09:  // CFG-CFG
       guard payload.count == 12 || payload.count == 13 else { return ack(frame, false) }
-      if Self.value(payload, at: 4, size: 4) != 0 {
+      if payload[littleEndian: 4, size: 4] != 0 {
         if fault == .refusesSaving { return ack(frame, false) }
         saved = ram
       }
