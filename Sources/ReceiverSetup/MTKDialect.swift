@@ -111,21 +111,17 @@ struct MTKDialect: ReceiverDialect {
   }
 
   func answers(within time: Duration) async -> Bool {
-    let deadline = link.now() + time
-    while link.now() < deadline, !Task.isCancelled {
-      link.inbox.clear()
-      guard (try? await link.send(MTKSentence.queryRelease.bytes)) == true else {
-        await link.sleep(.milliseconds(100))
-        continue
-      }
-      if await link.inbox.next(matchingSentence: { MTKSentence.release($0) != nil }, within: .milliseconds(500)) != nil { return true }
-    }
-    return false
+    await link.answers(MTKSentence.queryRelease.bytes, within: time) { $0.sentence.flatMap(MTKSentence.release) != nil }
   }
 
-  /// MediaTek keeps what it is told while it has power; gpsbridge sends it no save.
+  /// MediaTek keeps what it is told while it has power; gpsbridge sends it no save, and says so
+  /// before anything is written.
+  var saveRefusal: String? {
+    "gpsbridge has no save for a MediaTek receiver: it keeps its settings while its backup battery lasts. Leave out --save."
+  }
+
   func save(_ settings: ReceiverSettings, current: ReceiverSettings) async throws(SetupError) {
-    throw .cannotTake("gpsbridge has no save for a MediaTek receiver: it keeps its settings while its backup battery lasts.")
+    throw .cannotTake(saveRefusal!)
   }
 
   /// Sends `sentence` and checks its `PMTK001` says it was done.

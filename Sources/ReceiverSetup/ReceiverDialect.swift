@@ -23,6 +23,10 @@ protocol ReceiverDialect: Sendable {
   func answers(within time: Duration) async -> Bool
   /// Keeps `settings` over a power cycle.
   func save(_ settings: ReceiverSettings, current: ReceiverSettings) async throws(SetupError)
+  /// Why this kind cannot be told to save, asked before anything is written; `nil` when it can.
+  var saveRefusal: String? { get }
+  /// What a save did, for people.
+  var savedWhere: String { get }
   /// The receiver's own record of what `change` touches (the baud rate aside), as it holds it:
   /// whole blocks, keyed values, raw rates, not gpsbridge's summary of them, so that a rollback
   /// writes back exactly what was there.
@@ -31,6 +35,11 @@ protocol ReceiverDialect: Sendable {
   /// its own so a refusal does not stop the rest; whether every part was taken and reads back
   /// as it was.
   func restore(_ snapshot: Snapshot, saved: Bool) async -> Bool
+}
+
+extension ReceiverDialect {
+  var saveRefusal: String? { nil }
+  var savedWhere: String { "saved to battery-backed RAM and flash" }
 }
 
 /// What a rollback writes back: u-blox blocks, generation 9 keyed values, or MediaTek's raw

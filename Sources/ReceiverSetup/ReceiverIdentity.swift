@@ -1,3 +1,5 @@
+import Framing
+
 /// What a receiver said it is, asked before anything is written to it.
 public struct ReceiverIdentity: Hashable, Sendable, CustomStringConvertible {
   /// The kinds of receiver gpsbridge sets up, each with its own commands.
@@ -26,6 +28,13 @@ public struct ReceiverIdentity: Hashable, Sendable, CustomStringConvertible {
     self.model = model
     self.firmware = firmware
     self.protocolVersion = protocolVersion
+  }
+
+  /// A u-blox, as its `UBX-MON-VER` answer says it: generation 9 and later, or M8 and older.
+  init(_ version: UBXVersion) {
+    self.init(
+      kind: (version.generation ?? 0) >= 9 ? .ublox9 : .ublox8, model: version.module ?? "u-blox \(version.hardware)",
+      firmware: version.firmware, protocolVersion: version.protocolVersion)
   }
 
   /// "ZED-F9P (u-blox generation 9, protocol 27.31, HPG 1.32)" for people.

@@ -123,10 +123,7 @@ public final class ReceiverSetup: Sendable {
       )
     }
     try check(change, against: current)
-    if save, dialect.identity.kind == .mediatek {
-      throw .cannotTake(
-        "gpsbridge has no save for a MediaTek receiver: it keeps its settings while its backup battery lasts. Leave out --save.")
-    }
+    if save, let refusal = dialect.saveRefusal { throw .cannotTake(refusal) }
     progress("before: \(measuredBefore.summary)")
     guard !dryRun else {
       return Report(
@@ -163,8 +160,7 @@ public final class ReceiverSetup: Sendable {
       if save {
         saving = true
         try await dialect.save(current.merging(change), current: current)
-        progress(
-          dialect.identity.kind == .sirf ? "a SiRF keeps it in battery-backed RAM by itself" : "saved to battery-backed RAM and flash")
+        progress(dialect.savedWhere)
       }
       return Report(
         receiver: dialect.identity, before: before, after: change, measuredBefore: measuredBefore, measuredAfter: measuredAfter,

@@ -127,6 +127,21 @@ final class SetupLink: Sendable {
     return block
   }
 
+  /// Whether the receiver answers `query` (the answer `isAnswer` picks) within `time`: asked
+  /// again each half second, as after a baud change the first may be lost.
+  func answers(_ query: [UInt8], within time: Duration, isAnswer: @escaping @Sendable (Answer) -> Bool) async -> Bool {
+    let deadline = now() + time
+    while now() < deadline, !Task.isCancelled {
+      inbox.clear()
+      guard (try? await send(query)) == true else {
+        await sleep(.milliseconds(100))
+        continue
+      }
+      if await inbox.next(matchingAnswer: isAnswer, within: .milliseconds(500)) != nil { return true }
+    }
+    return false
+  }
+
   /// Whether valid NMEA (or UBX navigation) arrives within `time`: a receiver that answers no
   /// question still shows that it speaks at the port's speed.
   func hearsOutput(within time: Duration) async -> Bool {

@@ -60,4 +60,5 @@ struct SiRFDialect: ReceiverDialect {
 
   /// SiRF keeps what `PSRF100` and `PSRF103` set in its battery-backed RAM by itself.
   func save(_ settings: ReceiverSettings, current: ReceiverSettings) async throws(SetupError) {}
+  var savedWhere: String { "a SiRF keeps it in battery-backed RAM by itself" }
 }

@@ -9,9 +9,7 @@ struct UBlox8Dialect: ReceiverDialect {
 
   init(_ link: SetupLink, version: UBXVersion) {
     self.link = link
-    identity = ReceiverIdentity(
-      kind: .ublox8, model: version.module ?? "u-blox \(version.hardware)", firmware: version.firmware,
-      protocolVersion: version.protocolVersion)
+    identity = ReceiverIdentity(version)
   }
 
   var readsBack: Bool { true }

@@ -8,8 +8,7 @@ struct UBlox9Dialect: ReceiverDialect {
 
   init(_ link: SetupLink, version: UBXVersion) {
     self.link = link
-    identity = ReceiverIdentity(
-      kind: .ublox9, model: version.module ?? version.hardware, firmware: version.firmware, protocolVersion: version.protocolVersion)
+    identity = ReceiverIdentity(version)
   }
 
   var readsBack: Bool { true }
@@ -111,16 +110,7 @@ struct UBlox9Dialect: ReceiverDialect {
 extension SetupLink {
   /// Whether the receiver answers `UBX-MON-VER` within `time`.
   func answersVersionPoll(within time: Duration) async -> Bool {
-    let deadline = now() + time
-    while now() < deadline, !Task.isCancelled {
-      inbox.clear()
-      guard (try? await send(UBXFrame.versionPoll.bytes)) == true else {
-        await sleep(.milliseconds(100))
-        continue
-      }
-      if await inbox.next(matching: { UBXVersion($0) != nil }, within: .milliseconds(500)) != nil { return true }
-    }
-    return false
+    await answers(UBXFrame.versionPoll.bytes, within: time) { $0.ubx.flatMap(UBXVersion.init) != nil }
   }
 }
 
