@@ -111,55 +111,12 @@ struct ReceiverSetupTests {
     #expect(configuration.ram == configuration.initial)
   }
 
-  /// 9600 baud to 115200 and back: the receiver told, the port following it, the receiver
-  /// asked at the new speed, and its output read there.
-  @Test func theBaudRateGoesUpAndBackDownWithThePortFollowing() async throws {
-    // (1 Hz of GGA and RMC: what 9600 baud carries.)
-    let bench = try await Self.bench(rate: 1, baud: 9600)
-    let setup = ReceiverSetup(bench.receiver, timing: Self.fast)
-    let up = try await setup.configure(ReceiverSettings(baudRate: 115_200, sentences: [.gga, .rmc]))
-    let atUp = (bench.ublox9, bench.pty.inputSpeed)
-    let down = try await setup.configure(ReceiverSettings(baudRate: 9600))
-    let atDown = (bench.ublox9, bench.pty.inputSpeed)
-    await bench.stop()
-    #expect(up.before.baudRate == 9600 && up.after.baudRate == 115_200)
-    #expect(atUp.0.lineSpeed == 115_200 && atUp.1 == speed_t(B115200))
-    #expect(up.measuredAfter?.sentences == [.gga, .rmc], "\(String(describing: up.measuredAfter))")
-    #expect(down.before.baudRate == 115_200 && atDown.0.lineSpeed == 9600 && atDown.1 == speed_t(B9600))
-    #expect((down.measuredAfter?.epochs ?? 0) >= 4, "\(String(describing: down.measuredAfter))")
-  }
-
-  /// A receiver that acknowledges a new baud rate and keeps the old one: nothing answers at
-  /// the new speed, so the port goes back, where it answers, and the change is undone.
-  @Test func aBaudRateTheReceiverDoesNotTakeFallsBackToTheOldOne() async throws {
-    let bench = try await Self.bench(baud: 9600, fault: .ignoresBaudChange)
-    var thrown: SetupError?
-    do {
-      _ = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(rate: 2, baudRate: 115_200))
-    } catch {
-      thrown = error
-    }
-    let configuration = bench.ublox9, speed = bench.pty.inputSpeed
-    await bench.stop()
-    guard case .rolledBack(.notInEffect(let reason), let restored) = thrown else {
-      Issue.record("expected a rollback for the baud rate, got \(String(describing: thrown))")
-      return
-    }
-    #expect(reason == "it did not answer at 115200 baud, and still speaks at 9600; the port is back at 9600 baud")
-    #expect(restored)
-    #expect(speed == speed_t(B9600))
-    #expect(configuration.ram == configuration.initial)
-  }
-
   /// A failure after the baud rate changed: the rest is put back at the new speed, then the
   /// receiver and the port go back to the old one together.
   @Test func aFailureAfterTheBaudRateChangedPutsTheOldSpeedBackToo() async throws {
     let bench = try await Self.bench(baud: 9600, fault: .outputUnchanged)
-    var thrown: SetupError?
-    do {
-      _ = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(rate: 2, baudRate: 57_600))
-    } catch {
-      thrown = error
+    let thrown = await failure {
+      try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(rate: 2, baudRate: 57_600))
     }
     let configuration = bench.ublox9, speed = bench.pty.inputSpeed
     await bench.stop()
@@ -177,11 +134,8 @@ struct ReceiverSetupTests {
   @Test(arguments: [UBloxResponder.Fault.refusesChanges, .ignoresChanges, .outputUnchanged, .refusesSaving])
   func aFailureAtAnyStepPutsTheSettingsBack(fault: UBloxResponder.Fault) async throws {
     let bench = try await Self.bench(fault: fault)
-    var thrown: SetupError?
-    do {
-      _ = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(rate: 2, sentences: [.gga]), save: true)
-    } catch {
-      thrown = error
+    let thrown = await failure {
+      try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(rate: 2, sentences: [.gga]), save: true)
     }
     let configuration = bench.ublox9
     await bench.stop()
@@ -197,12 +151,7 @@ struct ReceiverSetupTests {
   /// A receiver that stops answering once changed cannot be put back: that is said, not hidden.
   @Test func aReceiverThatFallsSilentMidTransactionIsSaidToBeLeftChanged() async throws {
     let bench = try await Self.bench(fault: .silentAfterChange)
-    var thrown: SetupError?
-    do {
-      _ = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(rate: 2))
-    } catch {
-      thrown = error
-    }
+    let thrown = await failure { try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(rate: 2)) }
     await bench.stop()
     #expect(thrown == .rolledBack(cause: .noAnswer(request: "CFG-VALGET"), restored: false))
     #expect(thrown?.description.contains("could not be restored") == true)
@@ -212,12 +161,7 @@ struct ReceiverSetupTests {
   /// the kinds gpsbridge sets up, and nothing is written to it.
   @Test func aReceiverThatAnswersNothingIsRefused() async throws {
     let bench = try await Self.bench(fault: .silent)
-    var thrown: SetupError?
-    do {
-      _ = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(rate: 2))
-    } catch {
-      thrown = error
-    }
+    let thrown = await failure { try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(rate: 2)) }
     let configuration = bench.ublox9
     await bench.stop()
     guard case .unsupported(let reason) = thrown else {

@@ -53,3 +53,16 @@ extension Route {
     return route
   }
 }
+
+/// The error `work` throws, or `nil` when it succeeds.
+func failure<Value>(of work: () async throws -> Value) async -> SetupError? {
+  do {
+    _ = try await work()
+    return nil
+  } catch let error as SetupError {
+    return error
+  } catch {
+    Issue.record("not a SetupError: \(error)")
+    return nil
+  }
+}
