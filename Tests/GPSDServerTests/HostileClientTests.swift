@@ -59,7 +59,8 @@ struct HostileClientTests {
     let served = try Served("sirf-nmea22-1hz.nmea", speed: 4)
     let watchers = try (0..<64).map { _ in try RawClient(port: served.port) }
     for client in watchers { try client.send(Self.watchJSON) }
-    #expect(await eventually { served.server.statistics.watchers == 64 })
+    // (On failure, what the server saw: clients, watchers, connections, dropped.)
+    #expect(await eventually { served.server.statistics.watchers == 64 }, "\(served.server.statistics)")
     let result = try await runProgram(Installed.path("gpspipe")!, ["-w", "-n", "2", "127.0.0.1:\(served.port)"], timeout: 10)
     #expect(result.output.contains("Too many clients: at most 64 at once."), "\(result.output) \(result.error)")
     #expect(!result.error.contains("reset"), "\(result.error)")
