@@ -17,6 +17,8 @@ public final class LiveReceiver: @unchecked Sendable {
   private let writing = Locked(())
   private let queue = DispatchQueue(label: "gpsbridge.simulated-receiver")
   private var source: (any DispatchSourceRead)?
+  /// Signalled when the source's cancel handler has run (see ``stopAnswering()``).
+  private let sourceLetGo = DispatchSemaphore(value: 0)
   private var splitter = StreamSplitter(stages: [.ubx])
   /// The line of text being written to it, up to a sentence's length.
   private var line: [UInt8] = []
@@ -112,16 +114,23 @@ public final class LiveReceiver: @unchecked Sendable {
     queue.sync {
       let source = DispatchSource.makeReadSource(fileDescriptor: port.rawValue, queue: queue)
       source.setEventHandler { [self] in readCommands() }
+      let letGo = sourceLetGo
+      source.setCancelHandler { letGo.signal() }
       self.source = source
       source.activate()
     }
   }
 
+  /// Returns once Dispatch has let go of the port: whoever closes it next may do so safely
+  /// (a number closed while a source still watches it leaves the next source on that number
+  /// deaf).
   private func stopAnswering() {
-    queue.sync {
+    let cancelled = queue.sync {
+      defer { source = nil }
       source?.cancel()
-      source = nil
+      return source != nil
     }
+    if cancelled { sourceLetGo.wait() }
   }
 
   /// On `queue`: what was written to the receiver, its UBX commands answered at once.

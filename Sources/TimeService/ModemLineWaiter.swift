@@ -15,6 +15,9 @@ package final class ModemLineWaiter: @unchecked Sendable {
 
   package init(path: String, line: PulseSource.ModemLine) throws(PPSDevice.Failure) {
     bit = line == .dcd ? TIOCM_CD : TIOCM_CTS
+    // Kept only once checked: a throw after every stored property is set runs `deinit`,
+    // which would close the descriptor again (see PPSDevice).
+    let descriptor: FileDescriptor
     do {
       descriptor = try FileDescriptor.open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
     } catch {
@@ -28,6 +31,7 @@ package final class ModemLineWaiter: @unchecked Sendable {
         description: "\(path) has no modem lines to wait on (\(error)): a pseudo-terminal or a USB receiver without a PPS line; "
           + "name a PPS device (--pps /dev/ppsN) instead.")
     }
+    self.descriptor = descriptor
   }
 
   deinit { try? descriptor.close() }

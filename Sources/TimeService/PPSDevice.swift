@@ -23,6 +23,10 @@ package final class PPSDevice: @unchecked Sendable {
   /// Opens `path` and checks that it is a PPS device that captures assert edges.
   package init(path: String) throws(Failure) {
     self.path = path
+    // Opened into a local, checked, and only then kept: once every stored property is set, a
+    // throw runs `deinit`, which would close the descriptor a second time (by then perhaps
+    // another thread's, under the same number).
+    let descriptor: FileDescriptor
     do {
       descriptor = try FileDescriptor.open(path, O_RDONLY | O_CLOEXEC)
     } catch .noSuchFile {
@@ -47,6 +51,7 @@ package final class PPSDevice: @unchecked Sendable {
       try? descriptor.close()
       throw Failure(description: "\(path) cannot capture the pulse's assert edge.")
     }
+    self.descriptor = descriptor
   }
 
   deinit { try? descriptor.close() }

@@ -16,10 +16,8 @@ public final class NotifyListener: @unchecked Sendable {
     let bound = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
     }
-    guard bound == 0 else {
-      close(descriptor)
-      throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-    }
+    // (No close here: a throw after every stored property is set runs `deinit`, which closes it.)
+    guard bound == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
   }
 
   deinit {

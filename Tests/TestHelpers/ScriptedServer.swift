@@ -11,6 +11,9 @@ public final class ScriptedServer: @unchecked Sendable {
   private var clients: [CInt] = []
   private var accepted = 0
   private var closed = false
+  /// Signalled when the accepting thread has returned: only then is the listener closed, so
+  /// that thread never accepts on a number closed and given to another test's socket.
+  private let acceptingEnded = DispatchSemaphore(value: 0)
 
   /// How many connections were accepted.
   public var connections: Int { lock.withLock { accepted } }
@@ -35,9 +38,13 @@ public final class ScriptedServer: @unchecked Sendable {
     let text = Data(lines.map { $0 + "\r\n" }.joined().utf8)
     let listener = self.listener
     Thread.detachNewThread { [self] in
+      defer { acceptingEnded.signal() }
       while true {
         let client = accept(listener, nil, nil)
-        guard client >= 0 else { return }
+        guard client >= 0 else {
+          if errno == EINTR || errno == ECONNABORTED { continue }
+          return
+        }
         _ = text.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         lock.withLock {
           accepted += 1
@@ -48,10 +55,16 @@ public final class ScriptedServer: @unchecked Sendable {
   }
 
   public func stop() {
-    lock.withLock {
-      guard !closed else { return }
+    let first = lock.withLock {
+      guard !closed else { return false }
       closed = true
+      // Wakes the thread blocked in accept(2), which then returns.
       shutdown(listener, Int32(SHUT_RDWR))
+      return true
+    }
+    guard first else { return }
+    acceptingEnded.wait()
+    lock.withLock {
       close(listener)
       for client in clients { close(client) }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Plumbing
 import TestHelpers
 import Testing
 
@@ -19,6 +20,35 @@ struct PulseSourceTests {
   @Test func aFileThatIsNotAPPSDeviceIsNamedSo() {
     let message = Self.failure { () throws(PPSDevice.Failure) in _ = try PPSDevice(path: "/dev/null") }
     #expect(message?.contains("/dev/null is not a PPS device") == true, "\(message ?? "")")
+  }
+
+  /// A device refused is closed once: a second close (a throwing init's `deinit` after its own
+  /// close) would close whatever another thread opened under the same number meanwhile, in
+  /// the program as in the tests (a gpsd client's socket, once, in a full run).
+  @Test func aRefusedDeviceIsClosedOnceNotAgainUnderAnotherThreadsFeet() async throws {
+    let stop = Locked(false)
+    let badDescriptors = Locked(0)
+    let finished = DispatchSemaphore(value: 0)
+    // Another thread opens, reads and closes a file in a loop: the lowest free number, the
+    // one a refused device has just given back.
+    Thread.detachNewThread {
+      var byte: UInt8 = 0
+      while !stop.withLock({ $0 }) {
+        let descriptor = open("/dev/zero", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { continue }
+        for _ in 0..<4 where read(descriptor, &byte, 1) < 0 && errno == EBADF { badDescriptors.withLock { $0 += 1 } }
+        close(descriptor)
+      }
+      finished.signal()
+    }
+    try await offThePool {
+      for _ in 0..<3000 {
+        _ = Self.failure { () throws(PPSDevice.Failure) in _ = try PPSDevice(path: "/dev/null") }
+      }
+    }
+    stop.withLock { $0 = true }
+    finished.wait()
+    #expect(badDescriptors.withLock { $0 } == 0)
   }
 
   @Test func aMissingPPSDeviceSaysWhichDriverMakesIt() {
