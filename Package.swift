@@ -21,6 +21,7 @@ let package = Package(
     .library(name: "TimeService", targets: ["TimeService"]),
     .library(name: "Station", targets: ["Station"]),
     .library(name: "ReceiverSetup", targets: ["ReceiverSetup"]),
+    .library(name: "StatusService", targets: ["StatusService"]),
     .executable(name: "gpsbridge", targets: ["gpsbridge"]),
   ],
   traits: [
@@ -81,6 +82,10 @@ let package = Package(
     // found by a pattern as they are plugged in, up to a limit), and each one's time feed.
     // What serves them is the caller's: `serve` hands each to a GPSDServer.
     .target(name: "Station", dependencies: ["Transports", "TimeService", "GPSD", "Plumbing"]),
+    // The box you can see: the status page (Server-Sent Events), Prometheus metrics and
+    // /status.json over a small hand-written HTTP server, and the systemd watchdog's health.
+    .target(
+      name: "StatusService", dependencies: ["GPSDServer", "Station", "TimeService", "Transports", "NMEA", "SourceStatus", "Plumbing"]),
     // Setting a receiver up, safely: its settings changed as a transaction that rolls back
     // (identify, snapshot, apply in RAM, verify twice, keep or restore), over the receiver's
     // two-way session. u-blox generation 9 and 10 (CFG-VALSET) so far.
@@ -91,7 +96,9 @@ let package = Package(
       name: "gpsbridge",
       // Library products only: the command line is a program over the public API, as anyone's
       // could be (Scripts/check-public-api builds it from a package of its own to hold that).
-      dependencies: ["GPSLocation", "NMEA", "NMEASimulation", "GPSD", "GPSDServer", "TimeService", "Station", "ReceiverSetup"]),
+      dependencies: [
+        "GPSLocation", "NMEA", "NMEASimulation", "GPSD", "GPSDServer", "TimeService", "Station", "ReceiverSetup", "StatusService",
+      ]),
 
     // Benchmarks are executables of their own, never part of a library product.
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
@@ -142,6 +149,11 @@ let package = Package(
     .testTarget(
       name: "StationTests",
       dependencies: ["Station", "TimeService", "GPSDServer", "GPSD", "Transports", "NMEASimulation", "TestHelpers", "Plumbing"]),
+    .testTarget(
+      name: "StatusServiceTests",
+      dependencies: [
+        "StatusService", "GPSDServer", "Station", "TimeService", "Transports", "NMEA", "NMEASimulation", "TestHelpers", "Plumbing",
+      ]),
     .testTarget(name: "TimeServiceTests", dependencies: ["TimeService", "Transports", "NMEA", "TestHelpers", "Plumbing"]),
     .testTarget(name: "TransportsTests", dependencies: ["Transports", "TestHelpers", "Plumbing", "NMEA", "NMEASimulation"]),
     .testTarget(

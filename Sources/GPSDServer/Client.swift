@@ -2,12 +2,11 @@ import Dispatch
 import GPSD
 import Plumbing
 
-/// One connected client: its socket, what it asked to watch, its half-read requests, and the
-/// output it has not taken yet. Lives on the server's queue.
+/// One connected gpsd client: its connection, what it asked to watch, its half-read requests.
+/// Lives on the server's queue.
 final class Client: @unchecked Sendable {
   let id: Int
-  private let socket: FileDescriptor
-  private let queue: DispatchQueue
+  let connection: SocketConnection
   var watch = GPSDWatch()
   var requests = GPSDRequestReader()
   /// When the client last completed a request (or connected): only complete requests count,
@@ -18,147 +17,20 @@ final class Client: @unchecked Sendable {
   /// Since when the client has been on its way out: told why, its writing side shut, its
   /// last bytes read and dropped, so that it reads the farewell rather than a reset.
   var leavingSince: ContinuousClock.Instant?
-  /// Output not yet sent, from `sent` on.
-  private var outgoing: [UInt8] = []
-  private var sent = 0
-  private var readSource: (any DispatchSourceRead)?
-  private var writeSource: (any DispatchSourceWrite)?
-  private var writeSourceRunning = false
-  private var closed = false
-  /// Sources whose cancel handler has not run: the socket is closed only after the last,
-  /// since a number closed earlier may be reused by the next client while a source still
-  /// watches it.
-  private var liveSources = 0
-  /// Where requests are read, shared by every client of the server: all read on its queue.
-  private let buffer: ReadBuffer
 
   init(id: Int, socket: FileDescriptor, queue: DispatchQueue, buffer: ReadBuffer) {
     self.id = id
-    self.socket = socket
-    self.queue = queue
-    self.buffer = buffer
+    connection = SocketConnection(socket: socket, queue: queue, buffer: buffer)
   }
 
-  /// Starts reading: `onBytes` for what arrives, `onWritable` when a full socket drains,
-  /// `onClosed` when the client goes.
   func start(
     onBytes: @escaping (UnsafeRawBufferPointer) -> Void, onWritable: @escaping () -> Void, onClosed: @escaping () -> Void
   ) {
-    let read = DispatchSource.makeReadSource(fileDescriptor: socket.rawValue, queue: queue)
-    read.setEventHandler { [weak self] in
-      guard let self, !closed else { return }
-      do throws(Errno) {
-        let count = try socket.read(into: buffer.bytes)
-        guard count > 0 else {
-          close()
-          onClosed()
-          return
-        }
-        onBytes(UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<count]))
-      } catch .wouldBlock {
-        return
-      } catch {
-        close()
-        onClosed()
-      }
-    }
-    // Held strongly: the client must outlive its sources to close its socket after them.
-    read.setCancelHandler { self.sourceCancelled() }
-    read.resume()
-    readSource = read
-    let write = DispatchSource.makeWriteSource(fileDescriptor: socket.rawValue, queue: queue)
-    write.setEventHandler { [weak self] in
-      guard let self else { return }
-      write.suspend()
-      writeSourceRunning = false
-      onWritable()
-    }
-    write.setCancelHandler { self.sourceCancelled() }
-    writeSource = write
-    liveSources = 2
+    connection.start(onBytes: onBytes, onWritable: onWritable, onClosed: onClosed)
   }
 
-  /// Adds `bytes` to the output; `false` when that would hold more than `limit` unsent bytes.
-  /// With nothing waiting they go straight to the socket, and only what it does not take now
-  /// is kept: a client that keeps up holds no output of its own (64 of them, no 64 copies).
-  func queue(_ bytes: [UInt8], limit: Int) -> Bool {
-    guard !closed else { return true }
-    if sent == outgoing.count, !writeSourceRunning {
-      // An error is found out by the flush that follows, which sends what is kept.
-      let taken = (try? bytes.withUnsafeBytes { raw throws(Errno) in try socket.sendSome(raw) }) ?? 0
-      guard taken < bytes.count else { return true }
-      guard bytes.count - taken <= limit else { return false }
-      outgoing = Array(bytes[taken...])
-      sent = 0
-      return true
-    }
-    guard outgoing.count - sent + bytes.count <= limit else { return false }
-    if sent > 0, sent >= outgoing.count / 2 {
-      outgoing.removeFirst(sent)
-      sent = 0
-    }
-    outgoing.append(contentsOf: bytes)
-    return true
-  }
-
-  /// Sends what the socket takes now; when it is full, waits for it to drain (the server is
-  /// told through `onWritable`). `false` when the client has gone.
-  func flush() -> Bool {
-    guard !closed else { return false }
-    while sent < outgoing.count {
-      let count: Int
-      do {
-        count = try outgoing.withUnsafeBytes { raw in
-          try Result { () throws(Errno) in try socket.sendSome(UnsafeRawBufferPointer(rebasing: raw[sent...])) }.get()
-        }
-      } catch {
-        return false
-      }
-      if count == 0 {
-        if !writeSourceRunning {
-          writeSourceRunning = true
-          writeSource?.resume()
-        }
-        return true
-      }
-      sent += count
-    }
-    // Drained: the memory goes too, until the socket is full again.
-    outgoing = []
-    sent = 0
-    return true
-  }
-
-  /// Shuts the sending side once the queued output is in the kernel: the client reads what
-  /// was sent, then the end.
-  func shutDownSending() {
-    _ = flush()
-    shutdown(socket.rawValue, Int32(SHUT_WR))
-  }
-
-  func close() {
-    guard !closed else { return }
-    closed = true
-    guard liveSources > 0 else {
-      try? socket.close()
-      return
-    }
-    readSource?.cancel()
-    if let writeSource {
-      if !writeSourceRunning { writeSource.resume() }
-      writeSource.cancel()
-    }
-  }
-
-  private func sourceCancelled() {
-    liveSources -= 1
-    if liveSources == 0 { try? socket.close() }
-  }
-}
-
-/// A buffer for reading requests, shared by the clients of one server (they all read on its
-/// queue, one at a time), and freed with the last of them.
-final class ReadBuffer: @unchecked Sendable {
-  let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
-  deinit { bytes.deallocate() }
+  func queue(_ bytes: [UInt8], limit: Int) -> Bool { connection.queue(bytes, limit: limit) }
+  func flush() -> Bool { connection.flush() }
+  func shutDownSending() { connection.shutDownSending() }
+  func close() { connection.close() }
 }

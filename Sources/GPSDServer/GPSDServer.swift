@@ -235,6 +235,30 @@ public final class GPSDServer: @unchecked Sendable {
     }
   }
 
+  /// Whether the server's queue still turns and it still listens: its queue runs a block
+  /// within `timeout` (for a watchdog; blocks until then, so call it off the cooperative pool).
+  package func isResponsive(within timeout: Duration) -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    let listening = Locked(false)
+    queue.async { [self] in
+      listening.withLock { $0 = !acceptSources.isEmpty && acceptSources.allSatisfy { !$0.isCancelled } }
+      done.signal()
+    }
+    let (seconds, attoseconds) = timeout.components
+    guard done.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) == .success
+    else { return false }
+    return listening.withLock { $0 }
+  }
+
+  /// Blocks the server's queue for `duration`: for a watchdog's tests only.
+  package func freezeForTesting(_ duration: Duration) {
+    queue.async {
+      let (seconds, attoseconds) = duration.components
+      var time = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+      _ = nanosleep(&time, nil)
+    }
+  }
+
   /// Stops listening and closes every client.
   public func stop() {
     queue.sync {

@@ -55,6 +55,12 @@ package struct JSONWriter: TextOutputStream {
     separate()
   }
 
+  /// A string element of an array.
+  package mutating func element(_ value: String) {
+    separate()
+    appendString(value)
+  }
+
   package mutating func key(_ key: StaticString) {
     separate()
     bytes.append(UInt8(ascii: "\""))

@@ -5,8 +5,9 @@ extension Station {
   /// The answer to `?TIMESERVICE;`, gpsbridge's own request beside gpsd's: whether the
   /// receivers' time feeds the clock, and what has been measured of it so far (the figures
   /// the minute's report says): one JSON object for each receiver that feeds it, naming its
-  /// device, lines apart.
-  public func timeServiceReport() -> String {
+  /// device, lines apart. With `chrony`'s latest answer, each also says whether chrony steers
+  /// the clock by a reference clock, and what it makes of each (``ChronyCheck/findings``).
+  public func timeServiceReport(chrony: Result<ChronyCheck, ChronyCheck.Failure>? = nil) -> String {
     let feeds = clockFeeds
     guard !feeds.isEmpty else { return #"{"class":"TIMESERVICE","active":false}"# }
     return feeds.map { device, feed in
@@ -34,6 +35,19 @@ extension Station {
       if let counts = feed.chronyCounts {
         writer.field("sent", counts.sent)
         writer.field("dropped", counts.dropped)
+      }
+      if let chrony {
+        writer.object("chrony") { writer in
+          switch chrony {
+          case .success(let check):
+            writer.field("usesTime", check.usesReferenceClock)
+            writer.beginArray("findings")
+            for finding in check.findings { writer.element(finding) }
+            writer.endArray()
+          case .failure(let failure):
+            writer.field("error", failure.description)
+          }
+        }
       }
       writer.endObject()
       return writer.string

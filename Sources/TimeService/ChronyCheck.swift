@@ -131,11 +131,16 @@ public struct ChronyCheck: Sendable, Equatable {
   /// chrony's command socket on Debian.
   public static let defaultControl = "/run/chrony/chronyd.sock"
 
+  /// Where chronyc is installed, if it is.
+  static var chronyc: String? { ["/usr/bin/chronyc", "/usr/sbin/chronyc"].first { access($0, X_OK) == 0 } }
+
+  /// Whether chronyc is installed: without it chrony cannot be asked.
+  public static var isChronycInstalled: Bool { chronyc != nil }
+
   /// Asks the chronyd at `control` (its command socket, as `chronyc -h` takes it) for its
   /// sources. Blocking, for up to 10 s: call it from a thread of its own.
   public static func ask(control: String = defaultControl) throws(Failure) -> ChronyCheck {
-    let candidates: [String] = ["/usr/bin/chronyc", "/usr/sbin/chronyc"]
-    guard let chronyc = candidates.first(where: { access($0, X_OK) == 0 }) else { throw .noChronyc }
+    guard let chronyc else { throw .noChronyc }
     guard let outcome = ChildProcess.run(chronyc, ["-n", "-c", "-h", control, "sources"], timeout: 10) else { throw .noChronyc }
     // (chronyc may exit 0 having printed only an error, such as "506 Cannot talk to daemon".)
     guard outcome.status == 0, !outcome.output.isEmpty || outcome.error.isEmpty else {

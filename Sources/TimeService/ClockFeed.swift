@@ -209,6 +209,9 @@ public final class ClockFeed: Sendable {
   }
 
   /// chrony's samples sent and dropped so far, when there is a chrony socket.
+  /// The chrony socket the receiver's time is sent to, if any.
+  public var chronySocket: String? { outputs.chrony }
+
   public var chronyCounts: (sent: Int, dropped: Int)? { chrony.map { ($0.counts.sent, $0.counts.dropped) } }
 }
 

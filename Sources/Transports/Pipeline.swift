@@ -39,6 +39,9 @@ package struct Pipeline: Sendable {
   private var heldFrames: [ProtocolFrame] = []
   private var appended = 0
   private var released = 0
+  /// Bytes taken live, and what was counted before the last ``reset()``.
+  private var taken = 0
+  private var earlier = ReceiverTally()
 
   /// - Parameters:
   ///   - defaultDate: the date for streams that never send one (a capture's `# Date:`
@@ -59,6 +62,8 @@ package struct Pipeline: Sendable {
 
   /// Starts afresh (after a baud change), forgetting what was read and counted.
   package mutating func reset() {
+    earlier = tally
+    taken = 0
     decoder = FixDecoder(defaultDate: defaultDate, keepsSatellites: keepsSatellites)
     splitter = StreamSplitter()
     ubx = UBXEpochAssembler()
@@ -74,6 +79,7 @@ package struct Pipeline: Sendable {
     _ bytes: UnsafeRawBufferPointer, arrivedAt arrival: UTCTimestamp? = nil, uptime: Duration? = nil, for receiver: Receiver
   ) {
     let interests = receiver.interests
+    taken += bytes.count
     if isSettled, interests.contains(.bytes) { receiver.publish(.bytes(Array(bytes))) }
     // The splitter is taken out while it runs, so its callbacks may feed the decoder in place.
     var splitter = self.splitter
@@ -89,6 +95,7 @@ package struct Pipeline: Sendable {
       })
     self.splitter = splitter
     publishAvailable(for: receiver, interests)
+    receiver.record(tally)
     receiver.publish(.flush)
   }
 
@@ -230,6 +237,34 @@ package struct Pipeline: Sendable {
 
   // MARK: Counts
 
+  /// Everything taken and thrown away so far, since the pipeline was made.
+  package var tally: ReceiverTally {
+    var tally = ReceiverTally()
+    let counters = decoder.framer.counters
+    tally.bytes = taken + released
+    tally.sentences = counters.sentences
+    tally.ubxFrames = splitter.counters.ubx
+    tally.rtcm3Frames = splitter.counters.rtcm3
+    for (count, reason) in rejectReasons where count > 0 { tally.rejects[reason] = count }
+    return tally.adding(earlier)
+  }
+
+  /// Each reason sentences and frames are thrown away for, with its count so far.
+  private var rejectReasons: [(Int, String)] {
+    let counters = decoder.framer.counters
+    var reasons = [
+      (counters.badChecksum, "bad checksum"), (counters.missingChecksum, "no checksum"), (counters.malformed, "malformed"),
+      (counters.overlong, "overlong"), (decoder.decodeErrors, "undecodable"),
+    ]
+    let frames = splitter.counters.rejected
+    for (stage, name) in [(FramingStage.ubx, "UBX"), (.rtcm3, "RTCM 3")] {
+      for reason in FrameRejection.allCases {
+        reasons.append((frames[stage]?[reason] ?? 0, "\(name) \(reason.rawValue)"))
+      }
+    }
+    return reasons
+  }
+
   /// Sentences thrown away so far.
   package var rejected: Int {
     let counters = decoder.framer.counters
@@ -239,17 +274,7 @@ package struct Pipeline: Sendable {
 
   /// The sentences thrown away so far, by reason: `3 bad checksum, 1 undecodable`.
   package var rejectionSummary: String? {
-    let counters = decoder.framer.counters
-    var parts = [
-      (counters.badChecksum, "bad checksum"), (counters.missingChecksum, "no checksum"), (counters.malformed, "malformed"),
-      (counters.overlong, "overlong"), (decoder.decodeErrors, "undecodable"),
-    ].filter { $0.0 > 0 }
-    let frames = splitter.counters.rejected
-    for (stage, name) in [(FramingStage.ubx, "UBX"), (.rtcm3, "RTCM 3")] {
-      for reason in FrameRejection.allCases {
-        if let count = frames[stage]?[reason], count > 0 { parts.append((count, "\(name) \(reason.rawValue)")) }
-      }
-    }
+    let parts = rejectReasons.filter { $0.0 > 0 }
     return parts.isEmpty ? nil : parts.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
   }
 

@@ -61,7 +61,8 @@ final class PortReader: @unchecked Sendable {
             guard written else { return done(.failure(.notConnected)) }
             done(self.switchSpeed(to: rate))
           }
-        }))
+        },
+        perform: { [weak reader] work in reader?.perform(work) }))
     reader.perform { [self] in
       if watch.probing {
         pipeline.isSettled = false
@@ -87,6 +88,7 @@ final class PortReader: @unchecked Sendable {
   var finishedPipeline: Pipeline { pipeline }
 
   private func tick() {
+    receiver.noteTurn()
     for action in watch.tick(counters, now: now()) {
       switch action {
       case .settle:

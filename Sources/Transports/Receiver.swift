@@ -62,6 +62,10 @@ public final class Receiver: Sendable, ReceiverEventSink {
     var decided: [Int: SessionOutcome] = [:]
     /// The serial port's speed, as its session last said it.
     var lineSpeed: Int?
+    /// What its pipeline has taken so far.
+    var tally = ReceiverTally()
+    /// See ``lastTurn``.
+    var lastTurn: ContinuousClock.Instant?
 
     /// What the listeners want together, after one left or changed its mind.
     mutating func updateInterests() {
@@ -79,13 +83,17 @@ public final class Receiver: Sendable, ReceiverEventSink {
     package var send: @Sendable ([UInt8]) -> Result<Void, SendError>
     /// Sets the speed; the result is the speed before.
     package var changeLineSpeed: (@Sendable (Int, @escaping @Sendable (Result<Int, SendError>) -> Void) -> Void)?
+    /// Runs work on the session's queue, after what is queued there now.
+    package var perform: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
 
     package init(
       send: @escaping @Sendable ([UInt8]) -> Result<Void, SendError>,
-      changeLineSpeed: (@Sendable (Int, @escaping @Sendable (Result<Int, SendError>) -> Void) -> Void)? = nil
+      changeLineSpeed: (@Sendable (Int, @escaping @Sendable (Result<Int, SendError>) -> Void) -> Void)? = nil,
+      perform: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil
     ) {
       self.send = send
       self.changeLineSpeed = changeLineSpeed
+      self.perform = perform
     }
   }
 
@@ -100,12 +108,43 @@ public final class Receiver: Sendable, ReceiverEventSink {
 
   /// Takes back the outlet `id` (a session ended), unless another has replaced it.
   package func detach(_ id: Int) {
-    state.withLock { state in if state.outlet?.id == id { state.outlet = nil } }
+    state.withLock { state in
+      if state.outlet?.id == id {
+        state.outlet = nil
+        state.lastTurn = nil
+      }
+    }
+  }
+
+  /// When the open session's queue last turned (its timer ran: every 250 ms while it reads a
+  /// serial port); `nil` while no such session is open. A watchdog asks it: a queue that has
+  /// stopped turning is the program's own stall, whereas a silent or unplugged receiver is not.
+  package var lastTurn: ContinuousClock.Instant? { state.withLock { $0.lastTurn } }
+
+  /// Notes that the session's queue turned (see ``lastTurn``).
+  package func noteTurn() { state.withLock { $0.lastTurn = .now } }
+
+  /// Blocks the open session's queue for `duration`: for a watchdog's tests only. `false`
+  /// when no session that can be frozen is open.
+  package func freezeSessionForTesting(_ duration: Duration) -> Bool {
+    guard let perform = outlet?.perform else { return false }
+    perform {
+      let (seconds, attoseconds) = duration.components
+      var time = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+      _ = nanosleep(&time, nil)
+    }
+    return true
   }
 
   /// The serial port's speed, as its session last said it: where the receiver is heard now
   /// (`nil` before a session found it, and for sources that are no serial port).
   package var lineSpeed: Int? { state.withLock { $0.lineSpeed } }
+
+  /// What the receiver's pipeline has taken and thrown away so far (see ``ReceiverTally``).
+  package var tally: ReceiverTally { state.withLock { $0.tally } }
+
+  /// Keeps what the pipeline has counted, for ``tally``: once a read or a released epoch.
+  package func record(_ tally: ReceiverTally) { state.withLock { $0.tally = tally } }
 
   /// The outlet of the open session, if any.
   var outlet: Outlet? { state.withLock { $0.outlet?.outlet } }

@@ -218,6 +218,7 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
     guard await drain() else { return false }
     await published()
     pipeline.releaseRest(for: receiver)
+    receiver.record(pipeline.tally)
     receiver.publish(.flush)
     return true
   }
@@ -235,6 +236,7 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
     while let fix = nextFix(keepingSentences: keepingSentences) {
       guard await pacer.wait(for: fix) else { return false }
       release(fix, for: receiver)
+      receiver.record(pipeline.tally)
       guard await flush() else { return false }
     }
     return true
@@ -256,6 +258,7 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
     guard !Task.isCancelled else { return false }
     let receiver = self.receiver
     let events = batch.events
+    receiver.record(pipeline.tally)
     publishing = Task {
       for event in events { receiver.publish(event) }
       receiver.publish(.flush)

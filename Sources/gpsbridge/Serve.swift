@@ -2,6 +2,7 @@ import GPSD
 import GPSDServer
 import GPSLocation
 import Station
+import StatusService
 import TimeService
 
 #if canImport(Glibc)
@@ -53,11 +54,13 @@ func serve(_ options: ServeOptions) async -> Int32 {
     if let status = said.withLock({ $0 }) { status.say(message) } else { Terminal.diagnostic(message) }
   }
 
+  // chrony is asked now and then whether it uses the time fed (when chronyc is there to ask).
+  let chrony = options.servesTime && ChronyCheck.isChronycInstalled ? ChronyWatch(control: options.chronyControl) : nil
   var configuration = GPSDServer.Configuration()
   configuration.host = options.listen.host
   configuration.port = options.listen.port
   // `?TIMESERVICE;` answers what the time service has measured so far.
-  configuration.extraRequests["TIMESERVICE"] = { receivers.timeServiceReport() }
+  configuration.extraRequests["TIMESERVICE"] = { receivers.timeServiceReport(chrony: chrony?.latest) }
   let server = GPSDServer(configuration: configuration)
   let listening: String
   if let sockets = handedOver {
@@ -86,23 +89,54 @@ func serve(_ options: ServeOptions) async -> Int32 {
     SocketActivation.notify("STOPPING=1")
     server.stop()
   }
-  SocketActivation.notify("READY=1")
-  let watchdog = SocketActivation.watchdogInterval.map { interval in
-    Task {
-      while await sleepOrCancel(interval) { SocketActivation.notify("WATCHDOG=1") }
-    }
+  // The box as a page and metrics with --http; followed anyway, for the watchdog.
+  var pageConfiguration = StatusServer.Configuration()
+  if let http = options.http {
+    pageConfiguration.host = http.host
+    pageConfiguration.port = http.port
   }
-  defer { watchdog?.cancel() }
+  let page = StatusServer(pageConfiguration, gpsd: server, station: receivers, chrony: chrony)
+  if let http = options.http {
+    do {
+      try page.start()
+    } catch {
+      Terminal.diagnostic("Error: \(error)")
+      return 1
+    }
+    if !isLoopback(http.host) {
+      Terminal.diagnostic(
+        "gpsbridge: warning: the status page listens on \(http), beyond this machine: anyone who can reach it can read your location.")
+    }
+    Terminal.diagnostic(
+      "gpsbridge: status page at http://\(http.host.contains(":") ? "[\(http.host)]" : http.host):\(page.port ?? http.port)/ (metrics at /metrics)."
+    )
+  }
+  defer { page.stop() }
+  SocketActivation.notify("READY=1")
 
   Terminal.diagnostic("gpsbridge: serving \(name) to gpsd clients on \(listening); stop with Ctrl-C.")
   let status = ServeStatus(server: server, name: name)
   said.withLock { $0 = status }
   let drawing = Task { await status.run() }
   defer { drawing.cancel() }
+  let publishing = options.http == nil ? nil : Task { await page.run() }
+  defer { publishing?.cancel() }
+  let asking = chrony.map { chrony in Task { await chrony.run(said: { status.say("gpsbridge: " + $0) }) } }
+  defer { asking?.cancel() }
+  // WATCHDOG=1 only while gpsbridge itself is healthy (see Watchdog).
+  let watchdog = SocketActivation.watchdogInterval.map { interval in
+    Task {
+      await Watchdog(status: page, gpsd: server, station: receivers).run(
+        every: interval, notify: { SocketActivation.notify($0) }, said: { status.say($0) })
+    }
+  }
+  defer { watchdog?.cancel() }
   do {
     try await receivers.run { member in
       sayWhatHappens(to: member.receiver, name: member.name, status: status)
-      await server.serve(member.receiver, device: member.source.device, bitsPerSecond: member.source.bitsPerSecond)
+      await page.following(member.receiver, device: member.source.device) {
+        await server.serve(member.receiver, device: member.source.device, bitsPerSecond: member.source.bitsPerSecond)
+      }
     }
   } catch {
     status.say("Error: \(error)")

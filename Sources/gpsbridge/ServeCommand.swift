@@ -2,6 +2,7 @@ import GPSD
 import GPSDServer
 import GPSLocation
 import Station
+import StatusService
 import TimeService
 
 /// What `gpsbridge serve` was asked to do.
@@ -19,6 +20,10 @@ struct ServeOptions: Equatable {
   var pps: [PulseSource] = []
   /// Whether a replay starts over at its end (`--loop`).
   var loop = false
+  /// Where the status page, `/metrics` and `/status.json` are served (`--http`), if anywhere.
+  var http: GPSDAddress?
+  /// chrony's command socket, asked now and then whether chrony uses the time fed.
+  var chronyControl = ChronyCheck.defaultControl
 
   /// Whether the receivers' time feeds the system clock.
   var servesTime: Bool { chrony != nil || ntpSharedMemory != nil }
@@ -36,6 +41,17 @@ struct ServeOptions: Equatable {
     var ntpSharedMemory: Int?
     var pps: [PulseSource] = []
     var loop = false
+    var http: GPSDAddress?
+    var chronyControl: String?
+  }
+
+  /// `--http`'s value: a port on loopback, or an address with or without a port.
+  static func httpAddress(_ value: String) -> GPSDAddress? {
+    if let port = Int(value) { return (1...65535).contains(port) ? GPSDAddress(host: "127.0.0.1", port: port) : nil }
+    guard var address = GPSDAddress(parsing: value) else { return nil }
+    let hasPort = value.hasPrefix("[") ? value.contains("]:") : value.contains(":")
+    if !hasPort { address.port = StatusServer.defaultPort }
+    return address
   }
 
   static let spec = CommandSpec<Draft>(
@@ -105,6 +121,24 @@ struct ServeOptions: Equatable {
           }
           draft.pps.append(source)
         }.repeating(),
+        CommandOption(
+          names: ["--http"], value: "<[address:]port>",
+          help:
+            "Serve a live status page (/), Prometheus metrics (/metrics) and /status.json on this port of 127.0.0.1, or on the address named (port \(StatusServer.defaultPort) when none is given). Off unless asked for."
+        ) { draft, value throws(UsageError) in
+          guard let value, let address = httpAddress(value) else {
+            throw UsageError(
+              message: "--http takes a port (8947) or ADDRESS[:PORT] (127.0.0.1:8947, IPv6 in brackets); got '\(value ?? "")'.",
+              topic: .serve)
+          }
+          draft.http = address
+        },
+        CommandOption(
+          names: ["--chrony-control"], value: "<path>",
+          help:
+            "chrony's command socket, as chronyc -h takes it: with --chrony or --ntp-shm, serve asks chrony there every 30 s whether it uses the time, and says what to fix.",
+          defaultValue: ChronyCheck.defaultControl
+        ) { draft, value in draft.chronyControl = value },
       ],
     examples: [
       "gpsbridge serve",
@@ -113,6 +147,7 @@ struct ServeOptions: Equatable {
       "gpsbridge serve --device /dev/ttyACM0 --chrony /run/chrony.gps.sock",
       "gpsbridge serve --device /dev/serial/by-id/usb-gps-if00 --device /dev/ttyUSB1",
       "gpsbridge serve --device '/dev/serial/by-id/*u-blox*'",
+      "gpsbridge serve --device /dev/ttyACM0 --http 8947",
     ])
 
   static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
@@ -134,6 +169,13 @@ struct ServeOptions: Equatable {
     if case .gpsd(let gpsd) = source, isOwnAddress(gpsd, listening: [draft.listen ?? .standard]) {
       throw UsageError(message: servingItself(gpsd), topic: .serve)
     }
+    if let http = draft.http, isOwnAddress(http, listening: [draft.listen ?? .standard]) {
+      throw UsageError(
+        message: "--http \(http) is where gpsd's clients connect (--listen): give the status page a port of its own.", topic: .serve)
+    }
+    if draft.chronyControl != nil, draft.chrony == nil, draft.ntpSharedMemory == nil {
+      throw UsageError(message: "--chrony-control asks chrony about the time fed with --chrony or --ntp-shm: name one.", topic: .serve)
+    }
     if draft.chrony != nil || draft.ntpSharedMemory != nil {
       switch source {
       case .device, .automatic: break
@@ -146,7 +188,8 @@ struct ServeOptions: Equatable {
     return .serve(
       ServeOptions(
         source: source, moreDevices: draft.sources.moreDevices, listen: draft.listen ?? .standard, chrony: draft.chrony,
-        ntpSharedMemory: draft.ntpSharedMemory, pps: draft.pps, loop: draft.loop))
+        ntpSharedMemory: draft.ntpSharedMemory, pps: draft.pps, loop: draft.loop, http: draft.http,
+        chronyControl: draft.chronyControl ?? ChronyCheck.defaultControl))
   }
 
   /// The receivers named (`--device`, with wildcards or not) and their pulses: at most as

@@ -1,0 +1,90 @@
+import Foundation
+import Plumbing
+import StatusService
+import TestHelpers
+import Testing
+
+/// The status port gets the gpsd port's hostile clients: whatever they do, gpsd's clients and
+/// the receiver go on, every refused client reads why rather than a reset, and nothing grows
+/// without bound.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct StatusPortHostileClientTests {
+  @Test func garbageIsAnsweredBadRequestAndClosed() async throws {
+    let box = try Box()
+    let response = try await HTTPExchange.send("\u{1}\u{2}\u{3}garbage\u{ff}\u{fe}\r\n\r\nmore", port: box.port)
+    #expect(response.status == 400, "\(response.head)")
+    #expect(box.status.httpStatisticsForTesting.dropped == 1)
+    #expect(try await HTTPExchange.get("/status.json", port: box.port).status == 200)
+  }
+
+  @Test func aHeadOverEightKiBIsRefused() async throws {
+    let box = try Box()
+    let request = "GET / HTTP/1.1\r\nHost: box\r\nCookie: " + String(repeating: "x", count: 20_000) + "\r\n\r\n"
+    let response = try await HTTPExchange.send(request, port: box.port)
+    #expect(response.status == 431, "\(response.head)")
+  }
+
+  /// 64 clients dribbling a request that never ends hold every slot for a moment, then are
+  /// answered 408 and closed; a scraper that comes along is served, and gpsd's clients never
+  /// notice.
+  @Test func slowlorisHoldsNothing() async throws {
+    let box = try Box { $0.requestTimeout = .seconds(1) }
+    let epochsBefore = try await box.epochs()
+    let slow = try (0..<64).map { _ in try FileDescriptor.connectTCP(host: "127.0.0.1", port: box.port) }
+    defer { for socket in slow { try? socket.close() } }
+    for socket in slow { try HTTPExchange.sendAll(Array("GET / HTTP/1.1\r\nHo".utf8), on: socket) }
+    let dribbling = Locked(true)
+    let dribbler = Task.detached {
+      while dribbling.withLock({ $0 }) {
+        for socket in slow { _ = try? Array("s".utf8).withUnsafeBytes { raw throws(Errno) in try socket.sendSome(raw) } }
+        try? await Task.sleep(for: .milliseconds(300))
+      }
+    }
+    defer { dribbling.withLock { $0 = false } }
+    var served = false
+    for _ in 0..<20 where !served {
+      served = try await HTTPExchange.get("/metrics", port: box.port).status == 200
+      if !served { try await Task.sleep(for: .milliseconds(500)) }
+    }
+    #expect(served)
+    let told = try await offThePool { HTTPExchange.readUntilClosed(slow[0], seconds: 10) }
+    #expect(told.hasPrefix("HTTP/1.1 408 ") || told.hasPrefix("HTTP/1.1 503 "), "\(told)")
+    dribbling.withLock { $0 = false }
+    await dribbler.value
+    // The receiver went on all along.
+    #expect(await eventually(every: .milliseconds(200)) { ((try? await box.epochs()) ?? 0) > epochsBefore + 2 })
+  }
+
+  /// A thousand connections at once: at most 64 are kept, the others read 503 and go, and a
+  /// gpsd client is served the whole time.
+  @Test(.enabled(if: gpspipe != nil, "gpspipe is not installed (Debian: gpsd-clients)"))
+  func aThousandConnectionsAreBoundedAndGPSDClientsGoOn() async throws {
+    let box = try Box()
+    let sockets = (0..<1000).compactMap { _ in try? FileDescriptor.connectTCP(host: "127.0.0.1", port: box.port) }
+    defer { for socket in sockets { try? socket.close() } }
+    #expect(sockets.count == 1000)
+    #expect(await eventually { box.status.httpStatisticsForTesting.connections >= 1000 })
+    #expect(box.status.httpStatisticsForTesting.clients <= 64)
+    let refused = try await offThePool { HTTPExchange.readUntilClosed(sockets[999], seconds: 5) }
+    #expect(refused.hasPrefix("HTTP/1.1 503 Service Unavailable"), "\(refused)")
+    let result = try await runProgram(URL(fileURLWithPath: gpspipe!), ["-w", "-n", "6", "127.0.0.1:\(box.gpsdPort)"], timeout: 30)
+    #expect(result.output.contains(#""class":"TPV""#), "\(result.output) \(result.error)")
+  }
+
+  /// A page that never reads its event stream is closed once it has left the queue's limit
+  /// unread; the others go on.
+  @Test func anEventStreamNobodyReadsIsClosedNotKeptForever() async throws {
+    let box = try Box(interval: .milliseconds(20)) { $0.queueLimit = 32_768 }
+    let socket = try FileDescriptor.connectTCP(host: "127.0.0.1", port: box.port)
+    defer { try? socket.close() }
+    var small: CInt = 4096
+    setsockopt(socket.rawValue, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<CInt>.size))
+    try HTTPExchange.sendAll(Array("GET /events HTTP/1.1\r\nHost: box\r\n\r\n".utf8), on: socket)
+    #expect(await eventually { box.status.httpStatisticsForTesting.streams == 1 })
+    #expect(await eventually { box.status.httpStatisticsForTesting.dropped >= 1 }, "\(box.status.httpStatisticsForTesting)")
+    #expect(box.status.httpStatisticsForTesting.streams == 0)
+    #expect(try await HTTPExchange.get("/status.json", port: box.port).status == 200)
+  }
+}
+
+let gpspipe = ["/usr/bin/gpspipe", "/usr/local/bin/gpspipe"].first { FileManager.default.isExecutableFile(atPath: $0) }
