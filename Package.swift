@@ -153,7 +153,8 @@ let package = Package(
       name: "StatusServiceTests",
       dependencies: [
         "StatusService", "GPSDServer", "Station", "TimeService", "Transports", "NMEA", "NMEASimulation", "TestHelpers", "Plumbing",
-      ]),
+      ],
+      exclude: ["Browser"]),
     .testTarget(name: "TimeServiceTests", dependencies: ["TimeService", "Transports", "NMEA", "TestHelpers", "Plumbing"]),
     .testTarget(name: "TransportsTests", dependencies: ["Transports", "TestHelpers", "Plumbing", "NMEA", "NMEASimulation"]),
     .testTarget(

@@ -5,8 +5,9 @@ extension Station {
   /// The answer to `?TIMESERVICE;`, gpsbridge's own request beside gpsd's: whether the
   /// receivers' time feeds the clock, and what has been measured of it so far (the figures
   /// the minute's report says): one JSON object for each receiver that feeds it, naming its
-  /// device, lines apart. With `chrony`'s latest answer, each also says whether chrony steers
-  /// the clock by a reference clock, and what it makes of each (``ChronyCheck/findings``).
+  /// device, lines apart. With `chrony`'s latest answer, each also has `chronyView`: whether
+  /// chrony steers the clock by a reference clock, and what it makes of each
+  /// (``ChronyCheck/findings``). (`chrony` is the refclock line advised.)
   public func timeServiceReport(chrony: Result<ChronyCheck, ChronyCheck.Failure>? = nil) -> String {
     let feeds = clockFeeds
     guard !feeds.isEmpty else { return #"{"class":"TIMESERVICE","active":false}"# }
@@ -37,7 +38,7 @@ extension Station {
         writer.field("dropped", counts.dropped)
       }
       if let chrony {
-        writer.object("chrony") { writer in
+        writer.object("chronyView") { writer in
           switch chrony {
           case .success(let check):
             writer.field("usesTime", check.usesReferenceClock)

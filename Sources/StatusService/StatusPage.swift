@@ -84,7 +84,7 @@ enum StatusPage {
       return dl;
     }
     function skyPlot(satellites) {
-      const svg = el("svg:svg", { viewBox: "-110 -110 220 220", class: "plot", role: "img", "aria-label": "sky plot" });
+      const svg = el("svg:svg", { viewBox: "-116 -112 232 226", class: "plot", role: "img", "aria-label": "sky plot" });
       for (const elevation of [0, 30, 60]) {
         svg.append(el("svg:circle", { r: 100 - elevation * 100 / 90, fill: "none", stroke: "currentColor", "stroke-opacity": .25 }));
       }

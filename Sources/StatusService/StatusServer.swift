@@ -189,7 +189,7 @@ public final class StatusServer: Sendable {
 
   static func json(_ status: BoxStatus) -> [UInt8] {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     return Array((try? encoder.encode(status)) ?? Data("{}".utf8))
   }
 

@@ -7,7 +7,10 @@ import Plumbing
 public final class ChronyWatch: Sendable {
   /// chrony's command socket, as `chronyc -h` takes it.
   public let control: String
+  /// How often chrony is asked once it uses a reference clock; until then, every
+  /// ``settlingInterval``, so a box being set up shows chrony's view within seconds.
   public let interval: Duration
+  public static let settlingInterval: Duration = .seconds(5)
   private let answer = Locked<Result<ChronyCheck, ChronyCheck.Failure>?>(nil)
 
   public init(control: String = ChronyCheck.defaultControl, every interval: Duration = .seconds(30)) {
@@ -18,7 +21,7 @@ public final class ChronyWatch: Sendable {
   /// chrony's latest answer, `nil` before the first.
   public var latest: Result<ChronyCheck, ChronyCheck.Failure>? { answer.withLock { $0 } }
 
-  /// Asks every ``interval`` until the task is cancelled, saying through `said` each finding
+  /// Asks every ``interval`` (``settlingInterval`` while chrony uses no reference clock) until the task is cancelled, saying through `said` each finding
   /// that was not said the time before (and a failure to ask, once until it changes).
   /// chronyc runs on a thread of its own, never on the cooperative pool.
   public func run(said: @escaping @Sendable (String) -> Void) async {
@@ -44,7 +47,8 @@ public final class ChronyWatch: Sendable {
       }
       for finding in findings where !lastSaid.contains(finding.key) { said("chrony: " + finding.text) }
       lastSaid = findings.map(\.key)
-      guard await sleepUnlessCancelled(interval) else { return }
+      let settled = (try? result.get())?.usesReferenceClock ?? false
+      guard await sleepUnlessCancelled(settled ? interval : Self.settlingInterval) else { return }
     }
   }
 }

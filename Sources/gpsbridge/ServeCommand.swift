@@ -136,7 +136,7 @@ struct ServeOptions: Equatable {
         CommandOption(
           names: ["--chrony-control"], value: "<path>",
           help:
-            "chrony's command socket, as chronyc -h takes it: with --chrony or --ntp-shm, serve asks chrony there every 30 s whether it uses the time, and says what to fix.",
+            "chrony's command socket, as chronyc -h takes it: with --chrony or --ntp-shm, serve asks chrony there whether it uses the time (every 5 s until it does, then every 30 s), and says what to fix.",
           defaultValue: ChronyCheck.defaultControl
         ) { draft, value in draft.chronyControl = value },
       ],

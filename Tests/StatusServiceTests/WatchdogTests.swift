@@ -1,0 +1,87 @@
+import Foundation
+import GPSDServer
+import Plumbing
+import StatusService
+import TestHelpers
+import Testing
+import Transports
+
+/// The watchdog is pinged while gpsbridge itself is healthy, and only then: a receiver's
+/// queue frozen, or the gpsd server's, stops the pings until it turns again; a receiver that
+/// says nothing at all is no stall of ours.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct WatchdogTests {
+  /// A receiver on a pseudo-terminal that sends nothing (its queue turns all the same),
+  /// served and followed, with a watchdog over them.
+  final class Rig: @unchecked Sendable {
+    let terminal: PseudoTerminal
+    let receiver: Receiver
+    let gpsd: GPSDServer
+    let status: StatusServer
+    let watchdog: Watchdog
+    private let serving: Task<Void, Never>
+
+    init() throws {
+      terminal = try PseudoTerminal()
+      receiver = ReceiverSource.serial(path: terminal.slavePath, baudRate: .fixed(9600)).receiver
+      var configuration = GPSDServer.Configuration()
+      configuration.port = 0
+      gpsd = GPSDServer(configuration: configuration)
+      try gpsd.start()
+      status = StatusServer(StatusServer.Configuration(), gpsd: gpsd)
+      watchdog = Watchdog(status: status, gpsd: gpsd)
+      let (receiver, gpsd, status, device) = (receiver, gpsd, status, terminal.slavePath)
+      serving = Task(executorPreference: DedicatedExecutor.own()) {
+        await status.following(receiver, device: device) { await gpsd.serve(receiver, device: device) }
+      }
+    }
+
+    deinit {
+      serving.cancel()
+      gpsd.stop()
+    }
+
+    func problem() async throws -> String? {
+      try await offThePool { self.watchdog.problem() }
+    }
+  }
+
+  @Test func aSilentReceiverIsNoProblemButAFrozenQueueIs() async throws {
+    let rig = try Rig()
+    #expect(await eventually { rig.receiver.lastTurn != nil })
+    // Nothing from the receiver, no fix: not gpsbridge's failure.
+    #expect(try await rig.problem() == nil)
+    #expect(rig.receiver.freezeSessionForTesting(.seconds(6)))
+    var problem: String?
+    _ = try await eventually(every: .milliseconds(250)) {
+      problem = try await rig.problem()
+      return problem != nil
+    }
+    #expect(problem?.contains("the queue reading \(rig.terminal.slavePath) has not turned for") == true, "\(problem ?? "none")")
+    // It turns again: healthy again.
+    #expect(try await eventually(every: .milliseconds(250)) { try await rig.problem() == nil })
+  }
+
+  @Test func aFrozenServerStopsThePingsUntilItTurnsAgain() async throws {
+    let rig = try Rig()
+    let pings = Locked<[ContinuousClock.Instant]>([])
+    let said = Locked<[String]>([])
+    let running = Task(executorPreference: DedicatedExecutor.own()) {
+      await rig.watchdog.run(
+        every: .milliseconds(200), notify: { if $0 == "WATCHDOG=1" { pings.withLock { $0.append(.now) } } },
+        said: { message in said.withLock { $0.append(message) } })
+    }
+    defer { running.cancel() }
+    #expect(await eventually { pings.withLock { $0.count } >= 3 })
+    rig.gpsd.freezeForTesting(.seconds(5))
+    #expect(await eventually { said.withLock { $0 }.contains { $0.contains("the watchdog is not pinged: the gpsd server's queue") } })
+    let stoppedAt = pings.withLock { $0.count }
+    #expect(await eventually { said.withLock { $0 }.contains { $0.contains("healthy again") } })
+    // While it was frozen, no ping went out: the one after it is the first since.
+    let afterwards = pings.withLock { $0.count }
+    #expect(await eventually { pings.withLock { $0.count } > afterwards })
+    let saidNow = said.withLock { $0 }
+    #expect(saidNow.filter { $0.contains("not pinged") }.count == 1, "\(saidNow)")
+    #expect(afterwards - stoppedAt <= 1, "pinged \(afterwards - stoppedAt) times while frozen")
+  }
+}
