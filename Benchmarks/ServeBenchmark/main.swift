@@ -10,6 +10,9 @@
 //   never reads and one that does; the server's RSS over the run, against the same run
 //   without the stuck client, and whether the stuck one was dropped.
 //
+// Sections 1 and 2 also measure `serve --http` with its status page open and Prometheus
+// scraping `/metrics` every second (the real Prometheus when it is installed).
+//
 //   swift build -c release --product gpsbridge
 //   swift run -c release serve-benchmark [--clients N] [--seconds S] [--rounds N] [--gpsbridge PATH]
 //
@@ -111,7 +114,7 @@ final class Receiver: Sendable {
 
 // MARK: Servers and clients
 
-func connect(port: Int, receiveBuffer: Int32? = nil) -> Int32? {
+@Sendable func connect(port: Int, receiveBuffer: Int32? = nil) -> Int32? {
   let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
   if var size = receiveBuffer { setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
   var address = sockaddr_in()
@@ -133,6 +136,8 @@ struct Server {
   let name: String
   let process: Process
   let port: Int
+  /// What watches it beside its clients (an open status page, Prometheus), stopped first.
+  var watchers: [() -> Void] = []
 
   static func start(_ name: String, _ executable: String, _ arguments: [String], port: Int) throws -> Server {
     let process = Process()
@@ -154,6 +159,7 @@ struct Server {
 
   /// SIGTERM, and SIGKILL after two seconds (gpsd does not always end on SIGTERM).
   func stop() {
+    for stop in watchers { stop() }
     process.terminate()
     for _ in 0..<100 where process.isRunning { usleep(20_000) }
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
@@ -192,6 +198,90 @@ func bridge(device: String) throws -> Server {
   let port = FakeGPSD.freePort()
   return try Server.start(
     "gpsbridge serve", gpsbridge, ["serve", "--device", device, "--baud", "115200", "--listen", "127.0.0.1:\(port)"], port: port)
+}
+
+/// `serve` with its status page open (the page's requests, then its event stream read as a
+/// browser reads it) and Prometheus scraping `/metrics` every second (the real one when it is
+/// installed; else the same requests made here).
+func bridgeWatched(device: String) throws -> Server {
+  let (port, httpPort) = (FakeGPSD.freePort(), FakeGPSD.freePort())
+  var server = try Server.start(
+    "gpsbridge serve, page open, scraped each second", gpsbridge,
+    ["serve", "--device", device, "--baud", "115200", "--listen", "127.0.0.1:\(port)", "--http", "127.0.0.1:\(httpPort)"],
+    port: port)
+  let page = PageReader(port: httpPort)
+  server.watchers.append(page.stop)
+  if let prometheus = ["/usr/bin/prometheus", "/usr/local/bin/prometheus"].first(where: FileManager.default.isExecutableFile) {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-benchmark-prometheus-\(getpid())-\(httpPort)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let configuration = directory.appendingPathComponent("prometheus.yml")
+    try """
+    scrape_configs:
+      - job_name: gpsbridge
+        scrape_interval: 1s
+        static_configs:
+          - targets: ["127.0.0.1:\(httpPort)"]
+    """.write(to: configuration, atomically: true, encoding: .utf8)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: prometheus)
+    process.arguments = [
+      "--config.file=\(configuration.path)", "--storage.tsdb.path=\(directory.appendingPathComponent("data").path)",
+      "--web.listen-address=127.0.0.1:\(FakeGPSD.freePort())",
+    ]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    server.watchers.append {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      try? FileManager.default.removeItem(at: directory)
+    }
+  } else {
+    let scraper = PageReader(port: httpPort, scraping: true)
+    server.watchers.append(scraper.stop)
+  }
+  return server
+}
+
+/// A status page open in a browser, as the server sees it: the page, then its event stream
+/// read as it comes; or, `scraping`, `/metrics` fetched every second.
+final class PageReader: @unchecked Sendable {
+  private let stopped = Mutex(false)
+
+  init(port: Int, scraping: Bool = false) {
+    Thread { [self] in
+      if scraping {
+        while !stopped.withLock({ $0 }) {
+          fetch("/metrics", port: port)
+          usleep(1_000_000)
+        }
+      } else {
+        fetch("/", port: port)
+        guard let socket = connect(port: port) else { return }
+        defer { close(socket) }
+        _ = "GET /events HTTP/1.1\r\nHost: box\r\n\r\n".withCString { send(socket, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while !stopped.withLock({ $0 }) {
+          var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+          guard poll(&descriptor, 1, 100) > 0 else { continue }
+          if buffer.withUnsafeMutableBytes({ recv(socket, $0.baseAddress, $0.count, 0) }) <= 0 { return }
+        }
+      }
+    }.start()
+  }
+
+  func stop() { stopped.withLock { $0 = true } }
+
+  /// One whole answer to a GET of `path` (read until the server closes).
+  private func fetch(_ path: String, port: Int) {
+    guard let socket = connect(port: port) else { return }
+    defer { close(socket) }
+    _ = "GET \(path) HTTP/1.1\r\nHost: box\r\nConnection: close\r\n\r\n".withCString {
+      send(socket, $0, strlen($0), Int32(MSG_NOSIGNAL))
+    }
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while buffer.withUnsafeMutableBytes({ recv(socket, $0.baseAddress, $0.count, 0) }) > 0 {}
+  }
 }
 
 func realGPSD(device: String) throws -> Server? {
@@ -350,14 +440,14 @@ func stuck(withStuckClient: Bool, capture: String) async throws -> String {
 
 say("serve-benchmark: \(gpsbridge)\(gpsd.map { " against \($0)" } ?? " (gpsd is not installed: its rows are skipped)")")
 say("\n1. \(clientCount) clients, a 10 Hz receiver on a pty, \(seconds) s")
-for start in [bridge, realGPSD] {
+for start in [bridge, bridgeWatched, realGPSD] {
   if let line = try await clients(start) { say("   " + line) }
 }
 
 say("\n2. Latency: an epoch's last byte on the pty to a client's TPV, \(rounds) rounds of 15 s each, alternating")
 var measured: [String: [Double]] = [:]
 for _ in 0..<rounds {
-  for (name, start) in [("gpsbridge serve", bridge), ("gpsd", realGPSD)] {
+  for (name, start) in [("gpsbridge serve", bridge), ("gpsbridge serve, page open, scraped", bridgeWatched), ("gpsd", realGPSD)] {
     if let values = try await latencies(start) { measured[name, default: []] += values }
   }
 }

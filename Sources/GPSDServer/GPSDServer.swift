@@ -544,7 +544,8 @@ public final class GPSDServer: @unchecked Sendable {
   }
 
   private func flush(_ id: Int) {
-    guard let client = clients[id] else { return }
+    // A leaving client's farewell may still be on its way.
+    guard let client = clients[id] ?? leaving[id] else { return }
     if !client.flush() { close(client) }
   }
 

@@ -38,6 +38,21 @@ package struct FileDescriptor: Hashable, Sendable {
     try valueOrErrno { system_write(rawValue, bytes.baseAddress, bytes.count) }
   }
 
+  /// Writes what it can of `bytes`, as ``write(_:)``, but to a socket whose peer has gone
+  /// without raising `SIGPIPE` (which would end a program that did not ignore it): `EPIPE`
+  /// is thrown instead. A descriptor that is no socket (a serial port) is written as usual.
+  /// The corresponding C functions are `send(2)` with `MSG_NOSIGNAL`, and `write(2)`.
+  package func writeWithoutSignal(_ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
+    while true {
+      let sent = send(rawValue, bytes.baseAddress, bytes.count, CInt(MSG_NOSIGNAL))
+      if sent >= 0 { return sent }
+      let error = Errno.current
+      if error == .interrupted { continue }
+      guard error.rawValue == ENOTSOCK else { throw error }
+      return try write(bytes)
+    }
+  }
+
   /// Writes all of `bytes`, looping over partial writes. The corresponding C function is `write(2)`.
   package func writeAll(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
     var offset = 0

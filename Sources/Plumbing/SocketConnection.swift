@@ -15,6 +15,8 @@ package final class SocketConnection: @unchecked Sendable {
   private var writeSource: (any DispatchSourceWrite)?
   private var writeSourceRunning = false
   package private(set) var isClosed = false
+  /// Set by ``shutDownSending()``: the sending side is shut once what is queued has gone.
+  private var shutsDownWhenDrained = false
   /// Sources whose cancel handler has not run: the socket is closed only after the last,
   /// since a number closed earlier may be reused by the next connection while a source still
   /// watches it.
@@ -118,14 +120,15 @@ package final class SocketConnection: @unchecked Sendable {
     // Drained: the memory goes too, until the socket is full again.
     outgoing = []
     sent = 0
+    if shutsDownWhenDrained { shutdown(socket.rawValue, Int32(SHUT_WR)) }
     return true
   }
 
-  /// Shuts the sending side once the queued output is in the kernel: the peer reads what
-  /// was sent, then the end.
+  /// Shuts the sending side once the queued output is in the kernel (now, or when the socket
+  /// has drained): the peer reads all that was sent, then the end.
   package func shutDownSending() {
+    shutsDownWhenDrained = true
     _ = flush()
-    shutdown(socket.rawValue, Int32(SHUT_WR))
   }
 
   package func close() {

@@ -1,3 +1,5 @@
+import Plumbing
+
 /// The statuses the status port answers with.
 package enum HTTPStatus: Int, Sendable {
   case ok = 200
@@ -57,8 +59,9 @@ package struct HTTPResponse: Sendable {
   }
 
   /// The response's bytes: head, and body unless it answers a HEAD.
-  package func bytes(forHead: Bool, keepsAlive: Bool, server: String) -> [UInt8] {
+  package func bytes(forHead: Bool, keepsAlive: Bool, server: String, date: String = HTTPResponse.date()) -> [UInt8] {
     var head = "HTTP/1.1 \(status.rawValue) \(status.reasonPhrase)\r\n"
+    head += "Date: \(date)\r\n"
     head += "Server: \(server)\r\n"
     head += "Content-Type: \(contentType)\r\n"
     head += "Cache-Control: \(cacheControl)\r\n"
@@ -78,5 +81,20 @@ package struct HTTPResponse: Sendable {
     var bytes = Array(head.utf8)
     if !forHead, !isEventStream { bytes += body }
     return bytes
+  }
+}
+
+extension HTTPResponse {
+  /// A moment (seconds since 1970; now when `nil`) as HTTP dates are written:
+  /// `Sun, 06 Nov 1994 08:49:37 GMT` (RFC 9110's IMF-fixdate).
+  package static func date(_ since1970: Int? = nil) -> String {
+    var seconds = since1970.map { time_t($0) } ?? time(nil)
+    var parts = tm()
+    gmtime_r(&seconds, &parts)
+    let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
+      + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
   }
 }

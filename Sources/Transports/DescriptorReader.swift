@@ -131,7 +131,7 @@ final class DescriptorReader: @unchecked Sendable {
     while pendingStart < pending.count, !stopped {
       let start = pendingStart
       let attempt = pending.withUnsafeBytes { raw in
-        Result { () throws(Errno) in try descriptor.write(UnsafeRawBufferPointer(rebasing: raw[start...])) }
+        Result { () throws(Errno) in try descriptor.writeWithoutSignal(UnsafeRawBufferPointer(rebasing: raw[start...])) }
       }
       let written: Int
       do {

@@ -104,4 +104,9 @@ struct HTTPRequestReaderTests {
     #expect(reader.next() == nil)
     #expect(reader.bufferedByteCount > 0)
   }
+
+  @Test func datesAreWrittenAsHTTPWritesThem() {
+    #expect(HTTPResponse.date(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
+    #expect(HTTPResponse.date(0) == "Thu, 01 Jan 1970 00:00:00 GMT")
+  }
 }

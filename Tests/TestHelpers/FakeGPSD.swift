@@ -71,7 +71,8 @@ public final class FakeGPSD: @unchecked Sendable {
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     guard connectLoopback(fd, port: port, within: timeval(tv_sec: 1, tv_usec: 0)) else { return [] }
     let request = Array("?DEVICES;\n".utf8)
-    guard write(fd, request, request.count) == request.count else { return [] }
+    // (send, not write: a peer that has gone must not end the test run with SIGPIPE.)
+    guard Glibc.send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return [] }
     var received: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     while received.count < 65_536 {
@@ -100,7 +101,7 @@ public final class FakeGPSD: @unchecked Sendable {
     }
     guard connected else { return }
     let bytes = Array(text.utf8)
-    guard write(fd, bytes, bytes.count) == bytes.count else { return }
+    guard Glibc.send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { return }
     var answer = [UInt8](repeating: 0, count: 16)
     _ = read(fd, &answer, answer.count)
   }
