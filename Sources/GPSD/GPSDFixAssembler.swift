@@ -149,6 +149,8 @@ package struct GPSDFixAssembler: Sendable {
     fix.speed = tpv.speed
     fix.course = tpv.course
     fix.magneticVariation = tpv.magneticVariation
+    fix.differentialAge = tpv.differentialAge
+    fix.differentialStation = tpv.differentialStation
     fix.trueHeading = heading
     // gpsd's own estimates (its eph is at 95%-like confidence, larger than a 1σ figure).
     fix.horizontalAccuracy =

@@ -28,6 +28,8 @@ extension GPSDReport.TPV {
     course = fix.course
     magneticVariation = fix.magneticVariation
     speed = fix.speed
+    differentialAge = fix.differentialAge
+    differentialStation = fix.differentialStation
   }
 
   /// gpsd's `status` for a fix quality, from DGPS up (as gpsd writes it).

@@ -67,6 +67,10 @@ extension GPSDReport {
     public var climbError: Double?
     /// Estimated spherical (3D) position error, metres.
     public var sphericalError: Double?
+    /// The age of the differential corrections the fix used, seconds.
+    public var differentialAge: Double?
+    /// The differential reference station's id.
+    public var differentialStation: Int?
 
     public init(device: String? = nil, mode: Mode? = nil, time: String? = nil) {
       self.device = device
@@ -94,6 +98,8 @@ extension GPSDReport {
       case courseError = "epd"
       case climbError = "epc"
       case sphericalError = "sep"
+      case differentialAge = "dgpsAge"
+      case differentialStation = "dgpsSta"
     }
   }
 }

@@ -122,6 +122,8 @@ extension GPSDReport.TPV {
     if let horizontalError { writer.field("eph", horizontalError, decimals: 3) }
     if let geoidSeparation { writer.field("geoidSep", geoidSeparation, decimals: 3) }
     if let sphericalError { writer.field("sep", sphericalError, decimals: 3) }
+    if let differentialAge { writer.field("dgpsAge", differentialAge, decimals: 1) }
+    if let differentialStation { writer.field("dgpsSta", differentialStation) }
   }
 }
 

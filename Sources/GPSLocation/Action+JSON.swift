@@ -91,6 +91,8 @@ extension Location {
     writer.field("courseAccuracy", nonNegative: courseAccuracy)
     if let fixQuality { writer.field("fixQuality", fixQuality.rawValue) }
     if let satellitesUsed { writer.field("satellitesUsed", satellitesUsed) }
+    if let correctionAge { writer.field("correctionAge", correctionAge) }
+    if let correctionStation { writer.field("correctionStation", correctionStation) }
   }
 }
 

@@ -46,6 +46,9 @@ struct Epoch: Sendable {
   var gsaMode: FixMode?
   var pdop: FixedPoint?
   var hdop: FixedPoint?
+  /// GGA's age of the differential corrections (seconds) and its reference station.
+  var differentialAge: FixedPoint?
+  var differentialStation: Int?
   var vdop: FixedPoint?
   var sawGSA = false
   /// Used satellites per constellation; index `Constellation.allCases.count` holds those whose
@@ -108,6 +111,12 @@ struct Epoch: Sendable {
     setSatellitesUsed(gga.satellitesUsed, talker: gga.talker)
     if ggaQuality == nil || gga.talker == .combined { ggaQuality = gga.quality ?? ggaQuality }
     hdop = gga.hdop ?? hdop
+    // Both or neither, and not both zero (what receivers without corrections fill in), as
+    // gpsd takes them.
+    if let age = gga.differentialAge, let station = gga.differentialStation, age.doubleValue > 0.09 || station > 0 {
+      differentialAge = age
+      differentialStation = station
+    }
   }
 
   mutating func merge(_ gns: GNS) {
@@ -164,7 +173,8 @@ extension Epoch {
       && geoidSeparation == other.geoidSeparation && statedQuality == other.statedQuality
       && speed == other.speed && course == other.course && magneticVariation == other.magneticVariation
       && trueHeading == other.trueHeading && satellitesUsed == other.satellitesUsed && gsaMode == other.gsaMode
-      && pdop == other.pdop && hdop == other.hdop && vdop == other.vdop && gst == other.gst && date == other.date
+      && pdop == other.pdop && hdop == other.hdop && differentialAge == other.differentialAge
+      && differentialStation == other.differentialStation && vdop == other.vdop && gst == other.gst && date == other.date
   }
 
   /// The fix quality the sentences state, the fullest source first: GGA, GNS, RMC, GLL.

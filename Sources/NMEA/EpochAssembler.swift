@@ -365,6 +365,8 @@ public struct EpochAssembler: Sendable {
     fix.satellitesUsed = epoch.satellitesUsed ?? (epoch.sawGSA ? epoch.used.count : nil)
     fix.pdop = epoch.pdop?.doubleValue
     fix.hdop = epoch.hdop?.doubleValue
+    fix.differentialAge = epoch.differentialAge?.doubleValue
+    fix.differentialStation = epoch.differentialStation
     fix.vdop = epoch.vdop?.doubleValue
     let used = epoch.sawGSA ? epoch.used : lastUsed
     if keepsSatellites, satellitesBuilt?.version != sky.version || satellitesBuilt?.used != used {

@@ -33,6 +33,10 @@ public struct Fix: Hashable, Sendable, Codable {
   public var pdop: Double?
   public var hdop: Double?
   public var vdop: Double?
+  /// The age of the differential (DGPS or RTK) corrections the fix used, seconds, and the
+  /// reference station they came from, as GGA gives them (gpsd's `dgpsAge`, `dgpsSta`).
+  public var differentialAge: Double?
+  public var differentialStation: Int?
   /// The receiver's own 1σ error estimates (GST), when it sends them.
   public var errorEstimate: ErrorEstimate?
   /// Radius of uncertainty, metres: from GST when present, else HDOP × UERE (see

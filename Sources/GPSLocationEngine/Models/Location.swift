@@ -46,12 +46,16 @@ public struct Location: Hashable, Sendable, Codable {
   public var fixQuality: FixQuality?
   /// Satellites used in the solution, when the receiver said.
   public var satellitesUsed: Int?
+  /// The age of the differential (DGPS, RTK) corrections the fix used, seconds, and their
+  /// reference station, when the receiver said (gpsd's `dgpsAge` and `dgpsSta`).
+  public var correctionAge: Double?
+  public var correctionStation: Int?
 
   public init(
     coordinate: LocationCoordinate2D, altitude: Double = 0, ellipsoidalAltitude: Double? = nil,
     horizontalAccuracy: Double = -1, verticalAccuracy: Double = -1, speed: Double = -1,
     speedAccuracy: Double = -1, course: Double = -1, courseAccuracy: Double = -1, timestamp: Date = Date(),
-    fixQuality: FixQuality? = nil, satellitesUsed: Int? = nil
+    fixQuality: FixQuality? = nil, satellitesUsed: Int? = nil, correctionAge: Double? = nil, correctionStation: Int? = nil
   ) {
     self.coordinate = coordinate
     self.altitude = altitude
@@ -65,6 +69,8 @@ public struct Location: Hashable, Sendable, Codable {
     self.timestamp = timestamp
     self.fixQuality = fixQuality
     self.satellitesUsed = satellitesUsed
+    self.correctionAge = correctionAge
+    self.correctionStation = correctionStation
   }
 
   /// Great-circle distance in metres (haversine on the mean Earth radius).
@@ -95,6 +101,8 @@ extension Location {
       course: fix.course ?? -1,
       timestamp: timestamp,
       fixQuality: fix.quality,
-      satellitesUsed: fix.satellitesUsed)
+      satellitesUsed: fix.satellitesUsed,
+      correctionAge: fix.differentialAge,
+      correctionStation: fix.differentialStation)
   }
 }
