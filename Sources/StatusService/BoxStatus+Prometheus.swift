@@ -21,6 +21,8 @@ extension BoxStatus {
     text.sample("gpsbridge_http_clients", [], http.clients)
     text.family("gpsbridge_http_streams", .gauge, "Status pages following the live event stream now.")
     text.sample("gpsbridge_http_streams", [], http.streams)
+    text.family("gpsbridge_http_connections_total", .counter, "HTTP connections accepted.")
+    text.sample("gpsbridge_http_connections_total", [], http.connections)
     text.family("gpsbridge_http_requests_total", .counter, "Complete HTTP requests answered.")
     text.sample("gpsbridge_http_requests_total", [], http.requests)
     text.family("gpsbridge_http_clients_dropped_total", .counter, "HTTP clients closed for a bad request, a timeout or not reading.")

@@ -20,6 +20,7 @@ package struct BoxStatus: Codable, Sendable, Equatable {
   }
 
   package struct HTTPClients: Codable, Sendable, Equatable {
+    package var connections: Int
     package var clients: Int
     package var streams: Int
     package var requests: Int

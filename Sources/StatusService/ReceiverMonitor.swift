@@ -46,8 +46,8 @@ final class ReceiverMonitor: Sendable {
             let (seconds, attoseconds) = latency.components
             state.latency.observe(Double(seconds) + Double(attoseconds) / 1e18)
           }
-          if let last = state.times.last, fix.time.nanosecondsSinceMidnight < last {
-            state.times.removeAll()  // a new day, or a capture's loop
+          if let last = state.times.last, fix.time.nanosecondsSinceMidnight < last || bytes < (state.bytesAt.last ?? 0) {
+            state.times.removeAll()  // a new day, or a capture's loop (which counts afresh)
             state.bytesAt.removeAll()
           }
           state.times.append(fix.time.nanosecondsSinceMidnight)

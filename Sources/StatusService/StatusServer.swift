@@ -140,7 +140,7 @@ public final class StatusServer: Sendable {
     return BoxStatus(
       version: "gpsbridge \(Release.version)", uptime: ReceiverMonitor.seconds(started.duration(to: .now)),
       gpsd: .init(clients: counters.clients, watchers: counters.watchers, connections: counters.connections, dropped: counters.dropped),
-      http: .init(clients: web.clients, streams: web.streams, requests: web.requests, dropped: web.dropped),
+      http: .init(connections: web.connections, clients: web.clients, streams: web.streams, requests: web.requests, dropped: web.dropped),
       receivers: receivers, timeService: feeds.map { Self.status(of: $0.feed, device: $0.device) }, chrony: chronyStatus(feeds: feeds))
   }
 

@@ -23,7 +23,7 @@ struct PrometheusTextTests {
 
   static let status = BoxStatus(
     version: "gpsbridge 0.1.0", uptime: 12.5, gpsd: .init(clients: 2, watchers: 1, connections: 5, dropped: 1),
-    http: .init(clients: 1, streams: 0, requests: 3, dropped: 0), receivers: [receiver], timeService: [], chrony: nil)
+    http: .init(connections: 4, clients: 1, streams: 0, requests: 3, dropped: 0), receivers: [receiver], timeService: [], chrony: nil)
 
   @Test func labelValuesAreEscaped() {
     #expect(Self.status.prometheusText.contains(#"gpsbridge_receiver_epochs_total{device="/dev/tty\"odd\"\\name"} 12"#))

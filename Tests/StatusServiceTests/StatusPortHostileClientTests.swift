@@ -55,20 +55,48 @@ struct StatusPortHostileClientTests {
     #expect(await eventually(every: .milliseconds(200)) { ((try? await box.epochs()) ?? 0) > epochsBefore + 2 })
   }
 
-  /// A thousand connections at once: at most 64 are kept, the others read 503 and go, and a
-  /// gpsd client is served the whole time.
+  /// A thousand connections at once, from another process, to `serve` run as a program (so
+  /// this test process holds none of the thousand descriptors: Foundation's Process.run, which
+  /// other tests call meanwhile, has crashed reading a long /proc/self/fd): at most 64 are
+  /// kept, the others read 503 and go, and a gpsd client is served the whole time.
   @Test(.enabled(if: gpspipe != nil, "gpspipe is not installed (Debian: gpsd-clients)"))
   func aThousandConnectionsAreBoundedAndGPSDClientsGoOn() async throws {
-    let box = try Box()
-    let sockets = (0..<1000).compactMap { _ in try? FileDescriptor.connectTCP(host: "127.0.0.1", port: box.port) }
-    defer { for socket in sockets { try? socket.close() } }
-    #expect(sockets.count == 1000)
-    #expect(await eventually { box.status.httpStatisticsForTesting.connections >= 1000 })
-    #expect(box.status.httpStatisticsForTesting.clients <= 64)
-    let refused = try await offThePool { HTTPExchange.readUntilClosed(sockets[999], seconds: 5) }
-    #expect(refused.hasPrefix("HTTP/1.1 503 Service Unavailable"), "\(refused)")
-    let result = try await runProgram(URL(fileURLWithPath: gpspipe!), ["-w", "-n", "6", "127.0.0.1:\(box.gpsdPort)"], timeout: 30)
+    let directory = scratchDirectory("box-thousand-\(UUID().uuidString.prefix(8))")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let fixture = fixturesDirectory.appendingPathComponent("sirf-nmea22-1hz.nmea").path
+    let (gpsdPort, httpPort) = (FakeGPSD.freePort(), FakeGPSD.freePort())
+    let serve = try Program(
+      ["serve", "--replay", fixture, "--loop", "--speed", "4", "--listen", "127.0.0.1:\(gpsdPort)", "--http", "\(httpPort)"],
+      in: directory)
+    defer { serve.stop() }
+    #expect(await eventually(every: .milliseconds(200)) { await fetch("/status.json", port: httpPort) != nil }, "\(serve.said)")
+    // Python opens the thousand and holds them while this test looks.
+    let script = """
+      import socket, sys, time
+      sockets = []
+      for _ in range(1000):
+          s = socket.create_connection(("127.0.0.1", \(httpPort)), timeout=10)
+          sockets.append(s)
+      last = sockets[-1].recv(4096).decode(errors="replace").split("\\r\\n")[0]
+      print("opened", len(sockets), "last read:", last, flush=True)
+      time.sleep(5)
+      """
+    let thousand = Task { try await runProgram(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script], timeout: 60) }
+    // gpsd's clients are served while the thousand are held.
+    let result = try await runProgram(URL(fileURLWithPath: gpspipe!), ["-w", "-n", "6", "127.0.0.1:\(gpsdPort)"], timeout: 30)
     #expect(result.output.contains(#""class":"TPV""#), "\(result.output) \(result.error)")
+    let opened = try await thousand.value
+    #expect(opened.output.contains("opened 1000 last read: HTTP/1.1 503 Service Unavailable"), "\(opened.output) \(opened.error)")
+    // Once they are gone, the page is answered again: a thousand came, 64 at most were kept.
+    var http: [String: Any] = [:]
+    _ = await eventually(every: .milliseconds(200)) {
+      let body = await fetch("/status.json", port: httpPort) ?? ""
+      http = ((try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any])?["http"] as? [String: Any] ?? [:]
+      return (http["connections"] as? Int ?? 0) >= 1000
+    }
+    #expect((http["connections"] as? Int ?? 0) >= 1000, "\(http)")
+    #expect((http["dropped"] as? Int ?? 0) >= 936, "\(http)")
+    #expect((http["clients"] as? Int ?? .max) <= 64, "\(http)")
   }
 
   /// A page that never reads its event stream is closed once it has left the queue's limit
