@@ -22,6 +22,7 @@ let package = Package(
     .library(name: "Station", targets: ["Station"]),
     .library(name: "ReceiverSetup", targets: ["ReceiverSetup"]),
     .library(name: "StatusService", targets: ["StatusService"]),
+    .library(name: "Corrections", targets: ["Corrections"]),
     .executable(name: "gpsbridge", targets: ["gpsbridge"]),
   ],
   traits: [
@@ -82,6 +83,9 @@ let package = Package(
     // found by a pattern as they are plugged in, up to a limit), and each one's time feed.
     // What serves them is the caller's: `serve` hands each to a GPSDServer.
     .target(name: "Station", dependencies: ["Transports", "TimeService", "GPSD", "Plumbing"]),
+    // RTK corrections: NTRIP in (1 and 2), RTCM 3 checked frame by frame and written to the
+    // receiver through its two-way session, the receiver's GGA sent up when the caster wants it.
+    .target(name: "Corrections", dependencies: ["Framing", "NMEA", "Transports", "Plumbing", "Trigonometry"]),
     // The box you can see: the status page (Server-Sent Events), Prometheus metrics and
     // /status.json over a small hand-written HTTP server, and the systemd watchdog's health.
     .target(
@@ -98,6 +102,7 @@ let package = Package(
       // could be (Scripts/check-public-api builds it from a package of its own to hold that).
       dependencies: [
         "GPSLocation", "NMEA", "NMEASimulation", "GPSD", "GPSDServer", "TimeService", "Station", "ReceiverSetup", "StatusService",
+        "Corrections",
       ]),
 
     // Benchmarks are executables of their own, never part of a library product.
@@ -155,6 +160,8 @@ let package = Package(
         "StatusService", "GPSDServer", "Station", "TimeService", "Transports", "NMEA", "NMEASimulation", "TestHelpers", "Plumbing",
       ],
       exclude: ["Browser"]),
+    .testTarget(
+      name: "CorrectionsTests", dependencies: ["Corrections", "Framing", "NMEA", "NMEASimulation", "TestHelpers", "Plumbing"]),
     .testTarget(name: "TimeServiceTests", dependencies: ["TimeService", "Transports", "NMEA", "TestHelpers", "Plumbing"]),
     .testTarget(name: "TransportsTests", dependencies: ["Transports", "TestHelpers", "Plumbing", "NMEA", "NMEASimulation"]),
     .testTarget(

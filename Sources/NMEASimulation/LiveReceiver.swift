@@ -19,7 +19,7 @@ public final class LiveReceiver: @unchecked Sendable {
   private var source: (any DispatchSourceRead)?
   /// Signalled when the source's cancel handler has run (see ``stopAnswering()``).
   private let sourceLetGo = DispatchSemaphore(value: 0)
-  private var splitter = StreamSplitter(stages: [.ubx])
+  private var splitter = StreamSplitter(stages: [.ubx, .rtcm3])
   /// The line of text being written to it, up to a sentence's length.
   private var line: [UInt8] = []
 
@@ -146,8 +146,10 @@ public final class LiveReceiver: @unchecked Sendable {
       splitter.split(
         raw, text: { text += $0 },
         frame: { frame in
-          guard case .ubx(let command) = frame else { return }
-          answers += responder.withLock { $0.respond(to: command) }
+          switch frame {
+          case .ubx(let command): answers += responder.withLock { $0.respond(to: command) }
+          case .rtcm3(let correction): responder.withLock { $0.take(correction, at: .now) }
+          }
         })
     }
     // Proprietary sentences (`$PMTK…`, `$PSRF…`), a line at a time.

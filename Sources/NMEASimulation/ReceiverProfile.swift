@@ -61,7 +61,8 @@ extension ReceiverProfile {
     case .ublox8: UBlox8Responder(rate: rate, baud: baud, fault: fault)
     case .mtk: MTKResponder(rate: rate, fault: fault)
     case .sirf: SiRFResponder(fault: fault)
-    case .ggaOnly, .marine, .rtk: nil
+    case .rtk: RTKResponder(rate: rate)
+    case .ggaOnly, .marine: nil
     }
   }
 
@@ -72,7 +73,8 @@ extension ReceiverProfile {
     case .ublox8: "UBX configuration (CFG-PRT, CFG-RATE, CFG-MSG…)"
     case .mtk: "PMTK commands"
     case .sirf: "PSRF commands"
-    case .ggaOnly, .marine, .rtk: nil
+    case .rtk: "RTCM 3 corrections"
+    case .ggaOnly, .marine: nil
     }
   }
 }

@@ -19,6 +19,13 @@ public protocol ReceiverResponder: Sendable {
   mutating func respond(to frame: UBXFrame) -> [UInt8]
   /// The bytes it answers `sentence` with, a proprietary NMEA command written to it.
   mutating func respond(to sentence: ProprietarySentence) -> [UInt8]
+  /// Takes an RTCM 3 correction written to it, at `now` (by its own clock).
+  mutating func take(_ correction: RTCM3Frame, at now: ContinuousClock.Instant)
+}
+
+extension ReceiverResponder {
+  /// Receivers without RTK throw corrections away.
+  public mutating func take(_ correction: RTCM3Frame, at now: ContinuousClock.Instant) {}
 }
 
 /// Ways a simulated receiver misbehaves at one step of a transaction, for the tests that check

@@ -1,3 +1,4 @@
+import Corrections
 import GPSD
 import GPSDServer
 import GPSLocation
@@ -134,6 +135,21 @@ func serve(_ options: ServeOptions) async -> Int32 {
   do {
     try await receivers.run { member in
       sayWhatHappens(to: member.receiver, name: member.name, status: status)
+      // RTK corrections to the receiver (--ntrip names one receiver), for as long as it is served.
+      let corrections = options.ntrip.map { address in
+        var configuration = NTRIPClient.Configuration(address: address, ggaInterval: options.ntripGGA.map { .seconds($0) })
+        configuration.stall = .seconds(10)
+        let client = NTRIPClient(configuration, receiver: member.receiver, said: { status.say($0) })
+        status.say("gpsbridge: corrections for \(member.name) from \(address).")
+        return Task {
+          do {
+            try await client.run()
+          } catch {
+            status.say("Error: corrections: \(error)")
+          }
+        }
+      }
+      defer { corrections?.cancel() }
       await page.following(member.receiver, device: member.source.device) {
         await server.serve(member.receiver, device: member.source.device, bitsPerSecond: member.source.bitsPerSecond)
       }

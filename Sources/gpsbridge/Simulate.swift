@@ -10,6 +10,7 @@ import NMEASimulation
 /// `gpsbridge simulate`: a simulated receiver's bytes, to a file at once or to a
 /// pseudo-terminal in real time.
 func simulate(_ options: SimulateOptions) async -> Int32 {
+  if options.rtcm { return await simulateStation(options) }
   var route = Route.demoDrive
   if options.live {
     // The next whole second, and a day of driving unless told otherwise.
@@ -56,6 +57,21 @@ func simulate(_ options: SimulateOptions) async -> Int32 {
 /// reads are dropped, as on a serial line. With a `latency` (milliseconds) each epoch is sent
 /// that long after the system clock reaches its time, as a live receiver's are.
 func playOnPseudoTerminal(_ simulation: Simulation, link: String, latency: Int? = nil) async -> Int32 {
+  // u-blox, MediaTek and SiRF receivers answer configuration (gpsbridge configure) as the real
+  // ones do; the RTK rover takes corrections.
+  let responder = simulation.profile.responder(rate: max(1, Int(simulation.rate.rounded())), baud: 38_400)
+  let what = "\(simulation.profile.name) receiver" + (simulation.profile.commands.map { ", taking \($0)" } ?? "")
+  return await playOnPseudoTerminal(link: link, what: what) { master, _ in
+    await LiveReceiver(simulation: simulation, port: master, latency: latency, responder: responder).run()
+  }
+}
+
+/// A new pseudo-terminal linked at `link`, on which `play` writes (given its master, and a
+/// function that writes whatever the line takes now), until it returns or the program is
+/// stopped. `what` says what is simulated there.
+func playOnPseudoTerminal(
+  link: String, what: String, play: (CInt, @escaping @Sendable ([UInt8]) -> Void) async -> Void
+) async -> Int32 {
   var master: CInt = -1, slave: CInt = -1
   var name = [CChar](repeating: 0, count: 256)
   guard openpty(&master, &slave, &name, nil, nil) == 0 else {
@@ -85,12 +101,9 @@ func playOnPseudoTerminal(_ simulation: Simulation, link: String, latency: Int? 
     Terminal.diagnostic("Error: cannot create the link \(link): \(SystemError.current).")
     return 1
   }
-  // u-blox, MediaTek and SiRF receivers answer configuration (gpsbridge configure) as the real ones do.
-  let responder = simulation.profile.responder(rate: max(1, Int(simulation.rate.rounded())), baud: 38_400)
-  Terminal.diagnostic(
-    "gpsbridge: a simulated \(simulation.profile.name) receiver is at \(link) (\(device))"
-      + (simulation.profile.commands.map { ", taking \($0)" } ?? "") + "; stop with Ctrl-C.")
-  await LiveReceiver(simulation: simulation, port: master, latency: latency, responder: responder).run()
+  Terminal.diagnostic("gpsbridge: a simulated \(what) is at \(link) (\(device)); stop with Ctrl-C.")
+  let port = master
+  await play(master) { bytes in bytes.withUnsafeBytes { _ = write(port, $0.baseAddress, $0.count) } }
   return 0
 }
 
@@ -108,4 +121,41 @@ func linkTarget(_ path: String) -> String? {
   let count = readlink(path, &target, target.count - 1)
   guard count > 0 else { return nil }
   return String(decoding: target.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// `simulate --rtcm`: a reference station beside the demo drive's start, its RTCM 3 stream
+/// written to a file at once (`--duration` seconds of it), or to a pseudo-terminal at 1 Hz.
+func simulateStation(_ options: SimulateOptions) async -> Int32 {
+  let route = Route.demoDrive
+  let station = RTCMWriter(latitude: route.latitude + 0.001, longitude: route.longitude + 0.001, height: route.altitude + 47)
+  let seconds = Int(options.duration ?? route.duration)
+  // GPS seconds of the week now (GPS is 18 s ahead of UTC; weeks from 6 January 1980).
+  let gpsSecond = { Int((wallClockNanoseconds / 1_000_000_000 - 315_964_800 + 18) % 604_800) }
+  if let link = options.pty {
+    return await playOnPseudoTerminal(link: link, what: "reference station (RTCM 3, 1 Hz)") { _, write in
+      var second = gpsSecond()
+      while !Task.isCancelled {
+        write(station.frames(secondOfWeek: second).flatMap(\.bytes))
+        try? await Task.sleep(for: .seconds(1))
+        second = (second + 1) % 604_800
+      }
+    }
+  }
+  let output: OpenFile
+  do {
+    output = options.output == "-" ? .standardOutput : try OpenFile.create(options.output)
+  } catch {
+    Terminal.diagnostic("Error: cannot write \(options.output): \(error).")
+    return 1
+  }
+  defer { if options.output != "-" { output.close() } }
+  do {
+    try output.writeAll(station.stream(seconds: seconds, start: gpsSecond()))
+  } catch  where error == .brokenPipe {
+    return 0
+  } catch {
+    Terminal.diagnostic("Error: writing \(options.output == "-" ? "standard output" : options.output) failed: \(error).")
+    return 1
+  }
+  return 0
 }

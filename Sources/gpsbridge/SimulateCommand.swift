@@ -13,6 +13,8 @@ struct SimulateOptions: Equatable {
   var live = false
   /// With `live`: how long after the second each burst starts, milliseconds.
   var latency = 150
+  /// A reference station's RTCM 3 stream instead of a receiver's NMEA (`--rtcm`).
+  var rtcm = false
 
   static let spec = CommandSpec<SimulateOptions>(
     topic: .simulate,
@@ -88,17 +90,27 @@ struct SimulateOptions: Equatable {
         }
         options.latency = milliseconds
       }.attached(to: "--live"),
+      .flag(
+        "--rtcm", \.rtcm,
+        help:
+          "Instead of a receiver, a reference station beside the demo drive: RTCM 3 at 1 Hz (1005 with its position, and a GPS MSM4 whose content is synthetic), to feed an NTRIP caster; to --output at once, or to --pty in real time."
+      ),
     ],
     examples: [
       "gpsbridge simulate --output drive.nmea",
       "gpsbridge simulate --profile rtk --duration 60 | gpsbridge --replay - --json",
       "gpsbridge simulate --profile sirf --pty /tmp/gps0 & gpsbridge --device /tmp/gps0",
       "gpsbridge simulate --pty /tmp/gps0 --live --latency 150 & gpsbridge serve --device /tmp/gps0 --listen 127.0.0.1:2951 --chrony /tmp/chrony.gps.sock",
+      "gpsbridge simulate --rtcm --duration 600 --output base.rtcm",
     ])
 
   static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
     var options = SimulateOptions()
     guard try spec.parse(arguments, into: &options) else { return .help(.simulate) }
+    if options.rtcm, options.live || options.profile != .ublox || options.rate != nil {
+      throw UsageError(
+        message: "--rtcm writes a reference station's corrections: it takes no --profile, --rate or --live.", topic: .simulate)
+    }
     if options.live, options.pty == nil {
       throw UsageError(message: "--live plays in step with the clock, so it needs --pty <link>.", topic: .simulate)
     }

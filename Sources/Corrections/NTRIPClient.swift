@@ -1,0 +1,379 @@
+import Dispatch
+import Framing
+import NMEA
+import Plumbing
+import Transports
+
+/// Corrections from an NTRIP caster to a receiver: the stream (NTRIP 1 or 2) checked frame by
+/// frame (``CorrectionStream``) and each whole frame written to the receiver through its
+/// two-way session, in order, never blocking its reading; the receiver's own GGA sent up when
+/// the mountpoint wants it (or `ggaInterval` says so); and the connection made again, with
+/// backoff, after an error, a closed stream or a stall. A caster that refuses the user or has
+/// no such mountpoint is a clear stop. Nothing here ever says the password.
+///
+/// The caster is read on a thread of its own (blocking reads with a timeout), never on the
+/// cooperative pool.
+public final class NTRIPClient: Sendable {
+  public struct Configuration: Sendable {
+    public var address: NTRIPAddress
+    /// Send the receiver's GGA up this often; `nil`: only when the sourcetable says the
+    /// mountpoint wants it (`nmea=1`), then every ``defaultGGAInterval``.
+    public var ggaInterval: Duration?
+    /// No byte for this long is a stall: the connection is made again.
+    public var stall: Duration = .seconds(10)
+    /// The longest wait between attempts.
+    public var longestBackoff: Duration = .seconds(60)
+
+    public init(address: NTRIPAddress, ggaInterval: Duration? = nil) {
+      self.address = address
+      self.ggaInterval = ggaInterval
+    }
+  }
+
+  public static let defaultGGAInterval: Duration = .seconds(10)
+
+  /// Why the client stopped for good.
+  public struct Failure: Error, Sendable, CustomStringConvertible {
+    public var description: String
+  }
+
+  /// The stream's health now, for the status line, `?DEVICES` and the page.
+  public struct Health: Sendable, Equatable {
+    public var connected = false
+    public var bytes = 0
+    /// Bytes a second, over the last few seconds.
+    public var bytesPerSecond = 0.0
+    /// Frames written to the receiver.
+    public var forwarded = 0
+    /// Whole frames dropped: the receiver's link was full, or the receiver was away.
+    public var dropped = 0
+    public var messageTypes: [Int: Int] = [:]
+    public var rejects: [String: Int] = [:]
+    /// Seconds since the last frame, `nil` before the first.
+    public var lastFrameAge: Double?
+    /// The reference station's id and its distance from the receiver, metres.
+    public var stationID: Int?
+    public var stationDistance: Double?
+    /// GGA sentences sent up.
+    public var ggaSent = 0
+    /// What the client is doing: "connecting", "streaming", "stalled: reconnecting in 4 s"…
+    public var state = "starting"
+  }
+
+  public let configuration: Configuration
+  private let receiver: Receiver
+  private let said: @Sendable (String) -> Void
+  private let shared = Locked(Shared())
+  private let now: @Sendable () -> ContinuousClock.Instant
+
+  private struct Shared {
+    var health = Health()
+    var lastFrame: ContinuousClock.Instant?
+    var latestFix: (fix: Fix, at: ContinuousClock.Instant)?
+    var stopped = false
+    var socket: FileDescriptor?
+    /// Bytes read, with when, for the rate.
+    var recent: [(at: ContinuousClock.Instant, bytes: Int)] = []
+  }
+
+  public init(
+    _ configuration: Configuration, receiver: Receiver, said: @escaping @Sendable (String) -> Void = { _ in },
+    now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+  ) {
+    self.configuration = configuration
+    self.receiver = receiver
+    self.said = said
+    self.now = now
+  }
+
+  /// The stream's health now.
+  public var health: Health {
+    shared.withLock { shared in
+      var health = shared.health
+      health.lastFrameAge = shared.lastFrame.map { Self.seconds($0.duration(to: now())) }
+      let window = shared.recent.filter { $0.at.duration(to: now()) < .seconds(5) }
+      if let first = window.first, let last = window.last, first.at < last.at {
+        health.bytesPerSecond = Double(window.dropFirst().reduce(0) { $0 + $1.bytes }) / Self.seconds(first.at.duration(to: last.at))
+      } else {
+        health.bytesPerSecond = 0
+      }
+      return health
+    }
+  }
+
+  /// Streams corrections until the task is cancelled.
+  /// - Throws: ``Failure`` when the caster refuses the user or password, or has no such
+  ///   mountpoint: causes that retrying cannot mend.
+  public func run() async throws(Failure) {
+    let listener = receiver.listen(wanting: .fixes) { [shared, now] event in
+      if case .fix(let fix) = event { shared.withLock { $0.latestFix = (fix, now()) } }
+    }
+    defer { receiver.stopListening(listener) }
+    let outcome: Result<Void, Failure> = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        detachThread { continuation.resume(returning: Result { () throws(Failure) in try self.loop() }) }
+      }
+    } onCancel: {
+      shared.withLock { shared in
+        shared.stopped = true
+        if let socket = shared.socket { shutdown(socket.rawValue, Int32(SHUT_RDWR)) }
+      }
+    }
+    try outcome.get()
+  }
+
+  private var isStopped: Bool { shared.withLock { $0.stopped } }
+
+  /// Sessions, one after another, with backoff, until stopped.
+  private func loop() throws(Failure) {
+    var backoff = Duration.seconds(1)
+    var lastSaid = ""
+    while !isStopped {
+      let ending: SessionEnd
+      do {
+        ending = try session()
+      } catch {
+        setState("stopped: \(error)")
+        said("gpsbridge: corrections: \(error)")
+        throw error
+      }
+      if isStopped { return }
+      if ending.delivered { backoff = .seconds(1) }
+      let message = "\(ending.reason); connecting again in \(Self.seconds(backoff).formatted) s"
+      // Said once while it stays the same, not at every attempt.
+      if ending.reason != lastSaid { said("gpsbridge: corrections from \(configuration.address): \(message).") }
+      lastSaid = ending.reason
+      setState(message)
+      sleep(backoff)
+      backoff = min(backoff * 2, configuration.longestBackoff)
+    }
+  }
+
+  private struct SessionEnd {
+    var reason: String
+    /// Whether frames came through, so the next wait starts short again.
+    var delivered: Bool
+  }
+
+  /// One connection: request, answer, stream until it ends.
+  private func session() throws(Failure) -> SessionEnd {
+    let address = configuration.address
+    setState("connecting")
+    let socket: FileDescriptor
+    do {
+      socket = try FileDescriptor.connectTCP(host: address.host, port: address.port)
+    } catch {
+      let reason: String
+      switch error {
+      case .unknownHost: reason = "the host name \(address.host) does not resolve"
+      case .lookupUnanswered: reason = "no name server answered for \(address.host)"
+      case .system(let errno): reason = "cannot connect to \(address.host):\(address.port): \(errno)"
+      }
+      return SessionEnd(reason: reason, delivered: false)
+    }
+    shared.withLock { $0.socket = socket }
+    defer {
+      shared.withLock { shared in
+        shared.socket = nil
+        shared.health.connected = false
+      }
+      try? socket.close()
+    }
+    if isStopped { return SessionEnd(reason: "stopped", delivered: false) }
+    var request = "GET /\(address.mountpoint) HTTP/1.1\r\nHost: \(address.host)\r\nNtrip-Version: Ntrip/2.0\r\n"
+    request += "User-Agent: NTRIP gpsbridge/\(Release.version)\r\n"
+    if let authorization = address.authorization { request += "Authorization: \(authorization)\r\n" }
+    request += "Connection: close\r\n\r\n"
+    guard sendAll(Array(request.utf8), on: socket) else {
+      return SessionEnd(reason: "the caster closed the connection at once", delivered: false)
+    }
+
+    // The answer's head.
+    var received: [UInt8] = []
+    var answer: (NTRIPResponse, bodyStart: Int)?
+    while answer == nil {
+      switch read(socket) {
+      case .bytes(let bytes): received += bytes
+      case .closed:
+        // A head the caster ended by closing (an RTKLIB 401 has no empty line after it).
+        if let last = NTRIPResponse.readAtEnd(received) {
+          answer = (last, received.count)
+          continue
+        }
+        return SessionEnd(reason: "the caster closed the connection without an answer", delivered: false)
+      case .quiet:
+        return SessionEnd(reason: "the caster did not answer in \(Self.seconds(configuration.stall).formatted) s", delivered: false)
+      case .stopped: return SessionEnd(reason: "stopped", delivered: false)
+      }
+      answer = NTRIPResponse.read(received)
+    }
+    let (response, bodyStart) = answer!
+    var chunked: ChunkedDecoder?
+    switch response {
+    case .stream(_, let isChunked): chunked = isChunked ? ChunkedDecoder() : nil
+    case .unauthorized:
+      throw Failure(
+        description: address.user == nil
+          ? "the caster \(address.host) wants a user and password (401): give them as ntrip://USER:PASSWORD@\(address.host)/\(address.mountpoint)."
+          : "the caster \(address.host) refused the user and password (401).")
+    case .sourcetable:
+      // The rest of the table says which mountpoints there are.
+      var table = Array(received[bodyStart...])
+      while table.count < 1 << 20, case .bytes(let bytes) = read(socket) { table += bytes }
+      let names = Sourcetable(text: String(decoding: table, as: UTF8.self)).mountpoints.map(\.name)
+      throw Failure(
+        description: "the caster \(address.host) has no mountpoint '\(address.mountpoint)'"
+          + (names.isEmpty ? "." : ": it has \(names.prefix(20).joined(separator: ", "))\(names.count > 20 ? "…" : "").")
+          + " 'gpsbridge ntrip \(address.host):\(address.port)' lists them.")
+    case .refused(let line): return SessionEnd(reason: "the caster answered '\(line.prefix(80))'", delivered: false)
+    case .garbage: return SessionEnd(reason: "the caster's answer is not NTRIP", delivered: false)
+    }
+
+    shared.withLock { shared in
+      shared.health.connected = true
+      shared.health.state = "streaming"
+    }
+    var stream = CorrectionStream()
+    var delivered = false
+    var wantsGGA = configuration.ggaInterval != nil
+    let ggaInterval = configuration.ggaInterval ?? Self.defaultGGAInterval
+    var lastGGA: ContinuousClock.Instant?
+    if !wantsGGA { wantsGGA = mountpointWantsGGA() }
+    var pending = Array(received[bodyStart...])
+    while !isStopped {
+      if !pending.isEmpty {
+        var data = pending
+        if var decoder = chunked {
+          data = decoder.decode(pending)
+          chunked = decoder
+          if decoder.failed { return SessionEnd(reason: "the caster's chunked stream is broken", delivered: delivered) }
+        }
+        let frames = stream.take(data)
+        forward(frames, stream: stream, bytes: pending.count)
+        if !frames.isEmpty { delivered = true }
+        if chunked?.ended == true { return SessionEnd(reason: "the caster ended the stream", delivered: delivered) }
+        pending = []
+      }
+      if wantsGGA, lastGGA.map({ $0.duration(to: now()) >= ggaInterval }) ?? true {
+        if let gga = upstreamGGA() {
+          guard sendAll(gga, on: socket) else { return SessionEnd(reason: "the caster closed the connection", delivered: delivered) }
+          shared.withLock { $0.health.ggaSent += 1 }
+          lastGGA = now()
+        }
+      }
+      switch read(socket, within: wantsGGA ? min(configuration.stall, .seconds(1)) : configuration.stall) {
+      case .bytes(let bytes): pending = bytes
+      case .closed: return SessionEnd(reason: "the caster closed the stream", delivered: delivered)
+      case .quiet:
+        let silent = shared.withLock { shared in (shared.lastFrame ?? .now).duration(to: now()) }
+        if !wantsGGA || silent >= configuration.stall {
+          return SessionEnd(
+            reason: "no corrections for \(Self.seconds(configuration.stall).formatted) s: the stream stalled", delivered: delivered)
+        }
+      case .stopped: return SessionEnd(reason: "stopped", delivered: delivered)
+      }
+    }
+    return SessionEnd(reason: "stopped", delivered: delivered)
+  }
+
+  /// Each frame to the receiver, whole or not at all.
+  private func forward(_ frames: [RTCM3Frame], stream: CorrectionStream, bytes: Int) {
+    var forwarded = 0, dropped = 0
+    for frame in frames {
+      do {
+        try receiver.send(frame.bytes)
+        forwarded += 1
+      } catch {
+        dropped += 1
+      }
+    }
+    let at = now()
+    shared.withLock { shared in
+      shared.health.bytes += bytes
+      shared.recent.append((at, bytes))
+      shared.recent.removeAll { $0.at.duration(to: at) > .seconds(5) }
+      shared.health.forwarded += forwarded
+      shared.health.dropped += dropped
+      shared.health.messageTypes = stream.messageTypes
+      shared.health.rejects = stream.rejects
+      if !frames.isEmpty { shared.lastFrame = at }
+      if let station = stream.station {
+        shared.health.stationID = station.id
+        if let fix = shared.latestFix?.fix, let latitude = fix.latitude, let longitude = fix.longitude, fix.hasPosition {
+          shared.health.stationDistance = station.distance(toLatitude: latitude, longitude: longitude)
+        }
+      }
+    }
+  }
+
+  /// The GGA to send up now, if the receiver vouches for its latest fix.
+  private func upstreamGGA() -> [UInt8]? {
+    let latest = shared.withLock { $0.latestFix }
+    guard let latest else { return nil }
+    return UpstreamGGA.sentence(for: latest.fix, age: latest.at.duration(to: now()))
+  }
+
+  /// Whether the caster's sourcetable says the mountpoint wants the rover's GGA.
+  private func mountpointWantsGGA() -> Bool {
+    guard let table = try? NTRIPSourcetableRequest.fetch(host: configuration.address.host, port: configuration.address.port) else {
+      return false
+    }
+    return table[configuration.address.mountpoint]?.wantsGGA ?? false
+  }
+
+  private func setState(_ state: String) { shared.withLock { $0.health.state = state } }
+
+  private enum ReadOutcome {
+    case bytes([UInt8])
+    case closed
+    case quiet
+    case stopped
+  }
+
+  /// What the caster sends within `within` (the stall time by default).
+  private func read(_ socket: FileDescriptor, within: Duration? = nil) -> ReadOutcome {
+    let timeout = Int(Self.seconds(within ?? configuration.stall) * 1000)
+    var descriptor = pollfd(fd: socket.rawValue, events: Int16(POLLIN), revents: 0)
+    let ready = poll(&descriptor, 1, Int32(timeout))
+    if isStopped { return .stopped }
+    guard ready > 0 else { return ready == 0 ? .quiet : .closed }
+    var buffer = [UInt8](repeating: 0, count: 16_384)
+    let count = (try? socket.read(into: &buffer)) ?? -1
+    guard count > 0 else { return isStopped ? .stopped : .closed }
+    return .bytes(Array(buffer[0..<count]))
+  }
+
+  private func sendAll(_ bytes: [UInt8], on socket: FileDescriptor) -> Bool {
+    var sent = 0
+    while sent < bytes.count {
+      let count = bytes.withUnsafeBytes { raw in
+        (try? Result { () throws(Errno) in try socket.sendSome(UnsafeRawBufferPointer(rebasing: raw[sent...])) }.get()) ?? -1
+      }
+      if count < 0 || isStopped { return false }
+      if count == 0 {
+        var descriptor = pollfd(fd: socket.rawValue, events: Int16(POLLOUT), revents: 0)
+        guard poll(&descriptor, 1, 5000) > 0 else { return false }
+      }
+      sent += count
+    }
+    return true
+  }
+
+  /// Waits `duration`, or less when stopped.
+  private func sleep(_ duration: Duration) {
+    let end = now().advanced(by: duration)
+    while !isStopped, now() < end { usleep(50_000) }
+  }
+
+  static func seconds(_ duration: Duration) -> Double {
+    let (seconds, attoseconds) = duration.components
+    return Double(seconds) + Double(attoseconds) / 1e18
+  }
+}
+
+extension Double {
+  /// Whole numbers without a fraction, others with one decimal.
+  fileprivate var formatted: String {
+    self == rounded() ? String(Int(self)) : String((self * 10).rounded() / 10)
+  }
+}

@@ -1,0 +1,52 @@
+import Plumbing
+
+/// A caster's sourcetable, asked for: `GET /` (NTRIP 2, and NTRIP 1 casters answer it too).
+public enum NTRIPSourcetableRequest {
+  /// Why the table could not be read.
+  public struct Failure: Error, Sendable, CustomStringConvertible {
+    public var description: String
+  }
+
+  /// The sourcetable of the caster at `host:port`. Blocking, for up to `timeout` seconds:
+  /// call it off the cooperative pool.
+  public static func fetch(host: String, port: Int = NTRIPAddress.standardPort, timeout: Int = 10) throws(Failure) -> Sourcetable {
+    let socket: FileDescriptor
+    do {
+      socket = try FileDescriptor.connectTCP(host: host, port: port)
+    } catch {
+      switch error {
+      case .unknownHost, .lookupUnanswered: throw Failure(description: "the host name \(host) does not resolve.")
+      case .system(let errno): throw Failure(description: "cannot connect to \(host):\(port): \(errno).")
+      }
+    }
+    defer { try? socket.close() }
+    let request =
+      "GET / HTTP/1.1\r\nHost: \(host)\r\nNtrip-Version: Ntrip/2.0\r\nUser-Agent: NTRIP gpsbridge/\(Release.version)\r\nConnection: close\r\n\r\n"
+    _ = Array(request.utf8).withUnsafeBytes { raw in try? socket.sendSome(raw) }
+    var received: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 16_384)
+    while received.count < 4 << 20 {
+      var descriptor = pollfd(fd: socket.rawValue, events: Int16(POLLIN), revents: 0)
+      guard poll(&descriptor, 1, Int32(timeout * 1000)) > 0 else { break }
+      let count = (try? socket.read(into: &buffer)) ?? -1
+      if count <= 0 { break }
+      received += buffer[0..<count]
+      if received.count > 64, String(decoding: received.suffix(64), as: UTF8.self).contains("ENDSOURCETABLE") { break }
+    }
+    guard let (response, bodyStart) = NTRIPResponse.read(received) else {
+      throw Failure(description: "the caster at \(host):\(port) did not answer.")
+    }
+    switch response {
+    case .sourcetable(let chunked), .stream(_, let chunked):
+      var body = Array(received[bodyStart...])
+      if chunked {
+        var decoder = ChunkedDecoder()
+        body = decoder.decode(body)
+      }
+      return Sourcetable(text: String(decoding: body, as: UTF8.self))
+    case .unauthorized: throw Failure(description: "the caster at \(host):\(port) wants a user and password for its table (401).")
+    case .refused(let line): throw Failure(description: "the caster at \(host):\(port) answered '\(line.prefix(80))'.")
+    case .garbage: throw Failure(description: "\(host):\(port) does not answer as an NTRIP caster.")
+    }
+  }
+}
