@@ -161,7 +161,9 @@ let package = Package(
       ],
       exclude: ["Browser"]),
     .testTarget(
-      name: "CorrectionsTests", dependencies: ["Corrections", "Framing", "NMEA", "NMEASimulation", "TestHelpers", "Plumbing"]),
+      name: "CorrectionsTests",
+      dependencies: ["Corrections", "Framing", "NMEA", "NMEASimulation", "Transports", "TestHelpers", "Plumbing"],
+      exclude: ["Casters"]),
     .testTarget(name: "TimeServiceTests", dependencies: ["TimeService", "Transports", "NMEA", "TestHelpers", "Plumbing"]),
     .testTarget(name: "TransportsTests", dependencies: ["Transports", "TestHelpers", "Plumbing", "NMEA", "NMEASimulation"]),
     .testTarget(
