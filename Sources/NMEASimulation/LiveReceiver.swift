@@ -14,7 +14,9 @@ public final class LiveReceiver: @unchecked Sendable {
   private let latency: Int?
   private let responder: Locked<any ReceiverResponder>?
   /// Writes from the epoch loop and from answers, one at a time.
-  private let writing = Locked(())
+  /// Held while writing; `true` once the line is pulled (``unplug(_:)``): nothing is written
+  /// after that, since the port's number may belong to someone else by then.
+  private let writing = Locked(false)
   private let queue = DispatchQueue(label: "gpsbridge.simulated-receiver")
   private var source: (any DispatchSourceRead)?
   /// Signalled when the source's cancel handler has run (see ``stopAnswering()``).
@@ -76,7 +78,10 @@ public final class LiveReceiver: @unchecked Sendable {
   }
 
   private func write(_ bytes: [UInt8]) {
-    writing.withLock { _ in _ = try? port.writeAll(speaksAtHostSpeed() ? bytes : Self.garbled(bytes)) }
+    writing.withLock { unplugged in
+      guard !unplugged else { return }
+      _ = try? port.writeAll(speaksAtHostSpeed() ? bytes : Self.garbled(bytes))
+    }
   }
 
   /// Whether the host's end of the line is at the speed the receiver speaks: always, until a
@@ -119,6 +124,16 @@ public final class LiveReceiver: @unchecked Sendable {
       self.source = source
       source.activate()
     }
+  }
+
+  /// Pulls the plug at once: the receiver stops writing and answering, then `close` closes
+  /// its port (the caller's), with nothing left that could write to the number afterwards.
+  /// What the host sees is the line vanishing, at once, mid-epoch or mid-answer, as with a
+  /// real cable; the play loop ends at its next epoch.
+  public func unplug(_ close: () -> Void) {
+    writing.withLock { $0 = true }
+    stopAnswering()
+    close()
   }
 
   /// Returns once Dispatch has let go of the port: whoever closes it next may do so safely

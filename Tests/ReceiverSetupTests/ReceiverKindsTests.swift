@@ -245,7 +245,7 @@ struct ReceiverKindsTests {
       }
     }
     #expect(await eventually { applied.withLock { $0 } && !Self.isAsItStarted(bench.configuration) })
-    await bench.unplug()
+    bench.unplug()
     let outcome = await transaction.result
     await bench.stop()
     guard case .failure(let error as SetupError) = outcome, case .rolledBack(.deviceLost, let restored) = error else {

@@ -36,13 +36,11 @@ final class Bench: @unchecked Sendable {
   var configuration: any ReceiverResponder { simulated.configuration! }
   var ublox9: UBloxResponder { simulated.configuration as! UBloxResponder }
 
-  /// Pulls the plug: the simulated receiver stops first, then the line goes. (The other way
-  /// round, it would write its next epoch to a number closed under it, by then perhaps another
-  /// test's socket: a SIGPIPE that ended a whole run, or bytes in someone else's stream.)
-  func unplug() async {
-    playing.cancel()
-    await playing.value
-    pty.unplug()
+  /// Pulls the plug: the simulated receiver stops writing, then the line goes, at once.
+  /// (Closed under a receiver that went on writing, the number would take its next epoch
+  /// while it was perhaps another test's socket: a SIGPIPE that ended a whole run.)
+  func unplug() {
+    simulated.unplug { pty.unplug() }
   }
 
   func stop() async {
