@@ -89,7 +89,7 @@ let package = Package(
     // The box you can see: the status page (Server-Sent Events), Prometheus metrics and
     // /status.json over a small hand-written HTTP server, and the systemd watchdog's health.
     .target(
-      name: "StatusService", dependencies: ["GPSDServer", "Station", "TimeService", "Transports", "NMEA", "SourceStatus", "Plumbing"]),
+      name: "StatusService", dependencies: ["GPSDServer", "Station", "TimeService", "Corrections", "Transports", "NMEA", "SourceStatus", "Plumbing"]),
     // Setting a receiver up, safely: its settings changed as a transaction that rolls back
     // (identify, snapshot, apply in RAM, verify twice, keep or restore), over the receiver's
     // two-way session. u-blox generation 9 and 10 (CFG-VALSET) so far.

@@ -72,6 +72,8 @@ public final class NTRIPClient: Sendable {
     var latestFix: (fix: Fix, at: ContinuousClock.Instant)?
     var stopped = false
     var socket: FileDescriptor?
+    /// Whether a distant station was said (once).
+    var saidDistance = false
     /// Bytes read, with when, for the rate.
     var recent: [(at: ContinuousClock.Instant, bytes: Int)] = []
   }
@@ -288,7 +290,7 @@ public final class NTRIPClient: Sendable {
       }
     }
     let at = now()
-    shared.withLock { shared in
+    let far: (Int, Double)? = shared.withLock { shared in
       shared.health.bytes += bytes
       shared.recent.append((at, bytes))
       shared.recent.removeAll { $0.at.duration(to: at) > .seconds(5) }
@@ -300,9 +302,20 @@ public final class NTRIPClient: Sendable {
       if let station = stream.station {
         shared.health.stationID = station.id
         if let fix = shared.latestFix?.fix, let latitude = fix.latitude, let longitude = fix.longitude, fix.hasPosition {
-          shared.health.stationDistance = station.distance(toLatitude: latitude, longitude: longitude)
+          let distance = station.distance(toLatitude: latitude, longitude: longitude)
+          shared.health.stationDistance = distance
+          if distance > ReferenceStation.rtkRange, !shared.saidDistance {
+            shared.saidDistance = true
+            return (station.id, distance)
+          }
         }
       }
+      return nil
+    }
+    if let (id, distance) = far {
+      said(
+        "gpsbridge: the reference station \(id) is \(Int((distance / 1000).rounded())) km from the receiver: beyond about 30 km RTK fixes come slower and float more; choose a nearer mountpoint if there is one."
+      )
     }
   }
 

@@ -30,7 +30,36 @@ extension BoxStatus {
 
     receiverSeries(into: &text)
     timeSeries(into: &text)
+    correctionSeries(into: &text)
     return text.text
+  }
+
+  private func correctionSeries(into text: inout PrometheusText) {
+    guard !corrections.isEmpty else { return }
+    func each(_ name: String, _ type: PrometheusText.Kind, _ help: String, _ value: (CorrectionsStatus) -> Double?) {
+      text.family(name, type, help)
+      for stream in corrections { if let value = value(stream) { text.sample(name, [("device", stream.device)], value) } }
+    }
+    each("gpsbridge_corrections_connected", .gauge, "1 while the NTRIP stream is connected.") { $0.connected ? 1 : 0 }
+    each("gpsbridge_corrections_bytes_per_second", .gauge, "The correction stream's rate lately.") { $0.bytesPerSecond }
+    each("gpsbridge_corrections_forwarded_total", .counter, "RTCM 3 frames written to the receiver.") { Double($0.forwarded) }
+    each("gpsbridge_corrections_dropped_total", .counter, "Whole frames dropped: the receiver's link was full or it was away.") {
+      Double($0.dropped)
+    }
+    each("gpsbridge_corrections_last_frame_age_seconds", .gauge, "Seconds since the last correction frame.") { $0.lastFrameAge }
+    each("gpsbridge_corrections_station_distance_meters", .gauge, "From the reference station to the receiver.") { $0.stationDistance }
+    text.family("gpsbridge_corrections_messages_total", .counter, "RTCM 3 frames received, by message type.")
+    for stream in corrections {
+      for (type, count) in stream.messageTypes.sorted(by: { $0.key < $1.key }) {
+        text.sample("gpsbridge_corrections_messages_total", [("device", stream.device), ("type", type)], count)
+      }
+    }
+    text.family("gpsbridge_corrections_rejects_total", .counter, "RTCM 3 frames thrown away, by reason.")
+    for stream in corrections {
+      for (reason, count) in stream.rejects.sorted(by: { $0.key < $1.key }) {
+        text.sample("gpsbridge_corrections_rejects_total", [("device", stream.device), ("reason", reason)], count)
+      }
+    }
   }
 
   private func receiverSeries(into text: inout PrometheusText) {

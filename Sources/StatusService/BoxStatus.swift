@@ -11,6 +11,8 @@ package struct BoxStatus: Codable, Sendable, Equatable {
   package var timeService: [TimeServiceStatus]
   /// What chrony makes of its reference clocks, when it was asked.
   package var chrony: ChronyStatus?
+  /// The correction streams (NTRIP), one for each receiver that has one.
+  package var corrections: [CorrectionsStatus] = []
 
   package struct GPSDClients: Codable, Sendable, Equatable {
     package var clients: Int
@@ -116,4 +118,24 @@ package struct ChronyStatus: Codable, Sendable, Equatable {
     package var offset: Double?
     package var noselect: Bool
   }
+}
+
+/// A receiver's correction stream.
+package struct CorrectionsStatus: Codable, Sendable, Equatable {
+  package var device: String
+  /// The caster and mountpoint, without credentials.
+  package var source: String
+  package var connected: Bool
+  package var state: String
+  package var bytesPerSecond: Double
+  package var forwarded: Int
+  package var dropped: Int
+  /// Frames by message number ("1005", "1074"…).
+  package var messageTypes: [String: Int]
+  package var rejects: [String: Int]
+  package var lastFrameAge: Double?
+  package var stationID: Int?
+  /// Metres from the reference station to the receiver.
+  package var stationDistance: Double?
+  package var ggaSent: Int
 }

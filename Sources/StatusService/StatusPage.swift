@@ -188,6 +188,26 @@ enum StatusPage {
       }
       return section;
     }
+    function correctionsCard(stream) {
+      const section = el("section", { class: "corrections", "data-device": stream.device });
+      section.append(el("h2", {}, "Corrections for " + stream.device));
+      const types = Object.entries(stream.messageTypes).map(([type, count]) => `${type} ×${count}`).join(", ");
+      const rejects = Object.entries(stream.rejects).map(([reason, count]) => `${count} ${reason}`).join(", ");
+      const age = stream.lastFrameAge;
+      section.append(list([
+        ["source", stream.source],
+        ["state", stream.state, stream.connected ? "state-ok" : "state-warn"],
+        ["rate", `${stream.bytesPerSecond.toFixed(0)} bytes/s`],
+        ["last frame", age == null ? "none yet" : `${age.toFixed(1)} s ago`, age == null || age > 10 ? "state-warn" : "state-ok"],
+        ["station", stream.stationID == null ? "not yet heard" : `${stream.stationID}` +
+          (stream.stationDistance == null ? "" : `, ${(stream.stationDistance / 1000).toFixed(1)} km away`),
+          stream.stationDistance > 30000 ? "state-warn" : ""],
+        ["messages", types || "none yet"],
+        ["forwarded", `${stream.forwarded} frames, ${stream.dropped} dropped, ${stream.ggaSent} GGA sent up`],
+        ["thrown away", rejects || "nothing"],
+      ]));
+      return section;
+    }
     function render(status) {
       document.getElementById("version").textContent = status.version;
       document.getElementById("uptime").textContent = "up " + duration(status.uptime);
@@ -197,6 +217,7 @@ enum StatusPage {
       const cards = status.receivers.map(receiverCard);
       if (!cards.length) cards.push(el("section", {}, "No receiver yet."));
       if (status.timeService.length || status.chrony) cards.push(timeCard(status));
+      for (const stream of status.corrections || []) cards.push(correctionsCard(stream));
       main.replaceChildren(...cards);
     }
     render(JSON.parse(document.getElementById("initial").textContent));

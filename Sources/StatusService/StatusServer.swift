@@ -1,3 +1,4 @@
+import Corrections
 import FoundationEssentials
 import GPSDServer
 import Plumbing
@@ -46,6 +47,7 @@ public final class StatusServer: Sendable {
   private let chrony: ChronyWatch?
   private let http: HTTPServer
   private let monitors = Locked<[Int: ReceiverMonitor]>([:])
+  private let correctionClients = Locked<[Int: (device: String, client: NTRIPClient)]>([:])
   private let nextMonitor = Locked(0)
   private let started = ContinuousClock.now
 
@@ -101,17 +103,22 @@ public final class StatusServer: Sendable {
   /// Stops listening and closes every HTTP client.
   public func stop() { http.stop() }
 
-  /// Shows `receiver` (as `device`) on the page and in the metrics while `body` runs.
-  public func following<T: Sendable>(_ receiver: Receiver, device: String, during body: () async -> T) async -> T {
+  /// Shows `receiver` (as `device`) on the page and in the metrics while `body` runs, with
+  /// its correction stream when it has one.
+  public func following<T: Sendable>(
+    _ receiver: Receiver, device: String, corrections: NTRIPClient? = nil, during body: () async -> T
+  ) async -> T {
     let monitor = ReceiverMonitor(receiver, device: device)
     let id = nextMonitor.withLock { id in
       defer { id += 1 }
       return id
     }
     monitors.withLock { $0[id] = monitor }
+    if let corrections { correctionClients.withLock { $0[id] = (device, corrections) } }
     defer {
       monitor.stop()
       monitors.withLock { _ = $0.removeValue(forKey: id) }
+      correctionClients.withLock { _ = $0.removeValue(forKey: id) }
     }
     return await body()
   }
@@ -141,7 +148,17 @@ public final class StatusServer: Sendable {
       version: "gpsbridge \(Release.version)", uptime: ReceiverMonitor.seconds(started.duration(to: .now)),
       gpsd: .init(clients: counters.clients, watchers: counters.watchers, connections: counters.connections, dropped: counters.dropped),
       http: .init(connections: web.connections, clients: web.clients, streams: web.streams, requests: web.requests, dropped: web.dropped),
-      receivers: receivers, timeService: feeds.map { Self.status(of: $0.feed, device: $0.device) }, chrony: chronyStatus(feeds: feeds))
+      receivers: receivers, timeService: feeds.map { Self.status(of: $0.feed, device: $0.device) }, chrony: chronyStatus(feeds: feeds),
+      corrections: correctionClients.withLock { $0.sorted { $0.key < $1.key }.map(\.value) }.map(Self.status))
+  }
+
+  private static func status(of stream: (device: String, client: NTRIPClient)) -> CorrectionsStatus {
+    let health = stream.client.health
+    return CorrectionsStatus(
+      device: stream.device, source: stream.client.configuration.address.description, connected: health.connected, state: health.state,
+      bytesPerSecond: health.bytesPerSecond, forwarded: health.forwarded, dropped: health.dropped,
+      messageTypes: Dictionary(uniqueKeysWithValues: health.messageTypes.map { (String($0.key), $0.value) }), rejects: health.rejects,
+      lastFrameAge: health.lastFrameAge, stationID: health.stationID, stationDistance: health.stationDistance, ggaSent: health.ggaSent)
   }
 
   private static func status(of feed: ClockFeed, device: String) -> TimeServiceStatus {

@@ -1,5 +1,6 @@
 import Corrections
 import GPSD
+import NMEA
 import GPSDServer
 import GPSLocation
 import Station
@@ -136,11 +137,13 @@ func serve(_ options: ServeOptions) async -> Int32 {
     try await receivers.run { member in
       sayWhatHappens(to: member.receiver, name: member.name, status: status)
       // RTK corrections to the receiver (--ntrip names one receiver), for as long as it is served.
-      let corrections = options.ntrip.map { address in
-        var configuration = NTRIPClient.Configuration(address: address, ggaInterval: options.ntripGGA.map { .seconds($0) })
-        configuration.stall = .seconds(10)
-        let client = NTRIPClient(configuration, receiver: member.receiver, said: { status.say($0) })
-        status.say("gpsbridge: corrections for \(member.name) from \(address).")
+      let client = options.ntrip.map { address in
+        NTRIPClient(
+          NTRIPClient.Configuration(address: address, ggaInterval: options.ntripGGA.map { .seconds($0) }), receiver: member.receiver,
+          said: { status.say($0) })
+      }
+      let corrections = client.map { client in
+        status.say("gpsbridge: corrections for \(member.name) from \(client.configuration.address).")
         return Task {
           do {
             try await client.run()
@@ -150,7 +153,7 @@ func serve(_ options: ServeOptions) async -> Int32 {
         }
       }
       defer { corrections?.cancel() }
-      await page.following(member.receiver, device: member.source.device) {
+      await page.following(member.receiver, device: member.source.device, corrections: client) {
         await server.serve(member.receiver, device: member.source.device, bitsPerSecond: member.source.bitsPerSecond)
       }
     }
@@ -164,10 +167,20 @@ func serve(_ options: ServeOptions) async -> Int32 {
   return receivers.hasStoppedReceiver ? 1 : 0
 }
 
-/// Says on stderr what happens to `receiver` (named `name`): problems, pauses, notices.
+/// Says on stderr what happens to `receiver` (named `name`): problems, pauses, notices, and
+/// its fix quality as it moves (GPS, DGPS, RTK float, RTK fixed, and back).
 func sayWhatHappens(to receiver: Receiver, name: String, status: ServeStatus) {
-  receiver.listen(wanting: []) { event in
+  let quality = Shared<FixQuality?>(nil)
+  receiver.listen(wanting: [.fixes]) { event in
     switch event {
+    case .fix(let fix) where fix.hasPosition:
+      let before = quality.withLock { last in
+        defer { last = fix.quality }
+        return last
+      }
+      if let before, before != fix.quality {
+        status.say("gpsbridge: \(name): the fix went from \(TextOutput.name(before)) to \(TextOutput.name(fix.quality)).")
+      }
     case .status(.failed(let error)), .status(.paused(let error)), .status(.ended(let error)):
       status.say("gpsbridge: \(error.message)")
     case .status(.stopped(let error)):

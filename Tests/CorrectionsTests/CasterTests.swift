@@ -40,6 +40,14 @@ struct CasterTests {
         return quality == "RTK fixed"
       }, "the fix is \(quality ?? "none"); serve said: \(serve.said)")
     #expect(!serve.said.contains("user:secret") && !serve.said.contains("secret"), "\(serve.said)")
+    // The fix's moves are said; the stream's health is on the page and in the metrics.
+    #expect(serve.said.contains("the fix went from DGPS to RTK float."), "\(serve.said)")
+    #expect(serve.said.contains("the fix went from RTK float to RTK fixed."), "\(serve.said)")
+    let metrics = await fetch("/metrics", port: httpPort) ?? ""
+    #expect(metrics.contains(#"gpsbridge_corrections_connected{device="\#(link)"} 1"#), "\(metrics)")
+    #expect(metrics.contains(#"gpsbridge_corrections_messages_total{device="\#(link)",type="1005"} "#), "\(metrics)")
+    let page = await fetch("/status.json", port: httpPort) ?? ""
+    #expect(page.contains(#""source":"ntrip://127.0.0.1:\#(caster.port)/BASE1""#) && !page.contains("secret"), "\(page)")
 
     // The caster goes: the corrections age out, the fix falls back, and that is said.
     caster.stop()
