@@ -1,8 +1,8 @@
 import Corrections
 import GPSD
-import NMEA
 import GPSDServer
 import GPSLocation
+import NMEA
 import Station
 import StatusService
 import TimeService
