@@ -89,10 +89,11 @@ let package = Package(
     // The box you can see: the status page (Server-Sent Events), Prometheus metrics and
     // /status.json over a small hand-written HTTP server, and the systemd watchdog's health.
     .target(
-      name: "StatusService", dependencies: ["GPSDServer", "Station", "TimeService", "Corrections", "Transports", "NMEA", "SourceStatus", "Plumbing"]),
+      name: "StatusService",
+      dependencies: ["GPSDServer", "Station", "TimeService", "Corrections", "Transports", "NMEA", "SourceStatus", "Plumbing"]),
     // Setting a receiver up, safely: its settings changed as a transaction that rolls back
     // (identify, snapshot, apply in RAM, verify twice, keep or restore), over the receiver's
-    // two-way session. u-blox generation 9 and 10 (CFG-VALSET) so far.
+    // two-way session: u-blox (generation 9 and 10, M8 and older), MediaTek, SiRF.
     .target(name: "ReceiverSetup", dependencies: ["Framing", "NMEA", "Transports", "Plumbing"]),
     // Test values that fail the running test; kept apart so the library never links Testing.
     .target(name: "GPSLocationTestSupport", dependencies: ["GPSLocation", "Plumbing"]),

@@ -8,6 +8,7 @@ enum Command: Equatable {
   case check(CheckOptions)
   case simulate(SimulateOptions)
   case time(TimeOptions)
+  case ntrip(NtripOptions)
   case completion(CompletionOptions)
   case help(HelpTopic)
   /// The manual page of a command, as roff (`help --man`).
@@ -27,6 +28,7 @@ func parse(_ arguments: [String]) throws(UsageError) -> Command {
   case "simulate": return try SimulateOptions.parse(rest)
   case "completion": return try CompletionOptions.parse(rest)
   case "time": return try TimeOptions.parse(rest)
+  case "ntrip": return try NtripOptions.parse(rest)
   case "help":
     if rest.first == "--man" {
       guard let name = rest.dropFirst().first else { return .manual(.main) }

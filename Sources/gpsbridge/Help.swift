@@ -20,6 +20,7 @@ enum Help {
     case .check: body(CheckOptions.spec)
     case .simulate: body(SimulateOptions.spec)
     case .time: body(TimeOptions.spec)
+    case .ntrip: body(NtripOptions.spec)
     case .completion: body(CompletionOptions.spec)
     }
   }

@@ -102,6 +102,8 @@ enum ManPage {
         ("/usr/lib/systemd/system/gpsbridge.socket", "gpsd's port, 127.0.0.1:2947 and [::1]:2947, held by systemd."),
         ("/run/chrony.*.sock", "chrony's SOCK refclocks, when --chrony names one."),
       ]
+    case .ntrip:
+      return [("/etc/default/gpsbridge", "Where the service's --ntrip goes, in GPSBRIDGE_OPTIONS, once a mountpoint is chosen.")]
     }
   }
 

@@ -7,5 +7,5 @@ struct UsageError: Error, Equatable {
 
 /// What `gpsbridge help <topic>` explains: the main command or a subcommand.
 enum HelpTopic: String, Equatable, CaseIterable {
-  case main, devices, record, serve, configure, check, simulate, time, completion
+  case main, devices, record, serve, configure, check, simulate, time, ntrip, completion
 }

@@ -43,6 +43,9 @@ case .manual(let topic):
 case .time(let options):
   Interruption.restoreDefault()
   exit(checkTime(options))
+case .ntrip(let options):
+  Interruption.restoreDefault()
+  exit(listMountpoints(options))
 case .completion(let options):
   Terminal.write(options.shell == "zsh" ? ShellCompletion.zsh : ShellCompletion.bash)
   exit(0)

@@ -74,10 +74,13 @@ import Testing
     (["simulate", "--rate", "100"], "--rate takes epochs per second from 0.1 to 50, like 10; got '100'."),
     (["devices", "--bogus"], "Unknown option '--bogus' for 'devices'."),
     (["check", "a.nmea", "b.nmea"], "'check' takes one file; 'b.nmea' is one too many."),
-    (["help", "nothing"], "No help for 'nothing'. The commands are devices, record, serve, configure, check, simulate, time, completion."),
+    (
+      ["help", "nothing"],
+      "No help for 'nothing'. The commands are devices, record, serve, configure, check, simulate, time, ntrip, completion."
+    ),
     (
       ["help", "sevre"],
-      "No help for 'sevre'. Did you mean 'serve'? The commands are devices, record, serve, configure, check, simulate, time, completion."
+      "No help for 'sevre'. Did you mean 'serve'? The commands are devices, record, serve, configure, check, simulate, time, ntrip, completion."
     ),
     (["--devcie", "/dev/a"], "Unknown option '--devcie'. Did you mean '--device'?"),
     (["serve", "--lisen", "127.0.0.1"], "Unknown option '--lisen' for 'serve'. Did you mean '--listen'?"),
@@ -96,7 +99,7 @@ import Testing
     (["devcies"], "Unknown command 'devcies'. Did you mean 'devices'?"),
     (
       ["drive"],
-      "Unknown command 'drive'. The commands are devices, record, serve, configure, check, simulate, time, completion, help; to replay a capture, use --replay drive."
+      "Unknown command 'drive'. The commands are devices, record, serve, configure, check, simulate, time, ntrip, completion, help; to replay a capture, use --replay drive."
     ),
     (["--device", "/dev/a", "--device", "/dev/b"], "--device is given twice: only 'serve' takes several receivers."),
     (

@@ -36,11 +36,12 @@ struct ExampleCommandTests {
 
   /// Whether the command needs hardware or a service this test does not have.
   /// Whether `command` needs what the box has and this test does not make: a receiver, a gpsd,
-  /// the system's chronyd (`time`), or the user's own shell set-up (`completion`, whose
-  /// loading `ManPageAndCompletionTests` checks).
+  /// the system's chronyd (`time`), a caster on the internet (`ntrip`, which `CorrectionsTests`
+  /// runs against str2str), or the user's own shell set-up (`completion`, whose loading
+  /// `ManPageAndCompletionTests` checks).
   static func needsHardware(_ command: String) -> Bool {
     (command.contains("--device") && !command.contains("--pty")) || command.contains("--gpsd") || command.hasPrefix("gpsbridge record")
-      || command.contains("gpsbridge time") || command.contains("gpsbridge completion")
+      || command.contains("gpsbridge time") || command.contains("gpsbridge completion") || command.contains("gpsbridge ntrip")
   }
 
   static let scratch: URL = {
