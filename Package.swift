@@ -133,6 +133,11 @@ let package = Package(
       path: "Benchmarks/ServeBenchmark"
     ),
     .executableTarget(
+      name: "corrections-benchmark",
+      dependencies: ["Corrections", "Framing", "Transports", "Plumbing"],
+      path: "Benchmarks/CorrectionsBenchmark"
+    ),
+    .executableTarget(
       name: "serial-latency",
       dependencies: ["GPSLocation", "NMEA", "Plumbing"],
       path: "Benchmarks/SerialLatency"

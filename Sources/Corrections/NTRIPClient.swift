@@ -72,6 +72,8 @@ public final class NTRIPClient: Sendable {
     var latestFix: (fix: Fix, at: ContinuousClock.Instant)?
     var stopped = false
     var socket: FileDescriptor?
+    /// Whether the mountpoint wants the GGA, as its sourcetable said (asked once, first).
+    var tableWantsGGA: Bool?
     /// Whether a distant station was said (once).
     var saidDistance = false
     /// Bytes read, with when, for the rate.
@@ -161,6 +163,12 @@ public final class NTRIPClient: Sendable {
   private func session() throws(Failure) -> SessionEnd {
     let address = configuration.address
     setState("connecting")
+    // Whether to send the GGA up: asked of the sourcetable once, before the stream (a table
+    // read after it would hold the stream up while it came).
+    if configuration.ggaInterval == nil, shared.withLock({ $0.tableWantsGGA }) == nil {
+      let wants = (try? NTRIPSourcetableRequest.fetch(host: address.host, port: address.port, timeout: 5))?[address.mountpoint]?.wantsGGA
+      shared.withLock { $0.tableWantsGGA = wants ?? false }
+    }
     let socket: FileDescriptor
     do {
       socket = try FileDescriptor.connectTCP(host: address.host, port: address.port)
@@ -240,7 +248,7 @@ public final class NTRIPClient: Sendable {
     var wantsGGA = configuration.ggaInterval != nil
     let ggaInterval = configuration.ggaInterval ?? Self.defaultGGAInterval
     var lastGGA: ContinuousClock.Instant?
-    if !wantsGGA { wantsGGA = mountpointWantsGGA() }
+    if !wantsGGA { wantsGGA = shared.withLock { $0.tableWantsGGA } ?? false }
     var pending = Array(received[bodyStart...])
     while !isStopped {
       if !pending.isEmpty {
@@ -324,14 +332,6 @@ public final class NTRIPClient: Sendable {
     let latest = shared.withLock { $0.latestFix }
     guard let latest else { return nil }
     return UpstreamGGA.sentence(for: latest.fix, age: latest.at.duration(to: now()))
-  }
-
-  /// Whether the caster's sourcetable says the mountpoint wants the rover's GGA.
-  private func mountpointWantsGGA() -> Bool {
-    guard let table = try? NTRIPSourcetableRequest.fetch(host: configuration.address.host, port: configuration.address.port) else {
-      return false
-    }
-    return table[configuration.address.mountpoint]?.wantsGGA ?? false
   }
 
   private func setState(_ state: String) { shared.withLock { $0.health.state = state } }

@@ -25,20 +25,32 @@ public enum NTRIPSourcetableRequest {
     _ = Array(request.utf8).withUnsafeBytes { raw in try? socket.sendSome(raw) }
     var received: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 16_384)
+    var answer: (NTRIPResponse, bodyStart: Int)?
+    // The head, then, for a table only, the table to its end (or the caster's close).
     while received.count < 4 << 20 {
+      if answer == nil { answer = NTRIPResponse.read(received) }
+      if let (response, _) = answer {
+        guard case .sourcetable = response else { break }
+        if String(decoding: received.suffix(64), as: UTF8.self).contains("ENDSOURCETABLE") { break }
+      }
       var descriptor = pollfd(fd: socket.rawValue, events: Int16(POLLIN), revents: 0)
       guard poll(&descriptor, 1, Int32(timeout * 1000)) > 0 else { break }
       let count = (try? socket.read(into: &buffer)) ?? -1
-      if count <= 0 { break }
+      if count <= 0 {
+        if answer == nil, let last = NTRIPResponse.readAtEnd(received) { answer = (last, received.count) }
+        break
+      }
       received += buffer[0..<count]
-      if received.count > 64, String(decoding: received.suffix(64), as: UTF8.self).contains("ENDSOURCETABLE") { break }
     }
-    guard let (response, bodyStart) = NTRIPResponse.read(received) else {
+    guard let (response, bodyStart) = answer ?? NTRIPResponse.read(received) else {
       throw Failure(description: "the caster at \(host):\(port) did not answer.")
     }
     switch response {
-    case .sourcetable(let chunked), .stream(_, let chunked):
-      var body = Array(received[bodyStart...])
+    case .stream:
+      // A caster that streams at once has no table to give (an NTRIP 1 caster with one mountpoint).
+      return Sourcetable(mountpoints: [])
+    case .sourcetable(let chunked):
+      var body = Array(received[min(bodyStart, received.count)...])
       if chunked {
         var decoder = ChunkedDecoder()
         body = decoder.decode(body)
