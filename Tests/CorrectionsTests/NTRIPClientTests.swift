@@ -23,12 +23,13 @@ struct NTRIPClientTests {
     let casterOutput = Locked("")
     let said = Locked<[String]>([])
     let client: NTRIPClient
+    /// The caster's stream, a file of this test's own, removed with the rig.
+    private let file = FileManager.default.temporaryDirectory.appendingPathComponent("caster-\(UUID().uuidString).rtcm")
     private var tasks: [Task<Void, Never>] = []
 
     init(mode: String, stream: [UInt8], ggaEvery: Duration? = nil, stall: Duration = .seconds(10), host: String = "127.0.0.1") throws {
       pty = try PseudoTerminal()
       receiver = Receiver(SerialSource(path: pty.slavePath, baudRate: .fixed(9600)))
-      let file = FileManager.default.temporaryDirectory.appendingPathComponent("caster-\(UUID().uuidString).rtcm")
       try Data(stream).write(to: file)
       let port = FakeGPSD.freePort()
       caster = Process()
@@ -86,6 +87,7 @@ struct NTRIPClientTests {
       for task in tasks { task.cancel() }
       kill(caster.processIdentifier, SIGKILL)
       caster.waitUntilExit()
+      try? FileManager.default.removeItem(at: file)
     }
 
     deinit { stop() }
