@@ -115,6 +115,8 @@ public final class FakeGPSD: @unchecked Sendable {
   /// Kills gpsfake and the gpsd it started, found by their port (gpsfake does not always
   /// pass SIGTERM on, and its gpsd runs as another user).
   public func stop() {
+    // gpsfake killed leaves its gpsd's control socket behind: it goes with it.
+    defer { unlink("/tmp/gpsfake-\(process.processIdentifier).sock") }
     for signal in ["-TERM", "-KILL"] {
       Self.pkill(signal, "gpsfake .*-P \(port) ")
       Self.pkill(signal, "gpsd .*-S \(port) ")

@@ -40,6 +40,7 @@ struct CaptureFileReaderTests {
 
   @Test func aFileIsReadPieceByPieceToItsEnd() async throws {
     let path = scratchPath("capture-reader.nmea")
+    defer { unlink(path) }
     let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 % 251) }
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     let reader = CaptureFileReader(try FileDescriptor.openForReading(path), closesDescriptor: true)

@@ -147,6 +147,7 @@ import Testing
     defer { pty.unplug() }
     let capture = try Data(contentsOf: Program.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea"))
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("recorded-\(getpid()).nmea").path
+    defer { unlink(output) }
     // The receiver speaks once the recorder holds the port (it flushes what came before). On
     // a thread of its own: this test and others block the runner's few threads meanwhile.
     let wrote = Locked(false)
