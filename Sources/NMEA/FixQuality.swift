@@ -54,4 +54,19 @@ public enum FixQuality: String, Hashable, Sendable, Codable, CaseIterable {
 
   /// Whether this quality carries a usable position.
   public var hasPosition: Bool { self != .invalid }
+
+  /// The quality for people: "GPS", "DGPS", "RTK float", "RTK fixed", "no fix"…
+  public var name: String {
+    switch self {
+    case .invalid: "no fix"
+    case .gps: "GPS"
+    case .dgps: "DGPS"
+    case .pps: "PPS"
+    case .rtkFixed: "RTK fixed"
+    case .rtkFloat: "RTK float"
+    case .deadReckoning: "dead reckoning"
+    case .manual: "manual"
+    case .simulator: "simulated"
+    }
+  }
 }

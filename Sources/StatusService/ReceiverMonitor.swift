@@ -117,24 +117,10 @@ final class ReceiverMonitor: Sendable {
 
   static func status(of fix: Fix) -> FixStatus {
     FixStatus(
-      mode: fix.mode == .threeD ? "3D" : fix.mode == .twoD ? "2D" : "none", quality: qualityName(fix.quality),
+      mode: fix.mode == .threeD ? "3D" : fix.mode == .twoD ? "2D" : "none", quality: fix.quality.name,
       time: fix.timestamp?.description, latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitude,
       horizontalAccuracy: fix.horizontalAccuracy, verticalAccuracy: fix.verticalAccuracy, speed: fix.speed, course: fix.course,
       satellitesUsed: fix.satellitesUsed, hdop: fix.hdop)
-  }
-
-  static func qualityName(_ quality: FixQuality) -> String {
-    switch quality {
-    case .invalid: "no fix"
-    case .gps: "GPS"
-    case .dgps: "DGPS"
-    case .pps: "PPS"
-    case .rtkFixed: "RTK fixed"
-    case .rtkFloat: "RTK float"
-    case .deadReckoning: "dead reckoning"
-    case .manual: "manual"
-    case .simulator: "simulated"
-    }
   }
 
   static func seconds(_ duration: Duration) -> Double {

@@ -179,7 +179,7 @@ func sayWhatHappens(to receiver: Receiver, name: String, status: ServeStatus) {
         return last
       }
       if let before, before != fix.quality {
-        status.say("gpsbridge: \(name): the fix went from \(TextOutput.name(before)) to \(TextOutput.name(fix.quality)).")
+        status.say("gpsbridge: \(name): the fix went from \(before.name) to \(fix.quality.name).")
       }
     case .status(.failed(let error)), .status(.paused(let error)), .status(.ended(let error)):
       status.say("gpsbridge: \(error.message)")

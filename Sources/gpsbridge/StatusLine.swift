@@ -48,7 +48,7 @@ final class StatusLine: Sendable {
       if state.epochs.count > 11 { state.epochs.removeFirst(state.epochs.count - 11) }
       if fix.hasPosition {
         state.lostAt = nil
-        let quality = fix.quality == .gps || fix.quality == .invalid ? "GPS" : TextOutput.name(fix.quality)
+        let quality = fix.quality == .gps || fix.quality == .invalid ? "GPS" : fix.quality.name
         state.quality = (fix.mode == .threeD ? "3D " : "2D ") + quality
         state.satellites = fix.satellitesUsed
       } else {

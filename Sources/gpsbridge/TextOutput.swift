@@ -45,20 +45,6 @@ struct TextOutput: ActionOutput {
     status?.clear()
   }
 
-  static func name(_ quality: FixQuality) -> String {
-    switch quality {
-    case .invalid: "no fix"
-    case .gps: "GPS"
-    case .dgps: "DGPS"
-    case .pps: "PPS"
-    case .rtkFixed: "RTK fixed"
-    case .rtkFloat: "RTK float"
-    case .deadReckoning: "dead reckoning"
-    case .manual: "manual"
-    case .simulator: "simulated"
-    }
-  }
-
   /// One line: locations and headings as the stream they are; everything else is an event,
   /// marked `▶` (and bold on a terminal) so an entry or a visit stands out among the
   /// locations. Every line has a time: its own, else the latest fix's (`time`), else (before
@@ -80,7 +66,7 @@ struct TextOutput: ActionOutput {
       if location.verticalAccuracy >= 0 || location.ellipsoidalAltitude != nil { text += "  alt " + format(location.altitude, 1) + " m" }
       if location.speed >= 0 { text += "  " + format(location.speed, 1) + " m/s" }
       if location.course >= 0 { text += "  " + format(location.course, 0) + "°" }
-      if let quality = location.fixQuality { text += "  " + name(quality) }
+      if let quality = location.fixQuality { text += "  " + quality.name }
       if let satellites = location.satellitesUsed { text += "  \(satellites) sats" }
       return text
     case .didUpdateHeading(let heading):
