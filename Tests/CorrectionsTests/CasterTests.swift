@@ -23,11 +23,11 @@ struct CasterTests {
     try caster.start()
     defer { caster.stop() }
     let link = directory.appendingPathComponent("rover0").path
-    let rover = try Program(["simulate", "--pty", link, "--live", "--profile", "rtk", "--rate", "1"], in: directory)
+    let rover = try RunningProgram(["simulate", "--pty", link, "--live", "--profile", "rtk", "--rate", "1"], in: directory)
     defer { rover.stop() }
     try await waitUntilExists(link)
     let httpPort = FakeGPSD.freePort()
-    let serve = try Program(
+    let serve = try RunningProgram(
       [
         "serve", "--device", link, "--listen", "127.0.0.1:\(FakeGPSD.freePort())", "--http", "\(httpPort)",
         "--ntrip", "ntrip://user:secret@127.0.0.1:\(caster.port)/BASE1",
@@ -75,7 +75,7 @@ struct CasterTests {
     try caster.start()
     defer { caster.stop() }
     let link = directory.appendingPathComponent("rover0").path
-    let rover = try Program(["simulate", "--pty", link, "--live", "--profile", "rtk", "--rate", "1"], in: directory)
+    let rover = try RunningProgram(["simulate", "--pty", link, "--live", "--profile", "rtk", "--rate", "1"], in: directory)
     defer { rover.stop() }
     try await waitUntilExists(link)
     let cases = [
@@ -88,7 +88,8 @@ struct CasterTests {
       ),
     ]
     for (url, expected) in cases {
-      let serve = try Program(["serve", "--device", link, "--listen", "127.0.0.1:\(FakeGPSD.freePort())", "--ntrip", url], in: directory)
+      let serve = try RunningProgram(
+        ["serve", "--device", link, "--listen", "127.0.0.1:\(FakeGPSD.freePort())", "--ntrip", url], in: directory)
       #expect(await eventually(timeout: .seconds(30)) { serve.said.contains(expected) }, "\(url): \(serve.said)")
       #expect(!serve.said.contains("wrong") && !serve.said.contains("secret"), "\(serve.said)")
       // The receiver is still served: only the corrections stopped.

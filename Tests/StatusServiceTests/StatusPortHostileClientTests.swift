@@ -65,7 +65,7 @@ struct StatusPortHostileClientTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let fixture = fixturesDirectory.appendingPathComponent("sirf-nmea22-1hz.nmea").path
     let (gpsdPort, httpPort) = (FakeGPSD.freePort(), FakeGPSD.freePort())
-    let serve = try Program(
+    let serve = try RunningProgram(
       ["serve", "--replay", fixture, "--loop", "--speed", "4", "--listen", "127.0.0.1:\(gpsdPort)", "--http", "\(httpPort)"],
       in: directory)
     defer { serve.stop() }

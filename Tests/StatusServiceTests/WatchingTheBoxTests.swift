@@ -16,7 +16,7 @@ struct WatchingTheBoxTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let fixture = fixturesDirectory.appendingPathComponent("sirf-nmea22-1hz.nmea").path
     let (gpsdPort, httpPort, prometheusPort) = (FakeGPSD.freePort(), FakeGPSD.freePort(), FakeGPSD.freePort())
-    let serve = try Program(
+    let serve = try RunningProgram(
       ["serve", "--replay", fixture, "--loop", "--listen", "127.0.0.1:\(gpsdPort)", "--http", "127.0.0.1:\(httpPort)"], in: directory)
     defer { serve.stop() }
     // The README's scrape configuration, scraping every second.
@@ -72,7 +72,7 @@ struct WatchingTheBoxTests {
     let directory = scratchDirectory("chromium-\(UUID().uuidString.prefix(8))")
     defer { try? FileManager.default.removeItem(at: directory) }
     let (gpsdPort, httpPort) = (FakeGPSD.freePort(), FakeGPSD.freePort())
-    let serve = try Program(["serve", "--listen", "127.0.0.1:\(gpsdPort)", "--http", "\(httpPort)"], in: directory)
+    let serve = try RunningProgram(["serve", "--listen", "127.0.0.1:\(gpsdPort)", "--http", "\(httpPort)"], in: directory)
     defer { serve.stop() }
     #expect(await eventually(every: .milliseconds(200)) { await fetch("/status.json", port: httpPort) != nil }, "\(serve.said)")
 
@@ -151,17 +151,17 @@ extension WatchingTheBoxTests {
     defer { chronyd.stop() }
     try await waitUntilExists(chronyd.commandSocket)
 
-    var programs: [Program] = []
+    var programs: [RunningProgram] = []
     defer { for program in programs { program.stop() } }
     var ports: [String: (gpsd: Int, http: Int)] = [:]
     for name in ["gps", "mon", "nowhere"] {
       let link = directory.appendingPathComponent("\(name)0").path
-      programs.append(try Program(["simulate", "--pty", link, "--live"], in: directory))
+      programs.append(try RunningProgram(["simulate", "--pty", link, "--live"], in: directory))
       try await waitUntilExists(link)
       let (gpsdPort, httpPort) = (FakeGPSD.freePort(), FakeGPSD.freePort())
       ports[name] = (gpsdPort, httpPort)
       programs.append(
-        try Program(
+        try RunningProgram(
           [
             "serve", "--device", link, "--listen", "127.0.0.1:\(gpsdPort)", "--http", "\(httpPort)", "--chrony", socket(name),
             "--chrony-control", chronyd.commandSocket,
@@ -255,13 +255,13 @@ extension WatchingTheBoxTests {
     // With a receiver on /dev/ttyACM0 (here a simulated one), and the jq line against it.
     let served = try #require(try Self.readmeLines(startingWith: "gpsbridge serve --device /dev/ttyACM0 --http 8947").first)
     let link = directory.appendingPathComponent("gps0").path
-    let simulator = try Program(["simulate", "--pty", link, "--live"], in: directory)
+    let simulator = try RunningProgram(["simulate", "--pty", link, "--live"], in: directory)
     defer { simulator.stop() }
     try await waitUntilExists(link)
     let port = FakeGPSD.freePort()
     let arguments = served.replacingOccurrences(of: "/dev/ttyACM0", with: link).replacingOccurrences(of: "8947", with: "\(port)")
       .split(separator: " ").dropFirst().map(String.init)
-    let serve = try Program(arguments + ["--listen", "127.0.0.1:\(FakeGPSD.freePort())"], in: directory)
+    let serve = try RunningProgram(arguments + ["--listen", "127.0.0.1:\(FakeGPSD.freePort())"], in: directory)
     defer { serve.stop() }
     #expect(
       await eventually(every: .milliseconds(200)) { (await fetch("/status.json", port: port) ?? "").contains(#""mode":"3D""#) },

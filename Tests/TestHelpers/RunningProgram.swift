@@ -1,0 +1,40 @@
+import Foundation
+
+/// The built program, started by a test, its standard error kept in a file, stopped (with
+/// SIGKILL after a short grace: a child of the test runner may have SIGTERM blocked) when the
+/// test is done.
+public final class RunningProgram: @unchecked Sendable {
+  public let process: Process
+  public let errorLog: URL
+
+  public init(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
+    errorLog = directory.appendingPathComponent("stderr-\(UUID().uuidString.prefix(8)).txt")
+    _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
+    process = Process()
+    process.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = try FileHandle(forWritingTo: errorLog)
+    try process.run()
+  }
+
+  /// What it has said on standard error so far.
+  public var said: String { (try? String(contentsOf: errorLog, encoding: .utf8)) ?? "" }
+
+  public func stop() {
+    guard process.isRunning else { return }
+    process.interrupt()
+    let deadline = Date().addingTimeInterval(2)
+    while process.isRunning, Date() < deadline { usleep(20_000) }
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+  }
+
+  deinit { stop() }
+}
+
+/// A program installed here, if it is.
+public func installed(_ name: String) -> String? {
+  ["/usr/bin/", "/usr/sbin/", "/usr/local/bin/"].map { $0 + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
+}
