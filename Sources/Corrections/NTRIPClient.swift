@@ -47,6 +47,9 @@ public final class NTRIPClient: Sendable {
     public var forwarded = 0
     /// Whole frames dropped: the receiver's link was full, or the receiver was away.
     public var dropped = 0
+    /// Whether forwarding is paused because the receiver is away (unplugged, between
+    /// replugs): frames are dropped and counted until it is back, and the stream is kept.
+    public var receiverAway = false
     public var messageTypes: [Int: Int] = [:]
     public var rejects: [String: Int] = [:]
     /// Seconds since the last frame, `nil` before the first.
@@ -72,6 +75,8 @@ public final class NTRIPClient: Sendable {
     var latestFix: (fix: Fix, at: ContinuousClock.Instant)?
     var stopped = false
     var socket: FileDescriptor?
+    /// When the current connection began streaming (the wall clock's time, for gpsd's DEVICE).
+    var connectedSince: UTCTimestamp?
     /// Whether the mountpoint wants the GGA, as its sourcetable said (asked once, first).
     var tableWantsGGA: Bool?
     /// Whether a distant station was said (once).
@@ -127,6 +132,9 @@ public final class NTRIPClient: Sendable {
   }
 
   private var isStopped: Bool { shared.withLock { $0.stopped } }
+
+  /// When the current connection began streaming.
+  var connectedSince: UTCTimestamp? { shared.withLock { $0.connectedSince } }
 
   /// Sessions, one after another, with backoff, until stopped.
   private func loop() throws(Failure) {
@@ -241,7 +249,8 @@ public final class NTRIPClient: Sendable {
 
     shared.withLock { shared in
       shared.health.connected = true
-      shared.health.state = "streaming"
+      shared.connectedSince = UTCTimestamp(nanosecondsSince1970: WallClock.now.nanosecondsSince1970 / 1_000_000 * 1_000_000)
+      shared.health.state = shared.health.receiverAway ? "paused: the receiver is away" : "streaming"
     }
     var stream = CorrectionStream()
     var delivered = false
@@ -286,16 +295,31 @@ public final class NTRIPClient: Sendable {
     return SessionEnd(reason: "stopped", delivered: delivered)
   }
 
-  /// Each frame to the receiver, whole or not at all.
+  /// Each frame to the receiver, whole or not at all. While the receiver is away, forwarding
+  /// pauses (frames dropped and counted, said once) and resumes with the first frame it takes.
   private func forward(_ frames: [RTCM3Frame], stream: CorrectionStream, bytes: Int) {
     var forwarded = 0, dropped = 0
+    var away: Bool?
     for frame in frames {
       do {
         try receiver.send(frame.bytes)
         forwarded += 1
+        away = false
       } catch {
         dropped += 1
+        if error == .notConnected { away = true }
       }
+    }
+    let change: Bool? = shared.withLock { shared in
+      guard let away, away != shared.health.receiverAway else { return nil }
+      shared.health.receiverAway = away
+      shared.health.state = away ? "paused: the receiver is away" : "streaming"
+      return away
+    }
+    switch change {
+    case true?: said("gpsbridge: corrections from \(configuration.address) paused: the receiver is away; they resume when it is back.")
+    case false?: said("gpsbridge: corrections from \(configuration.address) resumed: the receiver is back.")
+    case nil: break
     }
     let at = now()
     let far: (Int, Double)? = shared.withLock { shared in

@@ -51,7 +51,8 @@ extension GPSDReport.Version {
 }
 
 extension GPSDReport.Devices {
-  func writeFields(into writer: inout JSONWriter) {
+  /// The list, then `extra` objects as they are written (a server's own sources).
+  package func writeFields(into writer: inout JSONWriter, appending extra: [String] = []) {
     writer.field("class", "DEVICES")
     writer.beginArray("devices")
     for device in devices ?? [] {
@@ -59,6 +60,10 @@ extension GPSDReport.Devices {
       writer.beginObject()
       device.writeFields(into: &writer)
       writer.endObject()
+    }
+    for object in extra {
+      writer.element()
+      writer.write(object)
     }
     writer.endArray()
   }

@@ -48,6 +48,10 @@ public final class GPSDServer: @unchecked Sendable {
     /// `?TIMESERVICE;`): each gives the JSON object to answer with, without its line end.
     /// gpsd's clients never send them; they are for people and scripts.
     public var extraRequests: [String: @Sendable () -> String] = [:]
+    /// Sources of gpsbridge's own listed after the receivers in `DEVICES`, as gpsd lists its
+    /// DGPS sources (an NTRIP correction stream): each gives its `DEVICE` object's JSON. They
+    /// count towards libgps's limit (``GPSDServer/maximumReceivers``).
+    public var extraDevices: @Sendable () -> [String] = { [] }
 
     static let installedRelease = InstalledRelease.find() ?? InstalledRelease.fallback
 
@@ -460,13 +464,20 @@ public final class GPSDServer: @unchecked Sendable {
   /// `gpsbridge serve` serves at most ``maximumReceivers``.)
   private var devices: GPSDReport { .devices(GPSDReport.Devices(devices: presentDevices.map(\.report))) }
 
+  /// Writes DEVICES, with the configuration's own devices after the receivers.
+  private func writeDevices(into reply: inout JSONWriter) {
+    let extra = configuration.extraDevices()
+    guard !extra.isEmpty, case .devices(let list) = devices else { return devices.write(into: &reply) }
+    reply.line { list.writeFields(into: &$0, appending: extra) }
+  }
+
   private func answer(_ output: GPSDRequestReader.Output, for client: Client, into reply: inout JSONWriter) {
     func error(_ message: String) { GPSDReport.error(.init(message: message)).write(into: &reply) }
     switch output {
     case .request(.version):
       version.write(into: &reply)
     case .request(.devices):
-      devices.write(into: &reply)
+      writeDevices(into: &reply)
     case .request(.watch(let change)):
       if let change {
         if let wanted = change.device, !receivers.contains(where: { $0.path == wanted }) {
@@ -477,7 +488,7 @@ public final class GPSDServer: @unchecked Sendable {
         clientsChanged()
       }
       // As gpsd: the device list, then the watch, in one write.
-      devices.write(into: &reply)
+      writeDevices(into: &reply)
       GPSDReport.watch(client.watch).write(into: &reply)
     case .request(.poll):
       poll.write(into: &reply)

@@ -63,6 +63,9 @@ func serve(_ options: ServeOptions) async -> Int32 {
   configuration.port = options.listen.port
   // `?TIMESERVICE;` answers what the time service has measured so far.
   configuration.extraRequests["TIMESERVICE"] = { receivers.timeServiceReport(chrony: chrony?.latest) }
+  // A correction stream (--ntrip) is listed in ?DEVICES with its health, as gpsd lists its own.
+  let correctionStreams = Shared<[NTRIPClient]>([])
+  configuration.extraDevices = { correctionStreams.withLock { $0 }.map(\.gpsdDevice) }
   let server = GPSDServer(configuration: configuration)
   let listening: String
   if let sockets = handedOver {
@@ -152,7 +155,11 @@ func serve(_ options: ServeOptions) async -> Int32 {
           }
         }
       }
-      defer { corrections?.cancel() }
+      if let client { correctionStreams.withLock { $0.append(client) } }
+      defer {
+        corrections?.cancel()
+        correctionStreams.withLock { $0.removeAll { $0 === client } }
+      }
       await page.following(member.receiver, device: member.source.device, corrections: client) {
         await server.serve(member.receiver, device: member.source.device, bitsPerSecond: member.source.bitsPerSecond)
       }

@@ -65,14 +65,21 @@ public final class FakeGPSD: @unchecked Sendable {
   /// The paths gpsd on `port` lists in answer to `?DEVICES;` (empty when it does not answer
   /// within a second).
   static func devices(port: Int) -> [String] {
+    guard let line = devicesLine(port: port) else { return [] }
+    return line.components(separatedBy: #""path":""#).dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
+  }
+
+  /// gpsd on `port`'s answer to `?DEVICES;`, its DEVICES line without the line end (`nil`
+  /// when it does not answer within a second).
+  public static func devicesLine(port: Int) -> String? {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
     var timeout = timeval(tv_sec: 1, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    guard connectLoopback(fd, port: port, within: timeval(tv_sec: 1, tv_usec: 0)) else { return [] }
+    guard connectLoopback(fd, port: port, within: timeval(tv_sec: 1, tv_usec: 0)) else { return nil }
     let request = Array("?DEVICES;\n".utf8)
     // (send, not write: a peer that has gone must not end the test run with SIGPIPE.)
-    guard Glibc.send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return [] }
+    guard Glibc.send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return nil }
     var received: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     while received.count < 65_536 {
@@ -81,10 +88,11 @@ public final class FakeGPSD: @unchecked Sendable {
       received += buffer[0..<count]
       // Complete lines only (each ends with a line feed), as bytes: "\r\n" is one Character.
       let lines = received.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
-      guard let line = lines.first(where: { $0.contains(#""class":"DEVICES""#) }) else { continue }
-      return line.components(separatedBy: #""path":""#).dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
+      if let line = lines.first(where: { $0.contains(#""class":"DEVICES""#) }) {
+        return line.hasSuffix("\r") ? String(line.dropLast()) : line
+      }
     }
-    return []
+    return nil
   }
 
   /// Sends `text` to the stream socket at `path` and waits (a second at most) for its answer.
