@@ -144,8 +144,9 @@ struct CasterTests {
   /// Whether the system libgps (gpsd's client library, as cgps and xgps use it) reads `line`
   /// without an error; `nil` when there is no libgps to ask.
   func libgpsReads(_ line: String) async -> Bool? {
-    guard FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/libgps.so.28")
-      || FileManager.default.fileExists(atPath: "/usr/lib/aarch64-linux-gnu/libgps.so.28")
+    guard
+      FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/libgps.so.28")
+        || FileManager.default.fileExists(atPath: "/usr/lib/aarch64-linux-gnu/libgps.so.28")
     else { return nil }
     let script = """
       import ctypes, sys
