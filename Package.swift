@@ -168,7 +168,7 @@ let package = Package(
       exclude: ["Browser"]),
     .testTarget(
       name: "CorrectionsTests",
-      dependencies: ["Corrections", "Framing", "NMEA", "NMEASimulation", "Transports", "TestHelpers", "Plumbing"],
+      dependencies: ["Corrections", "Framing", "NMEA", "NMEASimulation", "Transports", "TestHelpers", "Plumbing", "GPSLocation"],
       exclude: ["Casters"]),
     .testTarget(name: "TimeServiceTests", dependencies: ["TimeService", "Transports", "NMEA", "TestHelpers", "Plumbing"]),
     .testTarget(name: "TransportsTests", dependencies: ["Transports", "TestHelpers", "Plumbing", "NMEA", "NMEASimulation"]),

@@ -25,6 +25,18 @@ func run(_ options: RunOptions) async -> Int32 {
     options.visits = true
   }
   let manager = source.manager
+  // RTK corrections (--ntrip) to a receiver that can be written to.
+  var corrections: RunCorrections?
+  if let configuration = options.corrections.configuration {
+    guard source.isSerial else {
+      Terminal.diagnostic(
+        "Error: --ntrip sends corrections to a receiver on a serial port, and \(source.name) is not one: give --device PATH.")
+      return 1
+    }
+    let streaming = RunCorrections(configuration, receiver: source.receiver, name: source.name)
+    source.status?.show(corrections: { streaming.client.health.summary })
+    corrections = streaming
+  }
   var output: any ActionOutput = options.json ? JSONLinesOutput() : TextOutput(status: source.status)
   defer { output.finish() }
   let actions = manager.delegateBatches()
@@ -73,6 +85,12 @@ func run(_ options: RunOptions) async -> Int32 {
       }
       break reading
     }
+    // A cause the corrections cannot get over ends the run.
+    if let failed = corrections?.failed {
+      Terminal.diagnostic("Error: \(failed)")
+      status = 1
+      break reading
+    }
     // Everything that was ready is written; the next read may wait.
     output.flush()
     if output.failure != nil { break }
@@ -80,6 +98,7 @@ func run(_ options: RunOptions) async -> Int32 {
   output.flush()
   if let failure = output.failure { status = Terminal.outcome(of: failure) }
   await withheldNotice.sayOnce()
+  await corrections?.stop()
   await stopEverything(manager, regions: regions)
   return status
 }

@@ -17,6 +17,8 @@ struct RunOptions: Equatable {
   var once = false
   /// Read gpsd through the system libgps (`--via libgps`, the `libgps` trait).
   var viaLibGPS = false
+  /// RTK corrections for the receiver (`--ntrip`, `--ntrip-gga`).
+  var corrections = CorrectionOptions()
 }
 
 extension RunOptions {
@@ -85,7 +87,7 @@ extension RunOptions {
         draft.options.desiredAccuracy = try metres("--desired-accuracy", value ?? "")
       },
       .flag("--once", \.options.once, help: "Print one location and exit; exit 1 if none comes in 10 s."),
-    ],
+    ] + CorrectionOptions.options(topic: .main).map { $0.lifted(\Draft.options.corrections) },
     examples: [
       "gpsbridge",
       "gpsbridge --device /dev/ttyACM0 --json | jq 'select(.locations) | .locations[0].latitude'",
@@ -100,6 +102,13 @@ extension RunOptions {
     if draft.options.viaLibGPS, case .gpsd = draft.options.source {
     } else if draft.options.viaLibGPS {
       throw UsageError(message: "--via libgps reads gpsd: give --gpsd [HOST[:PORT]] too.")
+    }
+    if draft.options.corrections.ntrip != nil {
+      switch draft.options.source {
+      case .device, .automatic: break
+      case .gpsd, .replay:
+        throw UsageError(message: "--ntrip sends corrections to a receiver on a serial port, which can be written to: give --device PATH.")
+      }
     }
     return .run(draft.options)
   }

@@ -140,10 +140,8 @@ func serve(_ options: ServeOptions) async -> Int32 {
     try await receivers.run { member in
       sayWhatHappens(to: member.receiver, name: member.name, status: status)
       // RTK corrections to the receiver (--ntrip names one receiver), for as long as it is served.
-      let client = options.ntrip.map { address in
-        NTRIPClient(
-          NTRIPClient.Configuration(address: address, ggaInterval: options.ntripGGA.map { .seconds($0) }), receiver: member.receiver,
-          said: { status.say($0) })
+      let client = options.corrections.configuration.map { configuration in
+        NTRIPClient(configuration, receiver: member.receiver, said: { status.say($0) })
       }
       let corrections = client.map { client in
         status.say("gpsbridge: corrections for \(member.name) from \(client.configuration.address).")
@@ -177,17 +175,9 @@ func serve(_ options: ServeOptions) async -> Int32 {
 /// Says on stderr what happens to `receiver` (named `name`): problems, pauses, notices, and
 /// its fix quality as it moves (GPS, DGPS, RTK float, RTK fixed, and back).
 func sayWhatHappens(to receiver: Receiver, name: String, status: ServeStatus) {
-  let quality = Shared<FixQuality?>(nil)
+  followFixQuality(of: receiver) { from, to in status.say("gpsbridge: \(name): the fix went from \(from.name) to \(to.name).") }
   receiver.listen(wanting: [.fixes]) { event in
     switch event {
-    case .fix(let fix) where fix.hasPosition:
-      let before = quality.withLock { last in
-        defer { last = fix.quality }
-        return last
-      }
-      if let before, before != fix.quality {
-        status.say("gpsbridge: \(name): the fix went from \(before.name) to \(fix.quality.name).")
-      }
     case .status(.failed(let error)), .status(.paused(let error)), .status(.ended(let error)):
       status.say("gpsbridge: \(error.message)")
     case .status(.stopped(let error)):

@@ -26,8 +26,7 @@ struct ServeOptions: Equatable {
   /// chrony's command socket, asked now and then whether chrony uses the time fed.
   var chronyControl = ChronyCheck.defaultControl
   /// Where RTK corrections come from (`--ntrip`), and how often the receiver's GGA goes up.
-  var ntrip: NTRIPAddress?
-  var ntripGGA: Int?
+  var corrections = CorrectionOptions()
 
   /// Whether the receivers' time feeds the system clock.
   var servesTime: Bool { chrony != nil || ntpSharedMemory != nil }
@@ -47,8 +46,7 @@ struct ServeOptions: Equatable {
     var loop = false
     var http: GPSDAddress?
     var chronyControl: String?
-    var ntrip: NTRIPAddress?
-    var ntripGGA: Int?
+    var corrections = CorrectionOptions()
   }
 
   /// `--http`'s value: a port on loopback, or an address with or without a port.
@@ -145,29 +143,7 @@ struct ServeOptions: Equatable {
             "chrony's command socket, as chronyc -h takes it: with --chrony or --ntp-shm, serve asks chrony there whether it uses the time (every 5 s until it does, then every 30 s), and says what to fix.",
           defaultValue: ChronyCheck.defaultControl
         ) { draft, value in draft.chronyControl = value },
-        CommandOption(
-          names: ["--ntrip"], value: "<url>",
-          help:
-            "RTK corrections for the receiver from an NTRIP caster: ntrip://[USER:PASSWORD@]HOST[:2101]/MOUNTPOINT. Each RTCM 3 frame is checked and written to the receiver whole; the receiver's GGA goes up when the mountpoint wants it."
-        ) { draft, value throws(UsageError) in
-          guard let value, let address = NTRIPAddress(parsing: value) else {
-            throw UsageError(
-              message:
-                "--ntrip takes ntrip://[USER:PASSWORD@]HOST[:PORT]/MOUNTPOINT, like ntrip://caster.example.org:2101/BASE1; got something else.",
-              topic: .serve)
-          }
-          draft.ntrip = address
-        },
-        CommandOption(
-          names: ["--ntrip-gga"], value: "<seconds>",
-          help: "With --ntrip: send the receiver's GGA up every <seconds>, whatever the sourcetable says (a VRS caster needs it)."
-        ) { draft, value throws(UsageError) in
-          guard let value, let seconds = Int(value), (1...600).contains(seconds) else {
-            throw UsageError(message: "--ntrip-gga takes seconds from 1 to 600, like 10; got '\(value ?? "")'.", topic: .serve)
-          }
-          draft.ntripGGA = seconds
-        }.attached(to: "--ntrip"),
-      ],
+      ] + CorrectionOptions.options(topic: .serve).map { $0.lifted(\Draft.corrections) },
     examples: [
       "gpsbridge serve",
       "gpsbridge serve --device /dev/ttyACM0",
@@ -201,7 +177,7 @@ struct ServeOptions: Equatable {
       throw UsageError(
         message: "--http \(http) is where gpsd's clients connect (--listen): give the status page a port of its own.", topic: .serve)
     }
-    if draft.ntrip != nil {
+    if draft.corrections.ntrip != nil {
       guard case .device(let path, _) = source, draft.sources.moreDevices.isEmpty, !DevicePattern.hasWildcard(path) else {
         throw UsageError(
           message: "--ntrip sends corrections to one receiver: give exactly one --device (a serial port, which can be written to).",
@@ -224,7 +200,7 @@ struct ServeOptions: Equatable {
       ServeOptions(
         source: source, moreDevices: draft.sources.moreDevices, listen: draft.listen ?? .standard, chrony: draft.chrony,
         ntpSharedMemory: draft.ntpSharedMemory, pps: draft.pps, loop: draft.loop, http: draft.http,
-        chronyControl: draft.chronyControl ?? ChronyCheck.defaultControl, ntrip: draft.ntrip, ntripGGA: draft.ntripGGA))
+        chronyControl: draft.chronyControl ?? ChronyCheck.defaultControl, corrections: draft.corrections))
   }
 
   /// The receivers named (`--device`, with wildcards or not) and their pulses: at most as

@@ -6,6 +6,10 @@ import Station
 /// and whether it is the demo drive.
 struct OpenedSource {
   var manager: LocationManager
+  /// The receiver the manager follows.
+  var receiver: Receiver
+  /// Whether it is a serial receiver, which can be written to (RTK corrections).
+  var isSerial = false
   var name: String
   /// The status line that follows the source's receiver.
   var status: StatusLine?
@@ -40,7 +44,9 @@ func openSource(
         Receiver(GPSDSource(host: host, port: port, throughLibGPS: true)), configuration: configuration, name: chosen.name + " via libgps")
     }
   #endif
-  return opened(chosen.source.receiver, configuration: configuration, name: chosen.name)
+  var source = opened(chosen.source.receiver, configuration: configuration, name: chosen.name)
+  if case .serial = chosen.source { source.isSerial = true }
+  return source
 }
 
 /// The demo's stop at the shop lasts 45 s: a visit of at least 20 s shows within the first
@@ -59,5 +65,5 @@ func opened(_ receiver: Receiver, configuration: LocationEngine.Configuration, n
     if case .notice(let notice) = event { Terminal.diagnostic("gpsbridge: \(notice)") }
   }
   let status = StatusLine(sourceName: name, receiver: receiver)
-  return OpenedSource(manager: .receiver(receiver, configuration: configuration), name: name, status: status)
+  return OpenedSource(manager: .receiver(receiver, configuration: configuration), receiver: receiver, name: name, status: status)
 }

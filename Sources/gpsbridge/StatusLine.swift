@@ -14,6 +14,13 @@ final class StatusLine: Sendable {
   /// Whether the line is drawn (stdout is a terminal); off, it only keeps the counts.
   let draws: Bool
   private let state = Shared(State())
+  /// The correction stream's health, shown when `run --ntrip` streams one.
+  private let corrections = Shared<(@Sendable () -> String)?>(nil)
+
+  /// Shows `health` (the correction stream's, in a few words) on the line from now on.
+  func show(corrections health: @escaping @Sendable () -> String) {
+    corrections.withLock { $0 = health }
+  }
 
   private struct State {
     var shown = false
@@ -78,6 +85,7 @@ final class StatusLine: Sendable {
     let rate = rate(state.epochs)
     if rate.isFinite { parts.append(format(rate, 1) + " Hz") }
     if let rejected = state.rejected { parts.append("rejected: " + rejected) }
+    if let corrections = corrections.withLock({ $0 }) { parts.append(corrections()) }
     return parts.joined(separator: " │ ")
   }
 

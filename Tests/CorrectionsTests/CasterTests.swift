@@ -134,6 +134,39 @@ struct CasterTests {
     #expect(serve.process.isRunning)
   }
 
+  @Test(.enabled(if: Caster.str2str != nil, "str2str is not installed (Debian: rtklib)"))
+  func theMainJobTakesCorrectionsToo() async throws {
+    let directory = scratchDirectory("caster-run-\(UUID().uuidString.prefix(8))")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let caster = Caster()
+    try caster.start()
+    defer { caster.stop() }
+    let link = directory.appendingPathComponent("rover0").path
+    let rover = try RunningProgram(["simulate", "--pty", link, "--live", "--profile", "rtk", "--rate", "1"], in: directory)
+    defer { rover.stop() }
+    try await waitUntilExists(link)
+    let run = try RunningProgram(
+      ["--device", link, "--json", "--ntrip", "ntrip://user:secret@127.0.0.1:\(caster.port)/BASE1"], in: directory, keepsOutput: true)
+    defer { run.stop() }
+    // The locations say the quality and the corrections' station; stderr says the moves.
+    #expect(
+      await eventually(timeout: .seconds(90), every: .milliseconds(500)) { run.printed.contains(#""fixQuality":"rtkFixed""#) },
+      "\(run.said)")
+    #expect(run.printed.contains(#""correctionStation":"#), "\(run.printed.suffix(600))")
+    #expect(run.said.contains("gpsbridge: corrections for \(link) from ntrip://127.0.0.1:\(caster.port)/BASE1."), "\(run.said)")
+    #expect(run.said.contains("gpsbridge: the fix went from RTK float to RTK fixed."), "\(run.said)")
+    #expect(!run.said.contains("secret") && !run.printed.contains("secret"))
+    run.stop()
+
+    // A refused password cannot go away: the run ends with exit 1 and says why.
+    let refused = try RunningProgram(
+      ["--device", link, "--json", "--ntrip", "ntrip://user:wrong@127.0.0.1:\(caster.port)/BASE1"], in: directory)
+    defer { refused.stop() }
+    #expect(await eventually(timeout: .seconds(30)) { !refused.process.isRunning }, "\(refused.said)")
+    #expect(refused.process.terminationStatus == 1)
+    #expect(refused.said.contains("Error: corrections: the caster 127.0.0.1 refused the user and password (401)."), "\(refused.said)")
+  }
+
   /// Whether an NMEA sentence's checksum holds.
   func checksumHolds(_ sentence: String) -> Bool {
     guard sentence.hasPrefix("$"), let star = sentence.lastIndex(of: "*") else { return false }

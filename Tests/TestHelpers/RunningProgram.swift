@@ -1,26 +1,33 @@
 import Foundation
 
-/// The built program, started by a test, its standard error kept in a file, stopped (with
-/// SIGKILL after a short grace: a child of the test runner may have SIGTERM blocked) when the
-/// test is done.
+/// The built program, started by a test, its standard error (and, if asked, its output) kept
+/// in a file, stopped (with SIGKILL after a short grace: a child of the test runner may have
+/// SIGTERM blocked) when the test is done.
 public final class RunningProgram: @unchecked Sendable {
   public let process: Process
   public let errorLog: URL
+  public let outputLog: URL?
 
-  public init(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
-    errorLog = directory.appendingPathComponent("stderr-\(UUID().uuidString.prefix(8)).txt")
+  public init(_ arguments: [String], in directory: URL, environment: [String: String] = [:], keepsOutput: Bool = false) throws {
+    let name = UUID().uuidString.prefix(8)
+    errorLog = directory.appendingPathComponent("stderr-\(name).txt")
     _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
+    outputLog = keepsOutput ? directory.appendingPathComponent("stdout-\(name).txt") : nil
+    if let outputLog { _ = FileManager.default.createFile(atPath: outputLog.path, contents: nil) }
     process = Process()
     process.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    process.standardOutput = FileHandle.nullDevice
+    process.standardOutput = try outputLog.map { try FileHandle(forWritingTo: $0) } ?? FileHandle.nullDevice
     process.standardError = try FileHandle(forWritingTo: errorLog)
     try process.run()
   }
 
   /// What it has said on standard error so far.
   public var said: String { (try? String(contentsOf: errorLog, encoding: .utf8)) ?? "" }
+
+  /// What it has printed so far (with `keepsOutput`).
+  public var printed: String { outputLog.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? "" }
 
   public func stop() {
     guard process.isRunning else { return }
