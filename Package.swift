@@ -23,6 +23,7 @@ let package = Package(
     .library(name: "ReceiverSetup", targets: ["ReceiverSetup"]),
     .library(name: "StatusService", targets: ["StatusService"]),
     .library(name: "Corrections", targets: ["Corrections"]),
+    .library(name: "Automation", targets: ["Automation"]),
     .executable(name: "gpsbridge", targets: ["gpsbridge"]),
   ],
   traits: [
@@ -86,6 +87,9 @@ let package = Package(
     // RTK corrections: NTRIP in (1 and 2), RTCM 3 checked frame by frame and written to the
     // receiver through its two-way session, the receiver's GGA sent up when the caster wants it.
     .target(name: "Corrections", dependencies: ["Framing", "NMEA", "Transports", "Plumbing", "Trigonometry"]),
+    // Regions and visits out to where people automate: MQTT 3.1.1 (a hand-written publisher),
+    // Home Assistant's device tracker, and the actions as JSON lines on a topic.
+    .target(name: "Automation", dependencies: ["GPSLocation", "Plumbing"]),
     // The box you can see: the status page (Server-Sent Events), Prometheus metrics and
     // /status.json over a small hand-written HTTP server, and the systemd watchdog's health.
     .target(
@@ -103,7 +107,7 @@ let package = Package(
       // could be (Scripts/check-public-api builds it from a package of its own to hold that).
       dependencies: [
         "GPSLocation", "NMEA", "NMEASimulation", "GPSD", "GPSDServer", "TimeService", "Station", "ReceiverSetup", "StatusService",
-        "Corrections",
+        "Corrections", "Automation",
       ]),
 
     // Benchmarks are executables of their own, never part of a library product.
@@ -170,6 +174,8 @@ let package = Package(
       name: "CorrectionsTests",
       dependencies: ["Corrections", "Framing", "NMEA", "NMEASimulation", "Transports", "TestHelpers", "Plumbing", "GPSLocation"],
       exclude: ["Casters"]),
+    .testTarget(
+      name: "AutomationTests", dependencies: ["Automation", "GPSLocation", "TestHelpers", "Plumbing"]),
     .testTarget(name: "TimeServiceTests", dependencies: ["TimeService", "Transports", "NMEA", "TestHelpers", "Plumbing"]),
     .testTarget(name: "TransportsTests", dependencies: ["Transports", "TestHelpers", "Plumbing", "NMEA", "NMEASimulation"]),
     .testTarget(

@@ -1,3 +1,4 @@
+import Automation
 import FoundationEssentials
 import GPSLocation
 import NMEASimulation
@@ -40,6 +41,11 @@ func run(_ options: RunOptions) async -> Int32 {
   var output: any ActionOutput = options.json ? JSONLinesOutput() : TextOutput(status: source.status)
   defer { output.finish() }
   let actions = manager.delegateBatches()
+  // Actions out to MQTT (--mqtt), for as long as the run lasts.
+  let mqtt = options.mqtt.configuration.map { configuration in
+    Terminal.diagnostic("gpsbridge: publishing to \(configuration.address).")
+    return RunMQTT(MQTTPublisher(configuration, said: { Terminal.diagnostic($0) }))
+  }
   // Every command in one step: the source starts after the last, so a replay gives the same
   // actions every time.
   await manager.perform(commands(for: options, regions: regions))
@@ -55,6 +61,7 @@ func run(_ options: RunOptions) async -> Int32 {
   var status: Int32 = 0
   var locations = 0
   reading: for await batch in actions {
+    mqtt?.publisher.take(batch, device: source.device)
     for action in batch {
       if case .didUpdateLocations = action { locations += 1 }
       // --once prints the one location and nothing else: its output is one line to parse.
@@ -85,8 +92,8 @@ func run(_ options: RunOptions) async -> Int32 {
       }
       break reading
     }
-    // A cause the corrections cannot get over ends the run.
-    if let failed = corrections?.failed {
+    // A cause the corrections or the broker cannot get over ends the run.
+    if let failed = corrections?.failed ?? mqtt?.failed {
       Terminal.diagnostic("Error: \(failed)")
       status = 1
       break reading
@@ -99,6 +106,7 @@ func run(_ options: RunOptions) async -> Int32 {
   if let failure = output.failure { status = Terminal.outcome(of: failure) }
   await withheldNotice.sayOnce()
   await corrections?.stop()
+  await mqtt?.stop()
   await stopEverything(manager, regions: regions)
   return status
 }

@@ -19,6 +19,8 @@ struct RunOptions: Equatable {
   var viaLibGPS = false
   /// RTK corrections for the receiver (`--ntrip`, `--ntrip-gga`).
   var corrections = CorrectionOptions()
+  /// Actions out to an MQTT broker (`--mqtt`, `--mqtt-interval`).
+  var mqtt = MQTTOptions()
 }
 
 extension RunOptions {
@@ -87,7 +89,8 @@ extension RunOptions {
         draft.options.desiredAccuracy = try metres("--desired-accuracy", value ?? "")
       },
       .flag("--once", \.options.once, help: "Print one location and exit; exit 1 if none comes in 10 s."),
-    ] + CorrectionOptions.options(topic: .main).map { $0.lifted(\Draft.options.corrections) },
+    ] + CorrectionOptions.options(topic: .main).map { $0.lifted(\Draft.options.corrections) }
+      + MQTTOptions.options(topic: .main).map { $0.lifted(\Draft.options.mqtt) },
     examples: [
       "gpsbridge",
       "gpsbridge --device /dev/ttyACM0 --json | jq 'select(.locations) | .locations[0].latitude'",

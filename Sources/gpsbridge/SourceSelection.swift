@@ -10,6 +10,9 @@ struct OpenedSource {
   var receiver: Receiver
   /// Whether it is a serial receiver, which can be written to (RTK corrections).
   var isSerial = false
+  /// The receiver's name where other programs see it (MQTT topics): its device path, the
+  /// capture's file, `gpsd://HOST:PORT`, or `demo`.
+  var device = "demo"
   var name: String
   /// The status line that follows the source's receiver.
   var status: StatusLine?
@@ -36,16 +39,20 @@ func openSource(
         + demoOptions(visitDwell: demo.visitMinimumDwell) + "; add --device PATH to see your own receiver the same way.")
     var source = opened(chosen.source.receiver, configuration: demo, name: chosen.name)
     source.isDemo = true
+    source.device = "demo"
     return source
   }
   #if libgps
     if viaLibGPS, case .gpsd(let host, let port) = chosen.source {
-      return opened(
+      var source = opened(
         Receiver(GPSDSource(host: host, port: port, throughLibGPS: true)), configuration: configuration, name: chosen.name + " via libgps")
+      source.device = chosen.source.device
+      return source
     }
   #endif
   var source = opened(chosen.source.receiver, configuration: configuration, name: chosen.name)
   if case .serial = chosen.source { source.isSerial = true }
+  source.device = chosen.source.device
   return source
 }
 

@@ -1,0 +1,390 @@
+import Plumbing
+
+/// An MQTT 3.1.1 publisher, written by hand (the project takes no package dependencies): it
+/// connects with a keepalive and a last will, publishes at QoS 0 or 1 (a QoS 1 message stays
+/// queued until the broker acknowledges it, and goes again after a reconnect), keeps what it
+/// retained so a restarted broker gets it back, connects again with backoff, and ends with a
+/// clean DISCONNECT.
+///
+/// ``publish(_:)`` never blocks: messages wait in a bounded queue while the broker is away;
+/// when it is full the oldest QoS 0 message goes first (else the oldest), counted and said.
+/// A broker that refuses the user or password is a clear stop. The broker is spoken to on a
+/// thread of the client's own, never the cooperative pool; its password is never said.
+public final class MQTTClient: Sendable {
+  public struct Configuration: Sendable {
+    public var address: MQTTAddress
+    /// The client identifier the broker knows this connection by (unique per broker).
+    public var clientID: String
+    /// The most seconds between packets; the broker takes a silent client for dead after 1.5×.
+    public var keepAlive: Duration = .seconds(30)
+    /// Published by the broker when the connection dies without a DISCONNECT (availability
+    /// `offline`, retained).
+    public var will: Message?
+    /// Published on every connection before the queue (availability `online`).
+    public var birth: [Message] = []
+    /// Published after the queue when the client stops cleanly, before DISCONNECT
+    /// (availability `offline`: a clean end sends no will).
+    public var farewell: [Message] = []
+    /// The most messages waiting (queued and unacknowledged).
+    public var queueLimit = 1000
+    /// How long the broker has to answer CONNECT.
+    public var connectTimeout: Duration = .seconds(10)
+    /// The longest wait between attempts.
+    public var longestBackoff: Duration = .seconds(60)
+
+    public init(address: MQTTAddress, clientID: String) {
+      self.address = address
+      self.clientID = clientID
+    }
+  }
+
+  /// One message to publish.
+  public struct Message: Sendable, Equatable {
+    public var topic: String
+    public var payload: [UInt8]
+    /// 0 (at most once) or 1 (at least once, acknowledged).
+    public var qos: UInt8
+    public var retain: Bool
+
+    public init(topic: String, payload: String, qos: UInt8 = 0, retain: Bool = false) {
+      self.topic = topic
+      self.payload = Array(payload.utf8)
+      self.qos = min(qos, 1)
+      self.retain = retain
+    }
+  }
+
+  /// Why the client stopped for good.
+  public struct Failure: Error, Sendable, CustomStringConvertible {
+    public var description: String
+  }
+
+  /// What the client has done so far.
+  public struct Statistics: Sendable, Equatable {
+    public var connected = false
+    /// Messages waiting: queued, or sent at QoS 1 and not yet acknowledged.
+    public var queued = 0
+    /// The most that were waiting at once.
+    public var mostQueued = 0
+    public var published = 0
+    /// QoS 1 messages the broker acknowledged.
+    public var acknowledged = 0
+    /// Messages dropped because the queue was full.
+    public var dropped = 0
+    public var connections = 0
+    /// "connecting", "connected", "broker away: connecting again in 4 s"…
+    public var state = "starting"
+  }
+
+  public let configuration: Configuration
+  private let said: @Sendable (String) -> Void
+  private let shared = Locked(Shared())
+  /// A pipe that wakes the client's thread when a message is queued or it is to stop: its
+  /// read end, polled with the socket, and its write end.
+  private let wake: Int32
+  private let waker: Int32
+
+  private struct Shared {
+    var statistics = Statistics()
+    var queue: [Message] = []
+    var stopped = false
+    var saidFull = false
+    /// The latest retained message of each topic that went out, for a broker that restarts.
+    var retained: [String: Message] = [:]
+    var retainedOrder: [String] = []
+  }
+
+  public init(_ configuration: Configuration, said: @escaping @Sendable (String) -> Void = { _ in }) {
+    self.configuration = configuration
+    self.said = said
+    var ends: [Int32] = [-1, -1]
+    _ = pipe(&ends)
+    for end in ends {
+      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+      _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+    }
+    (wake, waker) = (ends[0], ends[1])
+  }
+
+  deinit {
+    close(wake)
+    close(waker)
+  }
+
+  public var statistics: Statistics { shared.withLock { $0.statistics } }
+
+  /// Queues `message`; returns at once.
+  public func publish(_ message: Message) {
+    let full: Int? = shared.withLock { shared in
+      var full: Int?
+      if shared.queue.count >= configuration.queueLimit {
+        let oldest = shared.queue.firstIndex { $0.qos == 0 } ?? 0
+        shared.queue.remove(at: oldest)
+        shared.statistics.dropped += 1
+        if !shared.saidFull {
+          shared.saidFull = true
+          full = configuration.queueLimit
+        }
+      }
+      shared.queue.append(message)
+      shared.statistics.queued = shared.queue.count
+      shared.statistics.mostQueued = max(shared.statistics.mostQueued, shared.queue.count)
+      return full
+    }
+    if let full {
+      said(
+        "gpsbridge: MQTT: \(full) messages wait for \(configuration.address) already: dropping the oldest (locations first) until it takes them."
+      )
+    }
+    signal()
+  }
+
+  private func signal() {
+    var one: UInt8 = 1
+    _ = write(waker, &one, 1)
+  }
+
+  /// Publishes until the task is cancelled, then sends what is queued (5 s at most) and
+  /// disconnects cleanly, so the broker does not publish the will.
+  /// - Throws: ``Failure`` when the broker refuses the user or password, or this client.
+  public func run() async throws(Failure) {
+    let outcome: Result<Void, Failure> = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        detachThread { continuation.resume(returning: Result { () throws(Failure) in try self.loop() }) }
+      }
+    } onCancel: {
+      shared.withLock { $0.stopped = true }
+      signal()
+    }
+    try outcome.get()
+  }
+
+  private var isStopped: Bool { shared.withLock { $0.stopped } }
+
+  private func setState(_ state: String, connected: Bool? = nil) {
+    shared.withLock { shared in
+      shared.statistics.state = state
+      if let connected { shared.statistics.connected = connected }
+    }
+  }
+
+  /// Sessions, one after another, with backoff, until stopped.
+  private func loop() throws(Failure) {
+    var backoff = Duration.seconds(1)
+    var lastSaid = ""
+    while true {
+      let ending: SessionEnd
+      do {
+        ending = try session()
+      } catch {
+        setState("stopped: \(error)", connected: false)
+        throw error
+      }
+      if isStopped { return }
+      if ending.connected { backoff = .seconds(1) }
+      let message = "\(ending.reason); connecting again in \(seconds(backoff)) s"
+      if ending.reason != lastSaid { said("gpsbridge: MQTT \(configuration.address): \(message).") }
+      lastSaid = ending.reason
+      setState(message, connected: false)
+      if waitForWake(upTo: backoff) { return }
+      backoff = min(backoff * 2, configuration.longestBackoff)
+    }
+  }
+
+  private struct SessionEnd {
+    var reason: String
+    var connected: Bool
+  }
+
+  private func session() throws(Failure) -> SessionEnd {
+    let address = configuration.address
+    setState("connecting")
+    let socket: FileDescriptor
+    do {
+      socket = try FileDescriptor.connectTCP(host: address.host, port: address.port)
+    } catch {
+      switch error {
+      case .unknownHost: return SessionEnd(reason: "the host name \(address.host) does not resolve", connected: false)
+      case .lookupUnanswered: return SessionEnd(reason: "no name server answered for \(address.host)", connected: false)
+      case .system(let errno): return SessionEnd(reason: "cannot connect to \(address.host):\(address.port): \(errno)", connected: false)
+      }
+    }
+    defer { try? socket.close() }
+    var connection = Connection(socket: socket)
+    let keepAlive = UInt16(clamping: configuration.keepAlive.components.seconds)
+    let connect = MQTTPacket.Connect(
+      clientID: configuration.clientID, keepAlive: keepAlive, user: address.user, password: address.password,
+      will: configuration.will.map(Self.packet))
+    guard connection.send(MQTTPacket.connect(connect).bytes) else {
+      return SessionEnd(reason: "the broker closed the connection at once", connected: false)
+    }
+    // CONNACK, within the connect timeout.
+    let deadline = ContinuousClock.now.advanced(by: configuration.connectTimeout)
+    var answer: MQTTPacket?
+    while answer == nil {
+      if isStopped { return SessionEnd(reason: "stopped", connected: false) }
+      let left = ContinuousClock.now.duration(to: deadline)
+      guard left > .zero else {
+        return SessionEnd(reason: "the broker did not answer CONNECT in \(seconds(configuration.connectTimeout)) s", connected: false)
+      }
+      switch connection.receive(within: min(left, .milliseconds(200)), wake: wake) {
+      case .closed: return SessionEnd(reason: "the broker closed the connection without answering CONNECT", connected: false)
+      case .broken(let why): return SessionEnd(reason: "the broker's answer is not MQTT (\(why))", connected: false)
+      case .packets(let packets): answer = packets.first
+      case .nothing: continue
+      }
+    }
+    guard case .connectAcknowledged(_, let code) = answer else {
+      return SessionEnd(reason: "the broker's answer to CONNECT is not CONNACK", connected: false)
+    }
+    switch code {
+    case 0: break
+    case 4, 5:
+      // (Mosquitto 2 answers a bad password with 5, "not authorized", as well as 4.)
+      throw Failure(
+        description: address.user == nil
+          ? "the broker \(address.host):\(address.port) wants a user and password: give them as mqtt://USER:PASSWORD@\(address.host)/\(address.prefix)."
+          : "the broker \(address.host):\(address.port) refused the user and password\(code == 5 ? " (or does not authorize this client)" : "")."
+      )
+    case 2:
+      throw Failure(description: "the broker \(address.host):\(address.port) refused the client identifier '\(configuration.clientID)'.")
+    case 1: throw Failure(description: "the broker \(address.host):\(address.port) does not speak MQTT 3.1.1.")
+    default: return SessionEnd(reason: "the broker is unavailable (CONNACK \(code))", connected: false)
+    }
+    let retainedAgain = shared.withLock { shared in
+      shared.statistics.connections += 1
+      return shared.retainedOrder.compactMap { shared.retained[$0] }
+    }
+    setState("connected", connected: true)
+    if shared.withLock({ $0.statistics.connections }) > 1 { said("gpsbridge: MQTT \(address): connected again.") }
+
+    // What a restarted broker may have lost (birth first), then the queue.
+    var nextID: UInt16 = 1
+    var unacknowledged: [(id: UInt16, message: Message)] = []
+    for message in configuration.birth + retainedAgain.filter({ retained in !configuration.birth.contains { $0.topic == retained.topic } })
+    {
+      guard connection.send(Self.packet(message).bytesWith(id: nil)) else {
+        return SessionEnd(reason: "the broker closed the connection", connected: true)
+      }
+    }
+    var lastSent = ContinuousClock.now
+    var pingSent: ContinuousClock.Instant?
+    var stopping: ContinuousClock.Instant?
+    let keepAliveInterval = configuration.keepAlive
+    while true {
+      if isStopped {
+        // A clean end: what is queued goes, and is acknowledged (5 s at most), then the
+        // farewell and DISCONNECT.
+        let end = stopping ?? ContinuousClock.now.advanced(by: .seconds(5))
+        stopping = end
+        let drained = unacknowledged.isEmpty && shared.withLock { $0.queue.isEmpty }
+        if drained || ContinuousClock.now >= end {
+          for message in configuration.farewell { _ = connection.send(Self.packet(message).bytesWith(id: nil)) }
+          _ = connection.send(MQTTPacket.disconnect.bytes)
+          return SessionEnd(reason: "stopped", connected: true)
+        }
+      }
+      // Send what waits, at most a few in flight at QoS 1 so their order holds.
+      while unacknowledged.count < 16, let message = shared.withLock({ $0.queue.first }) {
+        let id: UInt16? = message.qos > 0 ? nextID : nil
+        if let id {
+          nextID = nextID == .max ? 1 : nextID + 1
+          unacknowledged.append((id, message))
+        }
+        guard connection.send(Self.packet(message).bytesWith(id: id)) else {
+          // (This one is still first in the queue: it is not put back twice.)
+          if id != nil { unacknowledged.removeLast() }
+          requeue(unacknowledged.map(\.message))
+          return SessionEnd(reason: "the broker closed the connection", connected: true)
+        }
+        lastSent = .now
+        shared.withLock { shared in
+          shared.queue.removeFirst()
+          shared.statistics.published += 1
+          shared.statistics.queued = shared.queue.count + unacknowledged.count
+          if message.retain {
+            if shared.retained.updateValue(message, forKey: message.topic) == nil { shared.retainedOrder.append(message.topic) }
+          }
+        }
+      }
+      // Keep the connection alive, and take a missing PINGRESP for a dead broker.
+      if let pingSent, pingSent.duration(to: .now) > keepAliveInterval {
+        requeue(unacknowledged.map(\.message))
+        return SessionEnd(reason: "the broker stopped answering", connected: true)
+      }
+      if pingSent == nil, lastSent.duration(to: .now) >= keepAliveInterval / 2 {
+        guard connection.send(MQTTPacket.pingRequest.bytes) else {
+          requeue(unacknowledged.map(\.message))
+          return SessionEnd(reason: "the broker closed the connection", connected: true)
+        }
+        pingSent = .now
+        lastSent = .now
+      }
+      switch connection.receive(within: .milliseconds(500), wake: wake) {
+      case .nothing: continue
+      case .closed:
+        requeue(unacknowledged.map(\.message))
+        return SessionEnd(reason: "the broker closed the connection", connected: true)
+      case .broken(let why):
+        requeue(unacknowledged.map(\.message))
+        return SessionEnd(reason: "the broker sent what is not MQTT (\(why))", connected: true)
+      case .packets(let packets):
+        for packet in packets {
+          switch packet {
+          case .publishAcknowledged(let id):
+            if let index = unacknowledged.firstIndex(where: { $0.id == id }) {
+              unacknowledged.remove(at: index)
+              shared.withLock { shared in
+                shared.statistics.acknowledged += 1
+                shared.statistics.queued = shared.queue.count + unacknowledged.count
+              }
+            }
+          case .pingResponse: pingSent = nil
+          default: break
+          }
+        }
+      }
+    }
+  }
+
+  /// Puts unacknowledged messages back at the front of the queue, in their order, to go again.
+  private func requeue(_ messages: [Message]) {
+    guard !messages.isEmpty else { return }
+    shared.withLock { shared in
+      shared.queue.insert(contentsOf: messages, at: 0)
+      shared.statistics.published -= messages.count
+      shared.statistics.queued = shared.queue.count
+    }
+  }
+
+  /// Waits `duration`, or less when stopped; whether it was stopped.
+  private func waitForWake(upTo duration: Duration) -> Bool {
+    let end = ContinuousClock.now.advanced(by: duration)
+    while !isStopped, ContinuousClock.now < end {
+      var descriptor = pollfd(fd: wake, events: Int16(POLLIN), revents: 0)
+      _ = poll(&descriptor, 1, 100)
+      var drained = [UInt8](repeating: 0, count: 64)
+      _ = read(wake, &drained, 64)
+    }
+    return isStopped
+  }
+
+  private static func packet(_ message: Message) -> MQTTPacket.Publish {
+    MQTTPacket.Publish(topic: message.topic, payload: message.payload, qos: message.qos, retain: message.retain)
+  }
+}
+
+extension MQTTPacket.Publish {
+  /// The PUBLISH packet, with `id` when it is QoS 1; without one, it goes at QoS 0.
+  func bytesWith(id: UInt16?) -> [UInt8] {
+    var publish = self
+    publish.packetID = id
+    if id == nil { publish.qos = 0 }
+    return MQTTPacket.publish(publish).bytes
+  }
+}
+
+private func seconds(_ duration: Duration) -> String {
+  let (whole, attoseconds) = duration.components
+  return attoseconds == 0 ? String(whole) : String(Double(whole) + Double(attoseconds) / 1e18)
+}

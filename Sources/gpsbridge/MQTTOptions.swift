@@ -1,0 +1,39 @@
+import Automation
+
+/// Where regions, visits and locations go on MQTT (`--mqtt`), and how often locations go
+/// (`--mqtt-interval`): the same options on `run` and `serve`.
+struct MQTTOptions: Equatable {
+  var address: MQTTAddress?
+  var intervalSeconds: Double = 10
+
+  /// The publisher's configuration, when MQTT was asked for.
+  var configuration: MQTTPublisher.Configuration? {
+    address.map { MQTTPublisher.Configuration(address: $0, interval: .milliseconds(Int(intervalSeconds * 1000))) }
+  }
+
+  static func options(topic: HelpTopic) -> [CommandOption<MQTTOptions>] {
+    [
+      CommandOption(
+        names: ["--mqtt"], value: "<url>",
+        help:
+          "Publish to an MQTT broker: mqtt://[USER:PASSWORD@]HOST[:1883]/PREFIX. A Home Assistant device tracker (home, not_home or the region), and every action as a JSON line on PREFIX/DEVICE/actions; region and visit events at QoS 1."
+      ) { draft, value throws(UsageError) in
+        do {
+          draft.address = try MQTTAddress(parsing: value ?? "")
+        } catch {
+          throw UsageError(
+            message: "--mqtt takes mqtt://[USER:PASSWORD@]HOST[:PORT]/PREFIX, like mqtt://localhost/gpsbridge; '\(value ?? "")': \(error).",
+            topic: topic)
+        }
+      },
+      CommandOption(
+        names: ["--mqtt-interval"], value: "<seconds>", help: "With --mqtt: send a location at most every <seconds>.", defaultValue: "10"
+      ) { draft, value throws(UsageError) in
+        guard let value, let seconds = Double(value), seconds >= 0, seconds <= 3600 else {
+          throw UsageError(message: "--mqtt-interval takes seconds from 0 to 3600, like 10; got '\(value ?? "")'.", topic: topic)
+        }
+        draft.intervalSeconds = seconds
+      }.attached(to: "--mqtt"),
+    ]
+  }
+}

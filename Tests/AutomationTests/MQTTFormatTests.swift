@@ -1,0 +1,109 @@
+import Foundation
+import GPSLocation
+import Testing
+
+@testable import Automation
+
+/// MQTT 3.1.1's packets as the standard lays them out, what a broker sends back read
+/// (hostile input too), broker addresses, and what a receiver's actions become.
+struct MQTTFormatTests {
+  @Test func packetsAreLaidOutAsTheStandardSays() {
+    let connect = MQTTPacket.connect(
+      .init(
+        clientID: "c", keepAlive: 30, user: "u", password: "p",
+        will: MQTTPacket.Publish(topic: "t/a", payload: Array("off".utf8), qos: 1, retain: true)))
+    // Fixed header, "MQTT" level 4, flags (user, password, will retain, will QoS 1, will,
+    // clean session), keepalive 30, then the client id, the will's topic and message, the
+    // user and the password.
+    #expect(
+      connect.bytes
+        == [
+          0x10, 29, 0, 4, 0x4D, 0x51, 0x54, 0x54, 4, 0xEE, 0, 30, 0, 1, 0x63, 0, 3, 0x74, 0x2F, 0x61, 0, 3, 0x6F, 0x66, 0x66, 0, 1, 0x75, 0,
+          1, 0x70,
+        ]
+    )
+    var publish = MQTTPacket.Publish(topic: "a", payload: [1, 2], qos: 1, retain: true)
+    publish.packetID = 258
+    #expect(MQTTPacket.publish(publish).bytes == [0x33, 7, 0, 1, 0x61, 1, 2, 1, 2])
+    #expect(MQTTPacket.disconnect.bytes == [0xE0, 0] && MQTTPacket.pingRequest.bytes == [0xC0, 0])
+    // Remaining lengths past 127 take more bytes.
+    let long = MQTTPacket.publish(MQTTPacket.Publish(topic: "a", payload: [UInt8](repeating: 0, count: 200))).bytes
+    #expect(Array(long.prefix(3)) == [0x30, 0xCB, 0x01] && long.count == 3 + 203)
+  }
+
+  @Test func whatABrokerSendsIsReadWholeAndHostileBytesAreRefused() throws {
+    #expect(try MQTTPacket.read([0x20, 2, 0, 4][...])?.0 == .connectAcknowledged(sessionPresent: false, returnCode: 4))
+    #expect(try MQTTPacket.read([0x40, 2, 1, 2, 0xD0][...])?.0 == .publishAcknowledged(packetID: 258))
+    #expect(try MQTTPacket.read([0x40, 2, 1][...]) == nil)  // incomplete: wait
+    #expect(try MQTTPacket.read([0xD0, 0][...])?.1 == 2)
+    #expect(throws: MQTTPacket.ReadError.badLength) { try MQTTPacket.read([0x40, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F][...]) }
+    #expect(throws: MQTTPacket.ReadError.badLength) { try MQTTPacket.read([0x20, 3, 0, 0, 0][...]) }
+    #expect(throws: MQTTPacket.ReadError.badLength) { try MQTTPacket.read([0x30, 0x80, 0x80, 0x01][...]) }
+    #expect(throws: MQTTPacket.ReadError.unexpected(0x30)) { try MQTTPacket.read([0x30, 3, 0, 1, 0x61][...]) }
+    // Any bytes at all: an answer, a wait, or a refusal; never a crash.
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<10_000 {
+      let bytes = (0..<Int.random(in: 0...8, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+      _ = try? MQTTPacket.read(bytes[...])
+    }
+  }
+
+  @Test func anAddressNeverSaysItsPasswordAndRefusesWildcards() throws {
+    let address = try MQTTAddress(parsing: "mqtt://box:s%40cret@broker.lan:1884/home/boat")
+    #expect(address.host == "broker.lan" && address.port == 1884 && address.prefix == "home/boat")
+    #expect(address.user == "box" && address.password == "s@cret")
+    #expect(address.description == "mqtt://broker.lan:1884/home/boat")
+    #expect(try MQTTAddress(parsing: "mqtt://localhost/gpsbridge").port == 1883)
+    #expect(throws: MQTTAddress.ParseError.wildcard("fleet/+")) { try MQTTAddress(parsing: "mqtt://localhost/fleet/+") }
+    #expect(throws: MQTTAddress.ParseError.wildcard("#")) { try MQTTAddress(parsing: "mqtt://localhost/#") }
+    #expect(throws: MQTTAddress.ParseError.emptyPrefix) { try MQTTAddress(parsing: "mqtt://localhost") }
+    #expect(throws: MQTTAddress.ParseError.emptyPrefix) { try MQTTAddress(parsing: "mqtt://localhost/a//b") }
+    #expect(throws: MQTTAddress.ParseError.badPort) { try MQTTAddress(parsing: "mqtt://localhost:99999/a") }
+    #expect(throws: MQTTAddress.ParseError.notMQTT) { try MQTTAddress(parsing: "http://localhost/a") }
+  }
+
+  static let home = Region(identifier: "Home", center: LocationCoordinate2D(latitude: 47.3, longitude: 8.5), radius: 50)
+  static let marina = Region(identifier: "marina", center: LocationCoordinate2D(latitude: 47.4, longitude: 8.6), radius: 100)
+
+  static func location(_ latitude: Double) -> Location {
+    Location(
+      coordinate: LocationCoordinate2D(latitude: latitude, longitude: 8.5), altitude: 410, horizontalAccuracy: 4, verticalAccuracy: 6,
+      speed: 3, course: 90,
+      timestamp: Date(timeIntervalSince1970: 1_764_000_000))
+  }
+
+  @Test func theTrackerIsHomeAwayOrInTheRegionAndLocationsAreRateLimited() {
+    var tracker = TrackerMessages(topics: TrackerTopics(prefix: "p", device: "/dev/ttyACM0"), interval: .seconds(10))
+    let start = ContinuousClock.now
+    func states(_ action: LocationManager.Action, after seconds: Int) -> [MQTTClient.Message] {
+      tracker.messages(for: action, at: start.advanced(by: .seconds(seconds)))
+    }
+    let first = states(.didUpdateLocations([Self.location(47.0)]), after: 0)
+    #expect(first.map(\.topic) == ["p/ttyACM0/actions", "p/ttyACM0/attributes", "p/ttyACM0/state"])
+    #expect(first.last?.payload == Array("not_home".utf8) && first.last?.retain == true && first.last?.qos == 1)
+    let attributes = try? JSONSerialization.jsonObject(with: Data(first[1].payload)) as? [String: Double]
+    #expect(attributes == ["latitude": 47.0, "longitude": 8.5, "gps_accuracy": 4, "altitude": 410, "speed": 3, "course": 90])
+    // Within the interval, locations wait; region events never do, and go at QoS 1.
+    #expect(states(.didUpdateLocations([Self.location(47.1)]), after: 5).isEmpty)
+    let entered = states(.didEnterRegion(Self.marina), after: 6)
+    #expect(entered.map(\.topic) == ["p/ttyACM0/actions", "p/ttyACM0/state"] && entered.allSatisfy { $0.qos == 1 })
+    #expect(entered.last?.payload == Array("marina".utf8))
+    #expect(states(.didEnterRegion(Self.home), after: 7).last?.payload == Array("home".utf8))
+    // Still in the marina too: leaving home makes it the marina again, then away.
+    #expect(states(.didExitRegion(Self.home), after: 8).last?.payload == Array("marina".utf8))
+    #expect(states(.didExitRegion(Self.marina), after: 9).last?.payload == Array("not_home".utf8))
+    #expect(states(.didUpdateLocations([Self.location(47.2)]), after: 10).map(\.topic) == ["p/ttyACM0/actions", "p/ttyACM0/attributes"])
+  }
+
+  @Test func homeAssistantDiscoversATrackerOnTheTopics() throws {
+    let discovery = HomeAssistantDiscovery(
+      topics: TrackerTopics(prefix: "fleet/van 1", device: "/dev/serial/by-id/usb-u-blox"), node: "box.lan", version: "1.0")
+    #expect(discovery.topic == "homeassistant/device_tracker/gpsbridge_box_lan_fleet_van_1_usb-u-blox/config")
+    let config = try #require(try JSONSerialization.jsonObject(with: Data(discovery.message.payload)) as? [String: Any])
+    #expect(config["state_topic"] as? String == "fleet/van 1/usb-u-blox/state")
+    #expect(config["json_attributes_topic"] as? String == "fleet/van 1/usb-u-blox/attributes")
+    #expect(config["availability_topic"] as? String == "fleet/van 1/availability")
+    #expect(config["source_type"] as? String == "gps" && config["payload_not_home"] as? String == "not_home")
+    #expect(discovery.message.retain && discovery.message.qos == 1)
+  }
+}
