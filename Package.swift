@@ -175,7 +175,7 @@ let package = Package(
       dependencies: ["Corrections", "Framing", "NMEA", "NMEASimulation", "Transports", "TestHelpers", "Plumbing", "GPSLocation"],
       exclude: ["Casters"]),
     .testTarget(
-      name: "AutomationTests", dependencies: ["Automation", "GPSLocation", "TestHelpers", "Plumbing"]),
+      name: "AutomationTests", dependencies: ["Automation", "GPSLocation", "TestHelpers", "Plumbing"], exclude: ["Clients"]),
     .testTarget(name: "TimeServiceTests", dependencies: ["TimeService", "Transports", "NMEA", "TestHelpers", "Plumbing"]),
     .testTarget(name: "TransportsTests", dependencies: ["Transports", "TestHelpers", "Plumbing", "NMEA", "NMEASimulation"]),
     .testTarget(

@@ -25,8 +25,8 @@ public final class MQTTClient: Sendable {
     /// Published after the queue when the client stops cleanly, before DISCONNECT
     /// (availability `offline`: a clean end sends no will).
     public var farewell: [Message] = []
-    /// The most messages waiting (queued and unacknowledged).
-    public var queueLimit = 1000
+    /// The most messages waiting (queued and unacknowledged): some 3 MB of JSON lines.
+    public var queueLimit = 10_000
     /// How long the broker has to answer CONNECT.
     public var connectTimeout: Duration = .seconds(10)
     /// The longest wait between attempts.
@@ -113,17 +113,27 @@ public final class MQTTClient: Sendable {
 
   public var statistics: Statistics { shared.withLock { $0.statistics } }
 
+  /// The messages waiting to be sent, oldest first.
+  package var waiting: [Message] { shared.withLock { $0.queue } }
+
   /// Queues `message`; returns at once.
   public func publish(_ message: Message) {
     let full: Int? = shared.withLock { shared in
       var full: Int?
       if shared.queue.count >= configuration.queueLimit {
-        let oldest = shared.queue.firstIndex { $0.qos == 0 } ?? 0
-        shared.queue.remove(at: oldest)
         shared.statistics.dropped += 1
         if !shared.saidFull {
           shared.saidFull = true
           full = configuration.queueLimit
+        }
+        // The oldest QoS 0 message makes room; with none, a QoS 0 newcomer is the one dropped,
+        // and only a QoS 1 one takes the oldest's place.
+        if let oldest = shared.queue.firstIndex(where: { $0.qos == 0 }) {
+          shared.queue.remove(at: oldest)
+        } else if message.qos == 0 {
+          return full
+        } else {
+          shared.queue.removeFirst()
         }
       }
       shared.queue.append(message)

@@ -18,7 +18,7 @@ public final class MQTTPublisher: Sendable {
     /// The box's name in Home Assistant (its host name by default).
     public var node: String = hostName()
     /// The most messages waiting while the broker is away.
-    public var queueLimit = 1000
+    public var queueLimit = 10_000
 
     public init(address: MQTTAddress, interval: Duration = .seconds(10)) {
       self.address = address

@@ -4,7 +4,8 @@ import Plumbing
 /// What one receiver's actions become on MQTT, pure: the Home Assistant device tracker's
 /// state (`home`, `not_home` or the region's name), its attributes, and every action as the
 /// JSON line `--json` prints on `PREFIX/DEVICE/actions`. Locations (and headings) are sent at
-/// most once an `interval`; region and visit events always, at QoS 1.
+/// most once an `interval`; region entry and exit and visits always, at QoS 1; the tracker's
+/// state at QoS 1 when it changes; everything else at QoS 0.
 package struct TrackerMessages: Sendable {
   package let topics: TrackerTopics
   package let interval: Duration
@@ -53,7 +54,7 @@ package struct TrackerMessages: Sendable {
     case .didDetermineState(let regionState, let region):
       inside.removeAll { $0 == region.identifier }
       if regionState == .inside { inside.append(region.identifier) }
-      messages.append(Self.atLeastOnce(line))
+      messages.append(line)
       if regionState != .unknown { messages += stateMessage() }
     case .didVisit:
       messages.append(Self.atLeastOnce(line))

@@ -97,6 +97,8 @@ extension GPSDWatch {
     writer.field("split24", split24)
     writer.field("pps", pps)
     if let device { writer.field("device", device) }
+    // gpsbridge's extension, said back only to a client that asked for it.
+    if regions { writer.field("regions", true) }
   }
 }
 

@@ -17,10 +17,13 @@ public struct GPSDWatch: Hashable, Sendable, Codable {
   public var timing = false
   /// One device only, by path.
   public var device: String?
+  /// gpsbridge's extension: also REGION and VISIT objects (region entry and exit, visits).
+  /// gpsd has no such setting; a client that does not ask sees exactly what gpsd would send.
+  public var regions = false
 
   public init(
     enable: Bool = false, json: Bool = false, nmea: Bool = false, raw: Int = 0, scaled: Bool = false, split24: Bool = false,
-    pps: Bool = false, timing: Bool = false, device: String? = nil
+    pps: Bool = false, timing: Bool = false, device: String? = nil, regions: Bool = false
   ) {
     self.enable = enable
     self.json = json
@@ -31,6 +34,7 @@ public struct GPSDWatch: Hashable, Sendable, Codable {
     self.pps = pps
     self.timing = timing
     self.device = device
+    self.regions = regions
   }
 
   public init(from decoder: any Decoder) throws {
@@ -47,6 +51,8 @@ public struct GPSDWatch: Hashable, Sendable, Codable {
   public var wantsReports: Bool { enable && (json || (!nmea && raw == 0)) }
   public var wantsSentences: Bool { enable && (nmea || raw == 1) }
   public var wantsBytes: Bool { enable && raw >= 2 }
+  /// Whether the client gets REGION and VISIT objects.
+  public var wantsRegions: Bool { enable && json && regions }
   /// Whether the watch takes what the receiver at `path` says: all receivers, or that one.
   public func accepts(_ path: String) -> Bool { device == nil || device == path }
 
@@ -61,10 +67,11 @@ public struct GPSDWatch: Hashable, Sendable, Codable {
     public var pps: Bool?
     public var timing: Bool?
     public var device: String?
+    public var regions: Bool?
 
     public init(
       enable: Bool? = nil, json: Bool? = nil, nmea: Bool? = nil, raw: Int? = nil, scaled: Bool? = nil, split24: Bool? = nil,
-      pps: Bool? = nil, timing: Bool? = nil, device: String? = nil
+      pps: Bool? = nil, timing: Bool? = nil, device: String? = nil, regions: Bool? = nil
     ) {
       self.enable = enable
       self.json = json
@@ -75,13 +82,14 @@ public struct GPSDWatch: Hashable, Sendable, Codable {
       self.pps = pps
       self.timing = timing
       self.device = device
+      self.regions = regions
     }
 
     /// Every setting of `watch`, as a request that sets them all.
     public init(_ watch: GPSDWatch) {
       self.init(
         enable: watch.enable, json: watch.json, nmea: watch.nmea, raw: watch.raw, scaled: watch.scaled, split24: watch.split24,
-        pps: watch.pps, timing: watch.timing, device: watch.device)
+        pps: watch.pps, timing: watch.timing, device: watch.device, regions: watch.regions ? true : nil)
     }
 
     /// Reads a `?WATCH=` object's text; the error says why not, in gpsd's words.
@@ -111,6 +119,7 @@ public struct GPSDWatch: Hashable, Sendable, Codable {
       if let split24 { writer.field("split24", split24) }
       if let pps { writer.field("pps", pps) }
       if let device { writer.field("device", device) }
+      if let regions { writer.field("regions", regions) }
       writer.endObject()
     }
 
@@ -132,11 +141,12 @@ public struct GPSDWatch: Hashable, Sendable, Codable {
 
   /// The watch after `change`, as gpsd keeps it: `enable` is true unless given; `json`,
   /// `nmea` and `raw` stay as the last request set them; `scaled`, `split24`, `pps`, `timing`
-  /// and `device` go back to their defaults unless given.
+  /// and `device` go back to their defaults unless given. (`regions`, gpsbridge's own, stays
+  /// as the last request set it, as `json` does.)
   public func applying(_ change: Change) -> GPSDWatch {
     GPSDWatch(
       enable: change.enable ?? true, json: change.json ?? json, nmea: change.nmea ?? nmea, raw: change.raw ?? raw,
       scaled: change.scaled ?? false, split24: change.split24 ?? false, pps: change.pps ?? false, timing: change.timing ?? false,
-      device: change.device)
+      device: change.device, regions: change.regions ?? regions)
   }
 }

@@ -301,6 +301,9 @@ public final class GPSDServer: @unchecked Sendable {
     case sentence([UInt8], device: String? = nil)
     /// Bytes as they came, to clients watching `raw:2`.
     case bytes([UInt8], device: String? = nil)
+    /// An object of gpsbridge's own (a REGION or VISIT report, its JSON without the line
+    /// end), to clients watching JSON with `"regions":true`.
+    case regionReport(String, device: String? = nil)
   }
 
   /// Serves `event` to the clients that watch for it, before returning: on the caller's
@@ -348,6 +351,11 @@ public final class GPSDServer: @unchecked Sendable {
     case .bytes(let bytes, let path):
       let name = receivers[receiverIndex(path)].path
       for client in clients.values where client.watch.wantsBytes && client.watch.accepts(name) { send(bytes, to: client) }
+    case .regionReport(let object, let path):
+      reports.write(object)
+      reports.append(ascii: 0x0D)
+      reports.append(ascii: 0x0A)
+      broadcast(about: receivers[receiverIndex(path)].path, to: \.wantsRegions)
     }
   }
 

@@ -1,4 +1,3 @@
-import Automation
 import FoundationEssentials
 import GPSLocation
 import NMEASimulation
@@ -41,11 +40,10 @@ func run(_ options: RunOptions) async -> Int32 {
   var output: any ActionOutput = options.json ? JSONLinesOutput() : TextOutput(status: source.status)
   defer { output.finish() }
   let actions = manager.delegateBatches()
-  // Actions out to MQTT (--mqtt), for as long as the run lasts.
-  let mqtt = options.mqtt.configuration.map { configuration in
-    Terminal.diagnostic("gpsbridge: publishing to \(configuration.address).")
-    return RunMQTT(MQTTPublisher(configuration, said: { Terminal.diagnostic($0) }))
-  }
+  // Actions out to MQTT and webhooks (--mqtt, --webhook), for as long as the run lasts.
+  let outlets = ActionOutlets(
+    mqtt: options.mqtt.configuration, webhooks: options.webhooks.urls, sendsLocations: options.significantChanges,
+    say: { Terminal.diagnostic($0) })
   // Every command in one step: the source starts after the last, so a replay gives the same
   // actions every time.
   await manager.perform(commands(for: options, regions: regions))
@@ -61,7 +59,7 @@ func run(_ options: RunOptions) async -> Int32 {
   var status: Int32 = 0
   var locations = 0
   reading: for await batch in actions {
-    mqtt?.publisher.take(batch, device: source.device)
+    outlets.take(batch, device: source.device)
     for action in batch {
       if case .didUpdateLocations = action { locations += 1 }
       // --once prints the one location and nothing else: its output is one line to parse.
@@ -93,8 +91,8 @@ func run(_ options: RunOptions) async -> Int32 {
       break reading
     }
     // A cause the corrections or the broker cannot get over ends the run.
-    if let failed = corrections?.failed ?? mqtt?.failed {
-      Terminal.diagnostic("Error: \(failed)")
+    if let failed = corrections?.failed ?? outlets.failed {
+      if corrections?.failed != nil { Terminal.diagnostic("Error: \(failed)") }
       status = 1
       break reading
     }
@@ -106,7 +104,7 @@ func run(_ options: RunOptions) async -> Int32 {
   if let failure = output.failure { status = Terminal.outcome(of: failure) }
   await withheldNotice.sayOnce()
   await corrections?.stop()
-  await mqtt?.stop()
+  await outlets.stop()
   await stopEverything(manager, regions: regions)
   return status
 }

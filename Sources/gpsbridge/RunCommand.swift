@@ -21,6 +21,8 @@ struct RunOptions: Equatable {
   var corrections = CorrectionOptions()
   /// Actions out to an MQTT broker (`--mqtt`, `--mqtt-interval`).
   var mqtt = MQTTOptions()
+  /// Region and visit events POSTed (`--webhook`).
+  var webhooks = WebhookOptions()
 }
 
 extension RunOptions {
@@ -90,7 +92,8 @@ extension RunOptions {
       },
       .flag("--once", \.options.once, help: "Print one location and exit; exit 1 if none comes in 10 s."),
     ] + CorrectionOptions.options(topic: .main).map { $0.lifted(\Draft.options.corrections) }
-      + MQTTOptions.options(topic: .main).map { $0.lifted(\Draft.options.mqtt) },
+      + MQTTOptions.options(topic: .main).map { $0.lifted(\Draft.options.mqtt) }
+      + WebhookOptions.options(topic: .main).map { $0.lifted(\Draft.options.webhooks) },
     examples: [
       "gpsbridge",
       "gpsbridge --device /dev/ttyACM0 --json | jq 'select(.locations) | .locations[0].latitude'",

@@ -57,6 +57,22 @@ func serve(_ options: ServeOptions) async -> Int32 {
   }
 
   // chrony is asked now and then whether it uses the time fed (when chronyc is there to ask).
+  // Regions and visits on the box (--regions, --visits), and where they go (--mqtt).
+  var regions: [Region] = []
+  for file in options.zones.regionFiles {
+    do {
+      regions += try readRegions(file)
+    } catch {
+      Terminal.diagnostic("Error: \(error)")
+      return 1
+    }
+  }
+  let outlets = ActionOutlets(
+    mqtt: options.zones.mqtt.configuration, webhooks: options.zones.webhooks.urls, sendsLocations: false,
+    say: { message in
+      if let status = said.withLock({ $0 }) { status.say(message) } else { Terminal.diagnostic(message) }
+    })
+  let zones = ServeZones(regions: regions, options: options.zones, outlets: outlets)
   let chrony = options.servesTime && ChronyCheck.isChronycInstalled ? ChronyWatch(control: options.chronyControl) : nil
   var configuration = GPSDServer.Configuration()
   configuration.host = options.listen.host
@@ -158,6 +174,10 @@ func serve(_ options: ServeOptions) async -> Int32 {
         corrections?.cancel()
         correctionStreams.withLock { $0.removeAll { $0 === client } }
       }
+      let following =
+        zones.follows(member.source.device)
+        ? Task { await zones.follow(member.receiver, device: member.source.device, server: server, status: status) } : nil
+      defer { following?.cancel() }
       await page.following(member.receiver, device: member.source.device, corrections: client) {
         await server.serve(member.receiver, device: member.source.device, bitsPerSecond: member.source.bitsPerSecond)
       }
@@ -166,6 +186,8 @@ func serve(_ options: ServeOptions) async -> Int32 {
     status.say("Error: \(error)")
     return 1
   }
+  // The broker hears what is queued, `offline` and a clean DISCONNECT before serve ends.
+  await outlets.stop()
   drawing.cancel()
   await drawing.value
   status.say()

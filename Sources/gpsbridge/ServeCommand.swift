@@ -27,6 +27,8 @@ struct ServeOptions: Equatable {
   var chronyControl = ChronyCheck.defaultControl
   /// Where RTK corrections come from (`--ntrip`), and how often the receiver's GGA goes up.
   var corrections = CorrectionOptions()
+  /// Regions and visits on the box, and where they go.
+  var zones = ZoneOptions()
 
   /// Whether the receivers' time feeds the system clock.
   var servesTime: Bool { chrony != nil || ntpSharedMemory != nil }
@@ -47,6 +49,7 @@ struct ServeOptions: Equatable {
     var http: GPSDAddress?
     var chronyControl: String?
     var corrections = CorrectionOptions()
+    var zones = ZoneOptions()
   }
 
   /// `--http`'s value: a port on loopback, or an address with or without a port.
@@ -143,7 +146,8 @@ struct ServeOptions: Equatable {
             "chrony's command socket, as chronyc -h takes it: with --chrony or --ntp-shm, serve asks chrony there whether it uses the time (every 5 s until it does, then every 30 s), and says what to fix.",
           defaultValue: ChronyCheck.defaultControl
         ) { draft, value in draft.chronyControl = value },
-      ] + CorrectionOptions.options(topic: .serve).map { $0.lifted(\Draft.corrections) },
+      ] + CorrectionOptions.options(topic: .serve).map { $0.lifted(\Draft.corrections) }
+      + ZoneOptions.options(topic: .serve).map { $0.lifted(\Draft.zones) },
     examples: [
       "gpsbridge serve",
       "gpsbridge serve --device /dev/ttyACM0",
@@ -184,6 +188,11 @@ struct ServeOptions: Equatable {
           topic: .serve)
       }
     }
+    if draft.zones.device != nil, !draft.zones.isEnabled {
+      throw UsageError(
+        message: "--regions-device names the receiver whose regions and visits are followed: give --regions, --visits or --mqtt too.",
+        topic: .serve)
+    }
     if draft.chronyControl != nil, draft.chrony == nil, draft.ntpSharedMemory == nil {
       throw UsageError(message: "--chrony-control asks chrony about the time fed with --chrony or --ntp-shm: name one.", topic: .serve)
     }
@@ -200,7 +209,7 @@ struct ServeOptions: Equatable {
       ServeOptions(
         source: source, moreDevices: draft.sources.moreDevices, listen: draft.listen ?? .standard, chrony: draft.chrony,
         ntpSharedMemory: draft.ntpSharedMemory, pps: draft.pps, loop: draft.loop, http: draft.http,
-        chronyControl: draft.chronyControl ?? ChronyCheck.defaultControl, corrections: draft.corrections))
+        chronyControl: draft.chronyControl ?? ChronyCheck.defaultControl, corrections: draft.corrections, zones: draft.zones))
   }
 
   /// The receivers named (`--device`, with wildcards or not) and their pulses: at most as

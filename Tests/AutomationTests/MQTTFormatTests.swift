@@ -1,5 +1,6 @@
 import Foundation
 import GPSLocation
+import Plumbing
 import Testing
 
 @testable import Automation
@@ -60,6 +61,24 @@ struct MQTTFormatTests {
     #expect(throws: MQTTAddress.ParseError.emptyPrefix) { try MQTTAddress(parsing: "mqtt://localhost/a//b") }
     #expect(throws: MQTTAddress.ParseError.badPort) { try MQTTAddress(parsing: "mqtt://localhost:99999/a") }
     #expect(throws: MQTTAddress.ParseError.notMQTT) { try MQTTAddress(parsing: "http://localhost/a") }
+  }
+
+  @Test func aFullQueueDropsLocationsFirstAndSaysSoOnce() throws {
+    var configuration = MQTTClient.Configuration(address: try MQTTAddress(parsing: "mqtt://127.0.0.1:1/p"), clientID: "c")
+    configuration.queueLimit = 3
+    let said = Locked<[String]>([])
+    let client = MQTTClient(configuration, said: { message in said.withLock { $0.append(message) } })
+    func message(_ name: String, qos: UInt8) -> MQTTClient.Message { MQTTClient.Message(topic: name, payload: "", qos: qos) }
+    client.publish(message("location 1", qos: 0))
+    client.publish(message("entered", qos: 1))
+    client.publish(message("location 2", qos: 0))
+    client.publish(message("exited", qos: 1))  // the oldest location makes room
+    client.publish(message("visit", qos: 1))  // and the next
+    client.publish(message("location 3", qos: 0))  // no location left to drop: this one goes
+    client.publish(message("state", qos: 1))  // only QoS 1 waits: the oldest goes
+    #expect(client.waiting.map(\.topic) == ["exited", "visit", "state"])
+    #expect(client.statistics.dropped == 4)
+    #expect(said.withLock { $0 }.count == 1, "\(said.withLock { $0 })")
   }
 
   static let home = Region(identifier: "Home", center: LocationCoordinate2D(latitude: 47.3, longitude: 8.5), radius: 50)

@@ -26,33 +26,10 @@ struct ReadmeCorrectionsTests {
         .replacingOccurrences(of: "/tmp/rover0", with: directory.path + "/rover0")
         .replacingOccurrences(of: ":2102", with: ":\(casterPort)").replacingOccurrences(of: ":2948", with: ":\(gpsdPort)")
     }.joined(separator: "\n")
-    // The shell notes its own process group (setsid may fork), so the whole of it can go.
-    let group = directory.appendingPathComponent("group")
-    let said = directory.appendingPathComponent("said.txt")
-    _ = FileManager.default.createFile(atPath: said.path, contents: nil)
-    let shell = Process()
     // A session of its own, so the whole group (simulators, str2str, serve) is stopped at the end.
-    shell.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-    shell.arguments = ["bash", "-c", "echo $$ > \(group.path)\n" + script]
-    shell.currentDirectoryURL = directory
-    let path = URL(fileURLWithPath: Gpsbridge.executable).deletingLastPathComponent().path
-    shell.environment = ProcessInfo.processInfo.environment.merging([
-      "PATH": path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")
-    ]) {
-      $1
-    }
-    shell.standardOutput = FileHandle.nullDevice
-    shell.standardError = try FileHandle(forWritingTo: said)
-    try shell.run()
-    defer {
-      if let leader = (try? String(contentsOf: group, encoding: .utf8)).flatMap({
-        Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
-      }) {
-        kill(-leader, SIGKILL)
-      }
-      shell.waitUntilExit()
-    }
-    let text = { (try? String(contentsOf: said, encoding: .utf8)) ?? "" }
+    let shell = try ShellScript(script, in: directory)
+    defer { shell.stop() }
+    let text = { shell.said }
     #expect(
       await eventually(timeout: .seconds(90), every: .milliseconds(500)) { text().contains("the fix went from RTK float to RTK fixed.") },
       "\(script)\n\(text())")

@@ -45,14 +45,7 @@ final class Broker: @unchecked Sendable {
     try process.run()
     self.process = process
     // Listening before anyone connects.
-    let deadline = Date().addingTimeInterval(10)
-    while Date() < deadline {
-      if let socket = try? FileDescriptor.connectTCP(host: "127.0.0.1", port: port) {
-        try? socket.close()
-        break
-      }
-      usleep(50_000)
-    }
+    waitUntilListening(port: port)
   }
 
   /// Stops the broker as a service manager would (SIGTERM: it saves its sessions), SIGKILL

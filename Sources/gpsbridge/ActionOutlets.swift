@@ -1,0 +1,74 @@
+import Automation
+import FoundationEssentials
+import GPSLocation
+
+/// Where actions go beyond the terminal (`--mqtt`, `--webhook`), each running in a task of its
+/// own while `run` or `serve` lasts; a cause that cannot go away (the broker refuses the
+/// password) kept for the caller to end on or say.
+final class ActionOutlets: Sendable {
+  let publisher: MQTTPublisher?
+  let webhooks: [WebhookSender]
+  private let running: [Task<Void, Never>]
+  private let failure: Shared<String?>
+  private let say: @Sendable (String) -> Void
+
+  init(mqtt: MQTTPublisher.Configuration?, webhooks urls: [URL], sendsLocations: Bool, say: @escaping @Sendable (String) -> Void) {
+    let failure = Shared<String?>(nil)
+    let publisher = mqtt.map { MQTTPublisher($0, said: say) }
+    let webhooks = urls.map { url in
+      var configuration = WebhookSender.Configuration(url: url)
+      configuration.sendsLocations = sendsLocations
+      return WebhookSender(configuration, said: say)
+    }
+    self.publisher = publisher
+    self.webhooks = webhooks
+    self.failure = failure
+    self.say = say
+    var running: [Task<Void, Never>] = []
+    if let publisher {
+      say("gpsbridge: publishing to \(publisher.configuration.address).")
+      running.append(
+        Task {
+          do {
+            try await publisher.run()
+          } catch {
+            failure.withLock { $0 = "MQTT: \(error)" }
+            say("Error: MQTT: \(error)")
+          }
+        })
+    }
+    for webhook in webhooks {
+      say("gpsbridge: events go to the webhook at \(webhook.shownURL).")
+      running.append(Task { await webhook.run() })
+    }
+    self.running = running
+  }
+
+  var isEmpty: Bool { publisher == nil && webhooks.isEmpty }
+
+  /// Passes `batch`, of the receiver named `device`, to every outlet. Returns at once.
+  func take(_ batch: [LocationManager.Action], device: String) {
+    publisher?.take(batch, device: device)
+    for webhook in webhooks { webhook.take(batch, device: device) }
+  }
+
+  var failed: String? { failure.withLock { $0 } }
+
+  /// Stops: the broker gets what is queued, `offline` and a clean DISCONNECT; then says what
+  /// each outlet did.
+  func stop() async {
+    for task in running { task.cancel() }
+    for task in running { await task.value }
+    if let done = publisher?.client.statistics {
+      say(
+        "gpsbridge: MQTT: \(done.published) messages published (\(done.acknowledged) acknowledged at QoS 1) in \(done.connections) connection\(done.connections == 1 ? "" : "s"); at most \(done.mostQueued) waited, \(done.dropped) dropped\(done.queued > 0 ? ", \(done.queued) left unsent" : "")."
+      )
+    }
+    for webhook in webhooks {
+      let done = webhook.statistics
+      say(
+        "gpsbridge: webhook \(webhook.shownURL): \(done.delivered) events delivered, \(done.retries) retries, \(done.failed) given up, \(done.dropped) dropped\(done.queued > 0 ? ", \(done.queued) left unsent" : "")."
+      )
+    }
+  }
+}
