@@ -7,9 +7,10 @@
 /// whatever is ready thus pay one lock and one wake-up per batch, never per element, and a
 /// reader that keeps up still gets each element as soon as it is yielded.
 ///
-/// **Buffering policy:** each subscriber's queue holds at most ``bufferLimit`` elements;
-/// when a subscriber falls that far behind, its oldest unread elements are dropped, so one
-/// slow reader can neither grow memory without bound nor hold back the rest. At 10 Hz with
+/// **Buffering policy:** each subscriber's queue holds at most ``bufferLimit`` elements (or
+/// one batch, if that is larger: a batch is never cut); when a subscriber falls that far
+/// behind, its oldest unread elements are dropped, so one slow reader can neither grow memory
+/// without bound nor hold back the rest. At 10 Hz with
 /// heading and regions that is well over a minute of backlog.
 ///
 /// A producer that would rather wait than lose elements (a replay running as fast as it can)
@@ -98,18 +99,20 @@ package final class Broadcaster<Element: Sendable>: Sendable {
 
   /// Sends `element` to every current subscriber.
   package func yield(_ element: Element) {
-    publish { $0.append(element) }
+    publish(count: 1) { $0.append(element) }
   }
 
   /// Sends `elements`, in order, to every current subscriber, with one lock and at most one
   /// wake-up per subscriber.
   package func yield(contentsOf elements: [Element]) {
     guard !elements.isEmpty else { return }
-    publish { $0.append(contentsOf: elements) }
+    publish(count: elements.count) { $0.append(contentsOf: elements) }
   }
 
-  private func publish(_ append: (inout [Element]) -> Void) {
-    let limit = bufferLimit
+  private func publish(count: Int, _ append: (inout [Element]) -> Void) {
+    // One batch is never cut: a perform of 10,000 regions yields 20,000 actions together,
+    // and a reader gets all of them (older unread elements go first).
+    let limit = max(bufferLimit, count)
     state.withLock { state in
       for index in state.queues.indices {
         append(&state.queues[index].elements)

@@ -119,6 +119,44 @@ struct BrokerTests {
     #expect(subscriber.payloads(on: "fleet/box1/drive_nmea/state").last == "not_home")
   }
 
+  @Test func tenThousandRegionsLoseNoCrossingOnTheBroker() async throws {
+    let directory = scratchDirectory("mqtt-many-\(UUID().uuidString.prefix(8))")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let broker = try Broker(directory: directory)
+    try broker.start()
+    defer { broker.stop() }
+    let subscriber = try Subscriber(broker: broker)
+    defer { subscriber.stop() }
+    try await Self.waitUntilSubscribed(subscriber, broker: broker)
+    let (capture, _) = try await Self.drive(in: directory)
+    // A 100 by 100 grid of regions 80 m across, 110 m apart, over the drive and far beyond.
+    var regions: [String] = []
+    for row in 0..<100 {
+      for column in 0..<100 {
+        let latitude = 47.370 + Double(row) * 0.001
+        let longitude = 8.535 + Double(column) * 0.0015
+        regions.append(#"{"identifier":"r\#(row)-\#(column)","center":{"latitude":\#(latitude),"longitude":\#(longitude)},"radius":40}"#)
+      }
+    }
+    let file = directory.appendingPathComponent("many.json")
+    try Data(("[" + regions.joined(separator: ",") + "]").utf8).write(to: file)
+    let run = try RunningProgram(
+      ["--replay", capture, "--speed", "max", "--regions", file.path, "--json", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/many"],
+      in: directory, keepsOutput: true)
+    defer { run.stop() }
+    #expect(await eventually(timeout: .seconds(120)) { !run.process.isRunning }, "\(run.said)")
+    #expect(run.process.terminationStatus == 0, "\(run.said)")
+    let printed = run.printed.split(separator: "\n").map(String.init)
+    // Every region was taken: its start is printed (a batch of 20,000 actions is never cut).
+    #expect(printed.filter { $0.contains(#""event":"didStartMonitoring""#) }.count == 10_000)
+    let crossings = Self.regionEvents(printed)
+    #expect(crossings.count > 10, "\(crossings.count)")
+    // Every crossing reaches the broker, in order, whatever else the queue had to drop.
+    #expect(
+      await eventually(timeout: .seconds(30)) { Self.regionEvents(subscriber.payloads(on: "many/drive_nmea/actions")) == crossings },
+      "\(Self.regionEvents(subscriber.payloads(on: "many/drive_nmea/actions")).count) of \(crossings.count); \(run.said)")
+  }
+
   @Test func aBrokerThatWantsAPasswordRefusesAWrongOneClearly() async throws {
     let directory = scratchDirectory("mqtt-password-\(UUID().uuidString.prefix(8))")
     defer { try? FileManager.default.removeItem(at: directory) }

@@ -158,4 +158,15 @@ import Testing
     #expect(await subscription.next(into: &batch))
     #expect(batch == Array(17..<27))
   }
+
+  @Test func oneBatchLargerThanTheLimitIsNeverCut() async {
+    // As a perform of 10,000 regions yields 20,000 actions at once.
+    let broadcaster = Broadcaster<Int>(bufferLimit: 10)
+    let subscription = broadcaster.subscribeBatches()
+    broadcaster.yield(contentsOf: [-2, -1])
+    broadcaster.yield(contentsOf: Array(0..<25))
+    var batch: [Int] = []
+    #expect(await subscription.next(into: &batch))
+    #expect(batch == Array(0..<25))
+  }
 }
