@@ -34,14 +34,15 @@ struct ExampleCommandTests {
     return String(line[..<hash.lowerBound]).trimmingCharacters(in: .whitespaces)
   }
 
-  /// Whether the command needs hardware or a service this test does not have.
   /// Whether `command` needs what the box has and this test does not make: a receiver, a gpsd,
   /// the system's chronyd (`time`), a caster on the internet (`ntrip`, which `CorrectionsTests`
-  /// runs against str2str), or the user's own shell set-up (`completion`, whose loading
-  /// `ManPageAndCompletionTests` checks).
+  /// runs against str2str), the user's own shell set-up (`completion`, whose loading
+  /// `ManPageAndCompletionTests` checks), or the box's own files under /etc/gpsbridge (the
+  /// fleet recipe's, which `ReadmeAutomationTests` runs with a file of its own).
   static func needsHardware(_ command: String) -> Bool {
     (command.contains("--device") && !command.contains("--pty")) || command.contains("--gpsd") || command.hasPrefix("gpsbridge record")
       || command.contains("gpsbridge time") || command.contains("gpsbridge completion") || command.contains("gpsbridge ntrip")
+      || command.contains("/etc/gpsbridge/")
   }
 
   static let scratch: URL = {
