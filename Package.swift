@@ -137,6 +137,11 @@ let package = Package(
       path: "Benchmarks/ServeBenchmark"
     ),
     .executableTarget(
+      name: "automation-benchmark",
+      dependencies: ["Automation", "GPSLocation", "Plumbing"],
+      path: "Benchmarks/AutomationBenchmark"
+    ),
+    .executableTarget(
       name: "corrections-benchmark",
       dependencies: ["Corrections", "Framing", "Transports", "Plumbing"],
       path: "Benchmarks/CorrectionsBenchmark"

@@ -11,7 +11,9 @@
 //   without the stuck client, and whether the stuck one was dropped.
 //
 // Sections 1 and 2 also measure `serve --http` with its status page open and Prometheus
-// scraping `/metrics` every second (the real Prometheus when it is installed).
+// scraping `/metrics` every second (the real Prometheus when it is installed), and, when
+// Mosquitto is installed, `serve --regions --mqtt` publishing to a Mosquitto of its own (a
+// location a second, the Home Assistant tracker, the actions).
 //
 //   swift build -c release --product gpsbridge
 //   swift run -c release serve-benchmark [--clients N] [--seconds S] [--rounds N] [--gpsbridge PATH]
@@ -56,6 +58,40 @@ guard FileManager.default.isExecutableFile(atPath: gpsbridge) else {
   exit(1)
 }
 let gpsd = ["/usr/sbin/gpsd", "/usr/bin/gpsd"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+/// `serve` following the receiver's regions and publishing to a Mosquitto of its own, a
+/// location every second; `nil` without Mosquitto.
+func bridgeWithMQTT(device: String) throws -> Server? {
+  guard let mosquitto = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto"].first(where: FileManager.default.isExecutableFile) else { return nil }
+  let (port, brokerPort) = (FakeGPSD.freePort(), FakeGPSD.freePort())
+  let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-benchmark-mqtt-\(getpid())-\(brokerPort)")
+  try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  try "listener \(brokerPort) 127.0.0.1\nallow_anonymous true\n".write(
+    to: directory.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
+  // Around where the receiver drives (48°07.0', 11°31.0'): it starts inside.
+  try #"[{"identifier":"home","center":{"latitude":48.1167,"longitude":11.5167},"radius":100}]"#.write(
+    to: directory.appendingPathComponent("regions.json"), atomically: true, encoding: .utf8)
+  let broker = Process()
+  broker.executableURL = URL(fileURLWithPath: mosquitto)
+  broker.arguments = ["-c", directory.appendingPathComponent("mosquitto.conf").path]
+  broker.standardOutput = FileHandle.nullDevice
+  broker.standardError = FileHandle.nullDevice
+  try broker.run()
+  usleep(300_000)
+  var server = try Server.start(
+    "gpsbridge serve, --regions --mqtt", gpsbridge,
+    [
+      "serve", "--device", device, "--baud", "115200", "--listen", "127.0.0.1:\(port)", "--regions",
+      directory.appendingPathComponent("regions.json").path, "--visits", "--mqtt", "mqtt://127.0.0.1:\(brokerPort)/bench",
+      "--mqtt-interval", "1",
+    ], port: port)
+  server.watchers.append {
+    kill(broker.processIdentifier, SIGKILL)
+    broker.waitUntilExit()
+    try? FileManager.default.removeItem(at: directory)
+  }
+  return server
+}
 
 // MARK: The receiver
 
@@ -440,7 +476,7 @@ func stuck(withStuckClient: Bool, capture: String) async throws -> String {
 
 say("serve-benchmark: \(gpsbridge)\(gpsd.map { " against \($0)" } ?? " (gpsd is not installed: its rows are skipped)")")
 say("\n1. \(clientCount) clients, a 10 Hz receiver on a pty, \(seconds) s")
-for start in [bridge, bridgeWatched, realGPSD] {
+for start in [bridge, bridgeWatched, bridgeWithMQTT, realGPSD] {
   if let line = try await clients(start) { say("   " + line) }
 }
 
