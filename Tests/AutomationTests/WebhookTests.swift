@@ -69,7 +69,7 @@ struct WebhookTests {
       ], in: directory, keepsOutput: true)
     defer { run.stop() }
     #expect(await eventually(timeout: .seconds(90)) { !run.process.isRunning }, "\(run.said)")
-    #expect(run.process.terminationStatus == 0, "\(run.said)")
+    #expect(run.exitStatus == 0, "\(run.said)")
     let printed = BrokerTests.regionEvents(run.printed.split(separator: "\n").map(String.init))
     #expect(printed.count >= 4, "\(printed)")
     let requests = receiver.requests
@@ -99,6 +99,6 @@ struct WebhookTests {
     #expect(await eventually(timeout: .seconds(60)) { run.said.contains(said) }, "\(run.said)")
     // The run goes on to the capture's end, and ends by itself.
     #expect(await eventually(timeout: .seconds(90)) { !run.process.isRunning }, "\(run.said)")
-    #expect(run.process.terminationStatus == 0 && run.printed.contains(#""code":"endOfCapture""#), "\(run.said)")
+    #expect(run.exitStatus == 0 && run.printed.contains(#""code":"endOfCapture""#), "\(run.said)")
   }
 }

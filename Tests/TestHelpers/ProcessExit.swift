@@ -7,4 +7,9 @@ extension Process {
   public func waitForExit(bound: Duration = .seconds(60)) {
     _ = eventuallyBlocking(timeout: bound) { !isRunning }
   }
+
+  /// Its exit status, or `nil` while it runs: Foundation's `terminationStatus` traps on a
+  /// process still running, and a test that asked it after a wait that timed out ended the
+  /// whole test run with SIGILL.
+  public var exitStatus: Int32? { isRunning ? nil : terminationStatus }
 }

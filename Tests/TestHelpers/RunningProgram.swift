@@ -26,6 +26,9 @@ public final class RunningProgram: @unchecked Sendable {
   /// What it has said on standard error so far.
   public var said: String { (try? String(contentsOf: errorLog, encoding: .utf8)) ?? "" }
 
+  /// Its exit status, `nil` while it runs.
+  public var exitStatus: Int32? { process.exitStatus }
+
   /// What it has printed so far (with `keepsOutput`).
   public var printed: String { outputLog.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? "" }
 

@@ -208,5 +208,5 @@ func shell(_ command: String) -> Int32 {
   process.arguments = ["-c", command]
   try? process.run()
   process.waitForExit()
-  return process.terminationStatus
+  return process.exitStatus ?? -1
 }

@@ -221,7 +221,7 @@ import Testing
       try process.run()
       let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
       process.waitForExit()
-      #expect(process.terminationStatus == 1)
+      #expect(process.exitStatus == 1)
       #expect(text.contains("Permission denied opening \(pty.slavePath). Add yourself to the 'dialout' group"))
     }
   }
@@ -235,7 +235,7 @@ import Testing
       process.terminate()
       let data = output.fileHandleForReading.readDataToEndOfFile()
       process.waitForExit()
-      #expect(process.terminationStatus == 0)
+      #expect(process.exitStatus == 0)
       let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
       #expect(lines.count > 5 && lines.last == "")
       for line in lines.dropLast() {
@@ -277,7 +277,7 @@ import Testing
       _ = output.fileHandleForReading.availableData
       try output.fileHandleForReading.close()
       process.waitForExit()
-      #expect(process.terminationStatus == 0)
+      #expect(process.exitStatus == 0)
       #expect(error.fileHandleForReading.readDataToEndOfFile().isEmpty)
     }
   }
