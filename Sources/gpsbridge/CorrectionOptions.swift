@@ -6,6 +6,11 @@ struct CorrectionOptions: Equatable {
   var ntrip: NTRIPAddress?
   var ggaSeconds: Int?
 
+  /// `--ntrip-gga` alone is a mistake worth saying.
+  func check(topic: HelpTopic) throws(UsageError) {
+    if ggaSeconds != nil, ntrip == nil { throw UsageError(message: "--ntrip-gga goes with --ntrip: give --ntrip too.", topic: topic) }
+  }
+
   /// The client's configuration, when corrections were asked for.
   var configuration: NTRIPClient.Configuration? {
     ntrip.map { NTRIPClient.Configuration(address: $0, ggaInterval: ggaSeconds.map { .seconds($0) }) }

@@ -5,6 +5,12 @@ import Automation
 struct MQTTOptions: Equatable {
   var address: MQTTAddress?
   var intervalSeconds: Double = 10
+  var intervalGiven = false
+
+  /// `--mqtt-interval` alone is a mistake worth saying.
+  func check(topic: HelpTopic) throws(UsageError) {
+    if intervalGiven, address == nil { throw UsageError(message: "--mqtt-interval goes with --mqtt: give --mqtt too.", topic: topic) }
+  }
 
   /// The publisher's configuration, when MQTT was asked for.
   var configuration: MQTTPublisher.Configuration? {
@@ -33,6 +39,7 @@ struct MQTTOptions: Equatable {
           throw UsageError(message: "--mqtt-interval takes seconds from 0 to 3600, like 10; got '\(value ?? "")'.", topic: topic)
         }
         draft.intervalSeconds = seconds
+        draft.intervalGiven = true
       }.attached(to: "--mqtt"),
     ]
   }

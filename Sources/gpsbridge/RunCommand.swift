@@ -109,6 +109,8 @@ extension RunOptions {
     } else if draft.options.viaLibGPS {
       throw UsageError(message: "--via libgps reads gpsd: give --gpsd [HOST[:PORT]] too.")
     }
+    try draft.options.corrections.check(topic: .main)
+    try draft.options.mqtt.check(topic: .main)
     if draft.options.corrections.ntrip != nil {
       switch draft.options.source {
       case .device, .automatic: break

@@ -188,6 +188,8 @@ struct ServeOptions: Equatable {
           topic: .serve)
       }
     }
+    try draft.corrections.check(topic: .serve)
+    try draft.zones.mqtt.check(topic: .serve)
     if draft.zones.device != nil, !draft.zones.isEnabled {
       throw UsageError(
         message: "--regions-device names the receiver whose regions and visits are followed: give --regions, --visits or --mqtt too.",

@@ -128,6 +128,24 @@ import Testing
       "--pps /dev/pps0 cannot be the pulse of every receiver '/dev/ttyUSB*' matches: give dcd or cts (each receiver's own line)."
     ),
     (["simulate", "--live"], "--live plays in step with the clock, so it needs --pty <link>."),
+    (
+      ["--mqtt", "mqtt://broker.lan/fleet/+"],
+      "--mqtt takes mqtt://[USER:PASSWORD@]HOST[:PORT]/PREFIX, like mqtt://localhost/gpsbridge; 'mqtt://broker.lan/fleet/+': its topic prefix 'fleet/+' has a wildcard (+ or #), which MQTT allows only in subscriptions."
+    ),
+    (
+      ["--mqtt", "http://broker.lan/a"],
+      "--mqtt takes mqtt://[USER:PASSWORD@]HOST[:PORT]/PREFIX, like mqtt://localhost/gpsbridge; 'http://broker.lan/a': it is not mqtt://[USER:PASSWORD@]HOST[:PORT]/PREFIX."
+    ),
+    (["--mqtt-interval", "5"], "--mqtt-interval goes with --mqtt: give --mqtt too."),
+    (["serve", "--ntrip-gga", "5"], "--ntrip-gga goes with --ntrip: give --ntrip too."),
+    (
+      ["serve", "--webhook", "ftp://ha.lan/hook"],
+      "--webhook takes an http or https URL, like https://ha.example.org/api/webhook/ID; got 'ftp://ha.lan/hook'."
+    ),
+    (
+      ["--ntrip", "ntrip://caster.lan/BASE1", "--replay", "drive.nmea"],
+      "--ntrip sends corrections to a receiver on a serial port, which can be written to: give --device PATH."
+    ),
   ])
   func usageErrorsSayWhatIsWrong(_ arguments: [String], _ message: String) {
     #expect(throws: UsageError.self) { try parse(arguments) }
