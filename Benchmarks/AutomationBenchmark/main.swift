@@ -65,6 +65,12 @@ final class Broker: @unchecked Sendable {
     process.arguments = ["-c", directory.appendingPathComponent("mosquitto.conf").path]
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
+    // A child inherits the spawning thread's signal mask, and a pool thread blocks SIGTERM:
+    // Mosquitto then never hears it (and never saves its sessions).
+    var empty = sigset_t(), previous = sigset_t()
+    sigemptyset(&empty)
+    pthread_sigmask(SIG_SETMASK, &empty, &previous)
+    defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
     try process.run()
     self.process = process
     for _ in 0..<200 {
@@ -76,10 +82,13 @@ final class Broker: @unchecked Sendable {
     }
   }
 
+  /// SIGTERM (it saves its sessions), SIGKILL after 5 s.
   func stop() {
     guard let process, process.isRunning else { return }
     process.terminate()
-    process.waitUntilExit()
+    for _ in 0..<250 where process.isRunning { usleep(20_000) }
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    while process.isRunning { usleep(20_000) }
     self.process = nil
   }
 

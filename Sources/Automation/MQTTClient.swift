@@ -220,6 +220,8 @@ public final class MQTTClient: Sendable {
       }
     }
     defer { try? socket.close() }
+    // A region event goes the moment it is known, not 40 ms later behind the one before.
+    socket.sendsAtOnce()
     var connection = Connection(socket: socket)
     let keepAlive = UInt16(clamping: configuration.keepAlive.components.seconds)
     let connect = MQTTPacket.Connect(

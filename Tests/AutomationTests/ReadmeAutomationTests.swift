@@ -92,7 +92,7 @@ struct ReadmeAutomationTests {
     box.arguments = ["-c", boxFile.path]
     box.standardOutput = FileHandle.nullDevice
     box.standardError = FileHandle.nullDevice
-    try box.run()
+    try box.runWithSignalsUnblocked()
     defer {
       kill(box.processIdentifier, SIGKILL)
       box.waitUntilExit()

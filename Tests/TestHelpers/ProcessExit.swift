@@ -12,4 +12,17 @@ extension Process {
   /// process still running, and a test that asked it after a wait that timed out ended the
   /// whole test run with SIGILL.
   public var exitStatus: Int32? { isRunning ? nil : terminationStatus }
+
+  /// Starts the process with no signal blocked. A child inherits the signal mask of the thread
+  /// that spawns it, and the test runner's pool threads block SIGINT and SIGTERM: a Mosquitto
+  /// or a gpsbridge started from one never hears them, so it never stops cleanly (nor saves
+  /// its sessions) and is only ever SIGKILLed.
+  public func runWithSignalsUnblocked() throws {
+    var empty = sigset_t()
+    var previous = sigset_t()
+    sigemptyset(&empty)
+    pthread_sigmask(SIG_SETMASK, &empty, &previous)
+    defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+    try run()
+  }
 }

@@ -20,7 +20,7 @@ public final class RunningProgram: @unchecked Sendable {
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     process.standardOutput = try outputLog.map { try FileHandle(forWritingTo: $0) } ?? FileHandle.nullDevice
     process.standardError = try FileHandle(forWritingTo: errorLog)
-    try process.run()
+    try process.runWithSignalsUnblocked()
   }
 
   /// What it has said on standard error so far.

@@ -13,16 +13,18 @@ struct SignalTests {
   /// Starts `arguments` with `environment`, waits for `ready` (or nothing), sends `signal`, and
   /// gives how long the program took to end after it, or `nil` if it never did.
   static func stop(
-    _ arguments: [String], signal: Int32, environment: [String: String] = [:], ready: () -> Void = {}
+    _ arguments: [String], signal: Int32, environment: [String: String] = [:], blocked: Bool = false, ready: () -> Void = {}
   ) throws -> TimeInterval? {
     // Started as a service manager or a shell starts it: no signal blocked or ignored (the
-    // test runner's threads may block some, and a child inherits that).
+    // test runner's threads may block some, and a child inherits that); or, with `blocked`,
+    // as a careless parent might, with SIGINT and SIGTERM blocked.
+    let mask = blocked ? "[signal.SIGINT, signal.SIGTERM]" : "[]"
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
     process.arguments =
       [
         "-c",
-        "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
+        "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, \(mask)); "
           + "[signal.signal(s, signal.SIG_DFL) for s in (signal.SIGINT, signal.SIGTERM)]; os.execv(sys.argv[1], sys.argv[1:])",
         Gpsbridge.executable,
       ] + arguments
@@ -46,6 +48,19 @@ struct SignalTests {
       return nil
     }
     return Date().timeIntervalSince(sent)
+  }
+
+  /// A parent may start it with SIGINT and SIGTERM blocked (a child inherits the mask of the
+  /// thread that spawned it: a pool thread's blocks them). It hears them all the same: its
+  /// main thread waits in Dispatch's `sigsuspend` with nothing blocked.
+  @Test(arguments: [SIGTERM, SIGINT])
+  func aProgramStartedWithTheStopSignalsBlockedStillHearsThem(signal: Int32) async throws {
+    let capture = Program.fixtures.appendingPathComponent("ublox-m8-1hz.nmea").path
+    let took = try await blocking {
+      try Self.stop(
+        ["serve", "--replay", capture, "--listen", "127.0.0.1:\(FakeGPSD.freePort())"], signal: signal, blocked: true)
+    }
+    #expect(took != nil, "the signal was never heard")
   }
 
   @Test func serveStopsOnSIGTERMJustAfterItSaysReady() async throws {

@@ -42,7 +42,7 @@ final class Broker: @unchecked Sendable {
     process.arguments = ["-c", directory.appendingPathComponent("mosquitto.conf").path]
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
-    try process.run()
+    try process.runWithSignalsUnblocked()
     self.process = process
     // Listening before anyone connects.
     waitUntilListening(port: port)
