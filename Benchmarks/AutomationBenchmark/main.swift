@@ -7,7 +7,7 @@
 //    5 s in and comes back 5 s later; the events published, the most that waited in gpsbridge's
 //    queue, and those that reached a subscriber (with a persistent session), lost or twice.
 //
-//   swift run -c release automation-benchmark [--rounds N]
+//   swift run -c release automation-benchmark [--rounds N] [--broker-nodelay]
 //
 // Needs Debian's mosquitto. Defaults: 3 drives (about 75 s), then the restart (25 s).
 import Automation
@@ -26,9 +26,11 @@ func percentile(_ values: [Double], _ fraction: Double) -> Double {
 }
 
 var rounds = 3
+var brokerNoDelay = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
   if argument == "--rounds", let value = arguments.popFirst().flatMap(Int.init) { rounds = value }
+  if argument == "--broker-nodelay" { brokerNoDelay = true }
 }
 let mosquittoPaths = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto"]
 guard mosquittoPaths.contains(where: FileManager.default.isExecutableFile) else {
@@ -53,9 +55,12 @@ final class Broker: @unchecked Sendable {
   let directory = FileManager.default.temporaryDirectory.appendingPathComponent("automation-benchmark-\(getpid())")
   var process: Process?
 
-  init() throws {
+  init(noDelay: Bool) throws {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    try "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence true\npersistence_location \(directory.path)/\n".write(
+    // Mosquitto's own Nagle (set_tcp_nodelay false, its default) holds a second message to a
+    // subscriber until the first is acknowledged; --broker-nodelay turns it off.
+    try ("listener \(port) 127.0.0.1\nallow_anonymous true\npersistence true\npersistence_location \(directory.path)/\n"
+      + (noDelay ? "set_tcp_nodelay true\n" : "")).write(
       to: directory.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
   }
 
@@ -161,10 +166,10 @@ final class Subscriber: @unchecked Sendable {
   func stop() { stopped.withLock { $0 = true } }
 }
 
-let broker = try Broker()
+let broker = try Broker(noDelay: brokerNoDelay)
 try broker.start()
 defer { broker.stop() }
-say("automation-benchmark: Mosquitto on 127.0.0.1:\(broker.port)")
+say("automation-benchmark: Mosquitto on 127.0.0.1:\(broker.port)\(brokerNoDelay ? ", set_tcp_nodelay true" : " (its defaults: Nagle on)")")
 
 // MARK: 1. Crossings on the drive
 
