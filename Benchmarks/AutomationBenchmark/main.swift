@@ -59,9 +59,10 @@ final class Broker: @unchecked Sendable {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     // Mosquitto's own Nagle (set_tcp_nodelay false, its default) holds a second message to a
     // subscriber until the first is acknowledged; --broker-nodelay turns it off.
-    try ("listener \(port) 127.0.0.1\nallow_anonymous true\npersistence true\npersistence_location \(directory.path)/\n"
+    try
+      ("listener \(port) 127.0.0.1\nallow_anonymous true\npersistence true\npersistence_location \(directory.path)/\n"
       + (noDelay ? "set_tcp_nodelay true\n" : "")).write(
-      to: directory.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
+        to: directory.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
   }
 
   func start() throws {
@@ -168,7 +169,10 @@ final class Subscriber: @unchecked Sendable {
 
 let broker = try Broker(noDelay: brokerNoDelay)
 try broker.start()
-defer { broker.stop() }
+defer {
+  broker.stop()
+  try? FileManager.default.removeItem(at: broker.directory)
+}
 say("automation-benchmark: Mosquitto on 127.0.0.1:\(broker.port)\(brokerNoDelay ? ", set_tcp_nodelay true" : " (its defaults: Nagle on)")")
 
 // MARK: 1. Crossings on the drive

@@ -24,6 +24,8 @@ import Testing
 
     // The clone under the name the README's path line gives, and the newcomer's package beside it.
     let scratch = scratchDirectory("readme-package")
+    // (Its build is some 100 MB; the clone in it is only a link to this repository.)
+    defer { try? FileManager.default.removeItem(at: scratch) }
     let clone = scratch.appendingPathComponent(
       try #require(dependency.split(separator: "\"").dropFirst().first).split(separator: "/").last.map(String.init) ?? "")
     try? FileManager.default.removeItem(at: clone)
