@@ -244,9 +244,20 @@ struct ReceiverKindsTests {
         if message.hasPrefix("before:") { applied.withLock { $0 = true } }
       }
     }
-    #expect(await eventually { applied.withLock { $0 } && !Self.isAsItStarted(bench.configuration) })
-    bench.unplug()
+    // Unplugged the moment the change lands, from a thread of its own: a poll on the cooperative
+    // pool was late by more than the check's 6 s on a loaded machine, and the check had ended.
+    let unplugged = Locked(false)
+    let ended = Locked(false)
+    let unplugging = Thread {
+      while !ended.withLock({ $0 }), !(applied.withLock { $0 } && !Self.isAsItStarted(bench.configuration)) { usleep(1000) }
+      guard !ended.withLock({ $0 }) else { return }
+      unplugged.withLock { $0 = true }
+      bench.unplug()
+    }
+    unplugging.start()
     let outcome = await transaction.result
+    ended.withLock { $0 = true }
+    #expect(unplugged.withLock { $0 }, "\(profile): the transaction ended before its change landed: \(outcome)")
     await bench.stop()
     guard case .failure(let error as SetupError) = outcome, case .rolledBack(.deviceLost, let restored) = error else {
       Issue.record("\(profile): expected the receiver said lost, got \(outcome)")
