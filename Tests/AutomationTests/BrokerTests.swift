@@ -64,8 +64,12 @@ struct BrokerTests {
       await eventually(timeout: .seconds(20)) { Self.regionEvents(subscriber.payloads(on: actions)) == printed },
       "\(Self.regionEvents(subscriber.payloads(on: actions))) against \(printed)")
     // The tracker's state, as Home Assistant reads it.
-    #expect(subscriber.payloads(on: "fleet/box1/drive_nmea/state") == ["not_home", "home", "not_home"])
-    #expect(subscriber.payloads(on: "fleet/box1/availability") == ["online", "offline"])
+    #expect(
+      await eventually(timeout: .seconds(20)) {
+        subscriber.payloads(on: "fleet/box1/drive_nmea/state") == ["not_home", "home", "not_home"]
+      },
+      "\(subscriber.payloads(on: "fleet/box1/drive_nmea/state"))")
+    #expect(await eventually(timeout: .seconds(20)) { subscriber.payloads(on: "fleet/box1/availability") == ["online", "offline"] })
     // Found by discovery: a retained config naming those topics.
     let config = try #require(subscriber.received.first { $0.topic.hasPrefix("homeassistant/device_tracker/") })
     #expect(config.topic.hasSuffix("_fleet_box1_drive_nmea/config"), "\(config.topic)")
@@ -81,7 +85,8 @@ struct BrokerTests {
     let late = try Subscriber(broker: broker, topic: "fleet/box1/#")
     defer { late.stop() }
     #expect(await eventually(timeout: .seconds(10)) { late.received.contains { $0.topic == "fleet/box1/drive_nmea/state" } })
-    #expect(late.received.filter { $0.retained }.map(\.topic).contains("fleet/box1/availability"))
+    #expect(
+      await eventually(timeout: .seconds(10)) { late.received.filter { $0.retained }.map(\.topic).contains("fleet/box1/availability") })
     #expect(run.said.contains("gpsbridge: MQTT: "), "\(run.said)")
   }
 
@@ -116,7 +121,7 @@ struct BrokerTests {
     #expect(
       await eventually(timeout: .seconds(20)) { Self.regionEvents(subscriber.payloads(on: actions)) == printed },
       "\(Self.regionEvents(subscriber.payloads(on: actions))) against \(printed)\n\(run.said)")
-    #expect(subscriber.payloads(on: "fleet/box1/drive_nmea/state").last == "not_home")
+    #expect(await eventually(timeout: .seconds(10)) { subscriber.payloads(on: "fleet/box1/drive_nmea/state").last == "not_home" })
   }
 
   @Test func tenThousandRegionsLoseNoCrossingOnTheBroker() async throws {
