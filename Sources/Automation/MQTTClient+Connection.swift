@@ -17,21 +17,7 @@ extension MQTTClient {
     }
 
     /// Sends all of `bytes`; false when the broker is gone or takes nothing for 5 s.
-    func send(_ bytes: [UInt8]) -> Bool {
-      var sent = 0
-      while sent < bytes.count {
-        let count = bytes.withUnsafeBytes { raw in
-          (try? Result { () throws(Errno) in try socket.sendSome(UnsafeRawBufferPointer(rebasing: raw[sent...])) }.get()) ?? -1
-        }
-        if count < 0 { return false }
-        if count == 0 {
-          var descriptor = pollfd(fd: socket.rawValue, events: Int16(POLLOUT), revents: 0)
-          guard poll(&descriptor, 1, 5000) > 0 else { return false }
-        }
-        sent += count
-      }
-      return true
-    }
+    func send(_ bytes: [UInt8]) -> Bool { socket.sendAll(bytes) }
 
     /// What the broker sends within `within`, or sooner when `wake` is signalled.
     mutating func receive(within: Duration, wake: Int32) -> Received {

@@ -381,19 +381,7 @@ public final class NTRIPClient: Sendable {
   }
 
   private func sendAll(_ bytes: [UInt8], on socket: FileDescriptor) -> Bool {
-    var sent = 0
-    while sent < bytes.count {
-      let count = bytes.withUnsafeBytes { raw in
-        (try? Result { () throws(Errno) in try socket.sendSome(UnsafeRawBufferPointer(rebasing: raw[sent...])) }.get()) ?? -1
-      }
-      if count < 0 || isStopped { return false }
-      if count == 0 {
-        var descriptor = pollfd(fd: socket.rawValue, events: Int16(POLLOUT), revents: 0)
-        guard poll(&descriptor, 1, 5000) > 0 else { return false }
-      }
-      sent += count
-    }
-    return true
+    !isStopped && socket.sendAll(bytes)
   }
 
   /// Waits `duration`, or less when stopped.

@@ -88,3 +88,24 @@ extension FileDescriptor {
     setsockopt(rawValue, CInt(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<CInt>.size))
   }
 }
+
+extension FileDescriptor {
+  /// Sends all of `bytes` on a non-blocking socket, waiting for room up to `milliseconds` each
+  /// time it is full; false when the peer is gone or takes nothing for that long. (A socket
+  /// shut down by another thread fails it at once.)
+  package func sendAll(_ bytes: [UInt8], waitingUpTo milliseconds: Int32 = 5000) -> Bool {
+    var sent = 0
+    while sent < bytes.count {
+      let count = bytes.withUnsafeBytes { raw in
+        (try? Result { () throws(Errno) in try sendSome(UnsafeRawBufferPointer(rebasing: raw[sent...])) }.get()) ?? -1
+      }
+      if count < 0 { return false }
+      if count == 0 {
+        var descriptor = pollfd(fd: rawValue, events: Int16(POLLOUT), revents: 0)
+        guard poll(&descriptor, 1, milliseconds) > 0 else { return false }
+      }
+      sent += count
+    }
+    return true
+  }
+}

@@ -36,15 +36,23 @@ struct BrokerTests {
       })
   }
 
+  /// A broker of the test's own, and a subscriber to everything on it, already subscribed.
+  static func brokerAndSubscriber(in directory: URL) async throws -> (Broker, Subscriber) {
+    let broker = try Broker(directory: directory)
+    try broker.start()
+    let subscriber = try Subscriber(broker: broker)
+    try await waitUntilSubscribed(subscriber, broker: broker)
+    return (broker, subscriber)
+  }
+
   @Test func homeAssistantSeesTheTrackerGoHomeAndAwayAndEveryRegionEventOnce() async throws {
     let directory = scratchDirectory("mqtt-drive-\(UUID().uuidString.prefix(8))")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let broker = try Broker(directory: directory)
-    try broker.start()
-    defer { broker.stop() }
-    let subscriber = try Subscriber(broker: broker)
-    defer { subscriber.stop() }
-    try await Self.waitUntilSubscribed(subscriber, broker: broker)
+    let (broker, subscriber) = try await Self.brokerAndSubscriber(in: directory)
+    defer {
+      subscriber.stop()
+      broker.stop()
+    }
     let (capture, home) = try await Self.drive(in: directory)
 
     let run = try RunningProgram(
@@ -93,12 +101,11 @@ struct BrokerTests {
   @Test func regionEventsQueuedWhileTheBrokerRestartsArriveInOrderNoneLost() async throws {
     let directory = scratchDirectory("mqtt-restart-\(UUID().uuidString.prefix(8))")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let broker = try Broker(directory: directory)
-    try broker.start()
-    defer { broker.stop() }
-    let subscriber = try Subscriber(broker: broker)
-    defer { subscriber.stop() }
-    try await Self.waitUntilSubscribed(subscriber, broker: broker)
+    let (broker, subscriber) = try await Self.brokerAndSubscriber(in: directory)
+    defer {
+      subscriber.stop()
+      broker.stop()
+    }
     let (capture, home) = try await Self.drive(in: directory)
 
     let run = try RunningProgram(
@@ -127,12 +134,11 @@ struct BrokerTests {
   @Test func tenThousandRegionsLoseNoCrossingOnTheBroker() async throws {
     let directory = scratchDirectory("mqtt-many-\(UUID().uuidString.prefix(8))")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let broker = try Broker(directory: directory)
-    try broker.start()
-    defer { broker.stop() }
-    let subscriber = try Subscriber(broker: broker)
-    defer { subscriber.stop() }
-    try await Self.waitUntilSubscribed(subscriber, broker: broker)
+    let (broker, subscriber) = try await Self.brokerAndSubscriber(in: directory)
+    defer {
+      subscriber.stop()
+      broker.stop()
+    }
     let (capture, _) = try await Self.drive(in: directory)
     // A 100 by 100 grid of regions 80 m across, 110 m apart, over the drive and far beyond.
     var regions: [String] = []

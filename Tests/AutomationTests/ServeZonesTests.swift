@@ -18,12 +18,11 @@ struct ServeZonesTests {
   func regionsReachTheClientsThatAskAndTheBrokerAndNoOneElse() async throws {
     let directory = scratchDirectory("serve-zones-\(UUID().uuidString.prefix(8))")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let broker = try Broker(directory: directory)
-    try broker.start()
-    defer { broker.stop() }
-    let subscriber = try Subscriber(broker: broker)
-    defer { subscriber.stop() }
-    try await BrokerTests.waitUntilSubscribed(subscriber, broker: broker)
+    let (broker, subscriber) = try await BrokerTests.brokerAndSubscriber(in: directory)
+    defer {
+      subscriber.stop()
+      broker.stop()
+    }
     let (capture, home) = try await BrokerTests.drive(in: directory)
     let parts = home.split(separator: ",")
     let regions = directory.appendingPathComponent("regions.json")

@@ -23,9 +23,8 @@ struct CasterTests {
     try caster.start()
     defer { caster.stop() }
     let link = directory.appendingPathComponent("rover0").path
-    let rover = try RunningProgram(["simulate", "--pty", link, "--live", "--profile", "rtk", "--rate", "1"], in: directory)
+    let rover = try await startRover(at: link, in: directory)
     defer { rover.stop() }
-    try await waitUntilExists(link)
     let httpPort = FakeGPSD.freePort()
     let gpsdPort = FakeGPSD.freePort()
     let serve = try RunningProgram(
@@ -85,10 +84,8 @@ struct CasterTests {
     try caster.start()
     defer { caster.stop() }
     let link = directory.appendingPathComponent("rover0").path
-    let roverArguments = ["simulate", "--pty", link, "--live", "--profile", "rtk", "--rate", "1"]
-    var rover = try RunningProgram(roverArguments, in: directory)
+    var rover = try await startRover(at: link, in: directory)
     defer { rover.stop() }
-    try await waitUntilExists(link)
     let httpPort = FakeGPSD.freePort()
     let serve = try RunningProgram(
       [
@@ -124,8 +121,7 @@ struct CasterTests {
     let paused = await fetch("/status.json", port: httpPort) ?? ""
     #expect(paused.contains(#""state":"paused: the receiver is away""#), "\(paused)")
     // It comes back at the same path: so do the corrections, and RTK fixed.
-    rover = try RunningProgram(roverArguments, in: directory)
-    try await waitUntilExists(link)
+    rover = try await startRover(at: link, in: directory)
     #expect(
       await eventually(timeout: .seconds(60)) { serve.said.contains("resumed: the receiver is back.") }, "\(serve.said)")
     #expect(
@@ -142,9 +138,8 @@ struct CasterTests {
     try caster.start()
     defer { caster.stop() }
     let link = directory.appendingPathComponent("rover0").path
-    let rover = try RunningProgram(["simulate", "--pty", link, "--live", "--profile", "rtk", "--rate", "1"], in: directory)
+    let rover = try await startRover(at: link, in: directory)
     defer { rover.stop() }
-    try await waitUntilExists(link)
     let run = try RunningProgram(
       ["--device", link, "--json", "--ntrip", "ntrip://user:secret@127.0.0.1:\(caster.port)/BASE1"], in: directory, keepsOutput: true)
     defer { run.stop() }
@@ -200,9 +195,8 @@ struct CasterTests {
     try caster.start()
     defer { caster.stop() }
     let link = directory.appendingPathComponent("rover0").path
-    let rover = try RunningProgram(["simulate", "--pty", link, "--live", "--profile", "rtk", "--rate", "1"], in: directory)
+    let rover = try await startRover(at: link, in: directory)
     defer { rover.stop() }
-    try await waitUntilExists(link)
     let cases = [
       (
         "ntrip://user:wrong@127.0.0.1:\(caster.port)/BASE1", "Error: corrections: the caster 127.0.0.1 refused the user and password (401)."

@@ -49,9 +49,8 @@ struct ReadmeLibraryCorrectionsTests {
     try caster.start()
     defer { caster.stop() }
     let link = directory.appendingPathComponent("rover0").path
-    let rover = try RunningProgram(["simulate", "--pty", link, "--live", "--profile", "rtk", "--rate", "1"], in: directory)
+    let rover = try await startRover(at: link, in: directory)
     defer { rover.stop() }
-    try await waitUntilExists(link)
     await Self.example(device: link, caster: "ntrip://user:secret@127.0.0.1:\(caster.port)/BASE1")
   }
 }

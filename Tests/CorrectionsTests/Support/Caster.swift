@@ -92,3 +92,11 @@ final class Caster: @unchecked Sendable {
 
   deinit { stop() }
 }
+
+/// A simulated RTK rover (the `rtk` profile, 1 Hz) on a pty at `link`, started as the built
+/// program and there once its link is.
+func startRover(at link: String, in directory: URL) async throws -> RunningProgram {
+  let rover = try RunningProgram(["simulate", "--pty", link, "--live", "--profile", "rtk", "--rate", "1"], in: directory)
+  try await waitUntilExists(link)
+  return rover
+}
