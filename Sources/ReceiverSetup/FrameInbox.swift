@@ -60,6 +60,14 @@ final class FrameInbox: Sendable {
 
   deinit { receiver.stopListening(listener) }
 
+  /// Ends the wait of whoever waits for an answer, with none (the receiver went away).
+  func abandonWaiter() {
+    state.withLock { state -> Waiter? in
+      defer { state.waiter = nil }
+      return state.waiter
+    }?.continuation.resume(returning: nil)
+  }
+
   /// Forgets the frames kept: a request's answer is one that comes after it.
   func clear() { state.withLock { $0.frames.removeAll() } }
 

@@ -295,6 +295,7 @@ public final class ReceiverSetup: Sendable {
       if meter.epochs >= 8 { meter.start() }
     }
     if Task.isCancelled { throw .interrupted }
+    try await link.confirmPresent()
     throw .notInEffect(shows(meter.measurement) ?? "its output did not settle")
   }
 }

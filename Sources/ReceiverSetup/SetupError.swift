@@ -22,7 +22,7 @@ public enum SetupError: Error, Hashable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .noAnswer(let request):
-      "The receiver did not answer \(request). Check that it is a u-blox receiver on this port, and that nothing else writes to it."
+      "The receiver did not answer \(request). Check that nothing else writes to this port (gpsd, another gpsbridge), and that the receiver on it is the one gpsbridge identified."
     case .refused(let request): "The receiver refused \(request)."
     case .unsupported(let reason): reason
     case .cannotTake(let reason): reason

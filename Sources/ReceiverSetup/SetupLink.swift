@@ -25,11 +25,15 @@ final class SetupLink: Sendable {
     self.timing = timing
     self.sleep = sleep
     self.now = now
-    inbox = FrameInbox(receiver, sleep: sleep)
+    let inbox = FrameInbox(receiver, sleep: sleep)
+    self.inbox = inbox
     let lost = self.lost
     listener = receiver.listen(wanting: []) { event in
       switch event {
-      case .status(.paused(let error)), .status(.stopped(let error)): lost.withLock { $0 = $0 ?? error.description }
+      case .status(.paused(let error)), .status(.stopped(let error)):
+        lost.withLock { $0 = $0 ?? error.description }
+        // No answer can come now: whoever waits for one hears so at once.
+        inbox.abandonWaiter()
       case .status(.resumed): lost.withLock { $0 = nil }
       default: break
       }
@@ -42,6 +46,17 @@ final class SetupLink: Sendable {
   /// come back): nothing it is asked can be answered then.
   func checkPresent() throws(SetupError) {
     if let reason = lost.withLock({ $0 }) { throw .deviceLost(reason) }
+  }
+
+  /// Like ``checkPresent()``, but asks the device itself (``Receiver/isLinkOpen()``): after an
+  /// answer did not come, a receiver unplugged meanwhile is said to be gone, not silent, however
+  /// late its hang-up would reach the session on a loaded machine.
+  func confirmPresent() async throws(SetupError) {
+    try checkPresent()
+    guard await receiver.isLinkOpen() else {
+      try checkPresent()
+      throw .deviceLost("its port closed")
+    }
   }
 
   /// The speed the port is at: the one this link set, or the one the session found.
@@ -72,6 +87,7 @@ final class SetupLink: Sendable {
         await sleep(.milliseconds(20))
         return false
       } catch {
+        try checkPresent()
         guard now() < deadline, !Task.isCancelled else { throw .deviceLost("its port is not open") }
         await sleep(.milliseconds(20))
       }
@@ -97,6 +113,8 @@ final class SetupLink: Sendable {
       inbox.clear()
       guard try await send(bytes) else { continue }
       if let answer = await inbox.next(matchingAnswer: isAnswer, within: timing.answer) { return answer }
+      guard !Task.isCancelled else { throw .interrupted }
+      try await confirmPresent()
     }
     throw Task.isCancelled ? .interrupted : .noAnswer(request: what)
   }

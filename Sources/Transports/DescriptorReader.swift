@@ -198,6 +198,16 @@ final class DescriptorReader: @unchecked Sendable {
     for waiter in waiters { waiter(written) }
   }
 
+  /// Reads what waits now, on the reader's queue, and tells `done` whether the descriptor is
+  /// still open: a hung-up device (a pty whose other side closed, an unplugged adapter) gives
+  /// its error to this read at once, whenever Dispatch would have woken the read source.
+  func probe(_ done: @escaping @Sendable (Bool) -> Void) {
+    queue.async { [self] in
+      if !stopped { readAvailable() }
+      done(!stopped)
+    }
+  }
+
   /// Runs `work` on the reader's queue, after any bytes already being handled.
   func perform(_ work: @escaping @Sendable () -> Void) {
     queue.async(execute: work)

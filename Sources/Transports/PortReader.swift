@@ -62,7 +62,11 @@ final class PortReader: @unchecked Sendable {
             done(self.switchSpeed(to: rate))
           }
         },
-        perform: { [weak reader] work in reader?.perform(work) }))
+        perform: { [weak reader] work in reader?.perform(work) },
+        probe: { [weak reader] done in
+          guard let reader else { return done(false) }
+          reader.probe(done)
+        }))
     reader.perform { [self] in
       if watch.probing {
         pipeline.isSettled = false

@@ -85,15 +85,19 @@ public final class Receiver: Sendable, ReceiverEventSink {
     package var changeLineSpeed: (@Sendable (Int, @escaping @Sendable (Result<Int, SendError>) -> Void) -> Void)?
     /// Runs work on the session's queue, after what is queued there now.
     package var perform: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
+    /// Reads the device now and says whether it is still open (see ``Receiver/isLinkOpen()``).
+    package var probe: (@Sendable (@escaping @Sendable (Bool) -> Void) -> Void)?
 
     package init(
       send: @escaping @Sendable ([UInt8]) -> Result<Void, SendError>,
       changeLineSpeed: (@Sendable (Int, @escaping @Sendable (Result<Int, SendError>) -> Void) -> Void)? = nil,
-      perform: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil
+      perform: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
+      probe: (@Sendable (@escaping @Sendable (Bool) -> Void) -> Void)? = nil
     ) {
       self.send = send
       self.changeLineSpeed = changeLineSpeed
       self.perform = perform
+      self.probe = probe
     }
   }
 
@@ -148,6 +152,16 @@ public final class Receiver: Sendable, ReceiverEventSink {
 
   /// The outlet of the open session, if any.
   var outlet: Outlet? { state.withLock { $0.outlet?.outlet } }
+
+  /// Whether a session that can write is open, asked of the device itself: its descriptor is
+  /// read at once on the session's queue, so a device that went away is known to be gone now,
+  /// not when its hang-up reaches the reader (late, on a loaded machine). A caller that waited
+  /// for an answer in vain asks this before it blames the receiver for not answering.
+  package func isLinkOpen() async -> Bool {
+    guard let outlet else { return false }
+    guard let probe = outlet.probe else { return true }
+    return await withCheckedContinuation { continuation in probe { continuation.resume(returning: $0) } }
+  }
 
   public init(_ source: any ByteSource) {
     self.source = source
