@@ -89,7 +89,10 @@ let package = Package(
     .target(name: "Corrections", dependencies: ["Framing", "NMEA", "Transports", "Plumbing", "Trigonometry"]),
     // Regions and visits out to where people automate: MQTT 3.1.1 (a hand-written publisher),
     // Home Assistant's device tracker, and the actions as JSON lines on a topic.
-    .target(name: "Automation", dependencies: ["GPSLocation", "Plumbing"]),
+    // Webhooks POST through the system's libcurl, loaded only when `--webhook` is given (never
+    // linked); its variadic calls go through these few lines of C.
+    .target(name: "Automation", dependencies: ["GPSLocation", "Plumbing", "CURLCalls"]),
+    .target(name: "CURLCalls"),
     // The box you can see: the status page (Server-Sent Events), Prometheus metrics and
     // /status.json over a small hand-written HTTP server, and the systemd watchdog's health.
     .target(

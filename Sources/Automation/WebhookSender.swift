@@ -1,13 +1,10 @@
-import Foundation
+import FoundationEssentials
 import GPSLocation
 import Plumbing
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// Region, visit and significant-change events POSTed to a URL as JSON (`--webhook`), through
-/// Foundation's `URLSession`, so `https` works. Events go one at a time, in order; an answer
+/// the system's libcurl, loaded when the first sender is made (so `https` works, and only a
+/// process that POSTs webhooks pays for TLS). Events go one at a time, in order; an answer
 /// other than 2xx, or none, is tried again with backoff, a bounded number of times, always with
 /// the same `Idempotency-Key` (also the body's `id`), so a retry cannot trigger an automation
 /// twice. The queue is bounded: when full, the oldest event is dropped, counted and said.
@@ -18,8 +15,11 @@ public final class WebhookSender: Sendable {
     public var attempts = 5
     /// The wait before the first retry; it doubles after each.
     public var firstRetry: Duration = .seconds(1)
-    /// How long one request may take.
+    /// How long one request may take, all of it: connecting, the answer's headers and body.
     public var timeout: Duration = .seconds(10)
+    /// A file of CA certificates (PEM) to trust instead of the system's: a receiver whose
+    /// certificate a private CA signed.
+    public var certificateAuthorities: String?
     /// The most events waiting.
     public var queueLimit = 1000
     /// Whether locations go too (significant changes, when those are what the manager reports).
@@ -47,24 +47,33 @@ public final class WebhookSender: Sendable {
   public let configuration: Configuration
   private let said: @Sendable (String) -> Void
   private let shared = Locked(Shared())
-  private let session: URLSession
+  private let poster: HTTPPoster
 
   private struct Shared {
     var statistics = Statistics()
-    var queue: [(key: String, body: Data)] = []
+    var queue: [(key: String, body: [UInt8])] = []
     var waiter: CheckedContinuation<Void, Never>?
     var saidFull = false
     var lastSaid = ""
     var sequence = 0
   }
 
-  public init(_ configuration: Configuration, said: @escaping @Sendable (String) -> Void = { _ in }) {
+  /// Why webhooks cannot be sent from this process: the system's libcurl is missing.
+  public struct Unavailable: Error, Hashable, Sendable, CustomStringConvertible {
+    public var description: String
+  }
+
+  /// A sender to `configuration`'s URL, saying what goes wrong through `said`.
+  /// - Throws: ``Unavailable`` when the system's libcurl cannot be loaded (its message says
+  ///   what to install).
+  public init(_ configuration: Configuration, said: @escaping @Sendable (String) -> Void = { _ in }) throws(Unavailable) {
     self.configuration = configuration
     self.said = said
-    let session = URLSessionConfiguration.ephemeral
-    session.timeoutIntervalForRequest = Self.seconds(configuration.timeout)
-    session.timeoutIntervalForResource = Self.seconds(configuration.timeout)
-    self.session = URLSession(configuration: session)
+    do {
+      poster = try HTTPPoster()
+    } catch {
+      throw Unavailable(description: error.description)
+    }
   }
 
   public var statistics: Statistics { shared.withLock { $0.statistics } }
@@ -100,7 +109,7 @@ public final class WebhookSender: Sendable {
         full = !shared.saidFull
         shared.saidFull = true
       }
-      shared.queue.append((key, Data(writer.bytes)))
+      shared.queue.append((key, writer.bytes))
       shared.statistics.queued = shared.queue.count
       defer { shared.waiter = nil }
       return (full, shared.waiter)
@@ -126,7 +135,7 @@ public final class WebhookSender: Sendable {
   }
 
   /// The first event waiting, waiting for one; `nil` once cancelled.
-  private func next() async -> (String, Data)? {
+  private func next() async -> (String, [UInt8])? {
     while !Task.isCancelled {
       if let first = shared.withLock({ $0.queue.first }) { return first }
       await withTaskCancellationHandler {
@@ -149,31 +158,28 @@ public final class WebhookSender: Sendable {
   }
 
   /// One event, tried until it is delivered, refused, or out of attempts.
-  private func deliver(key: String, body: Data) async {
-    var request = URLRequest(url: configuration.url)
-    request.httpMethod = "POST"
-    request.httpBody = body
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    request.setValue(key, forHTTPHeaderField: "Idempotency-Key")
-    request.setValue("gpsbridge/\(GPSBridge.version)", forHTTPHeaderField: "User-Agent")
+  private func deliver(key: String, body: [UInt8]) async {
+    let request = HTTPPoster.Request(
+      url: configuration.url.absoluteString, body: body, headers: ["Content-Type: application/json", "Idempotency-Key: \(key)"],
+      userAgent: "gpsbridge/\(GPSBridge.version)", timeout: configuration.timeout,
+      certificateAuthorities: configuration.certificateAuthorities)
     var wait = configuration.firstRetry
     for attempt in 1...max(1, configuration.attempts) {
       let problem: String
-      do {
-        let (_, response) = try await session.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        if (200..<300).contains(status) {
-          shared.withLock { $0.statistics.delivered += 1 }
-          return
-        }
-        if (400..<500).contains(status), status != 408, status != 429 {
-          shared.withLock { $0.statistics.failed += 1 }
-          say("the receiver refused an event (HTTP \(status)): it is not sent again")
-          return
-        }
+      switch await poster.post(request) {
+      case .answered(let status) where (200..<300).contains(status):
+        shared.withLock { $0.statistics.delivered += 1 }
+        return
+      case .answered(let status) where (400..<500).contains(status) && status != 408 && status != 429:
+        shared.withLock { $0.statistics.failed += 1 }
+        say("the receiver refused an event (HTTP \(status)): it is not sent again")
+        return
+      case .answered(let status):
         problem = "HTTP \(status)"
-      } catch {
-        problem = Self.reason(error)
+      case .failed(let code, let reason):
+        problem = Self.reason(code, reason)
+      case .cancelled:
+        return
       }
       guard attempt < configuration.attempts, !Task.isCancelled else {
         shared.withLock { $0.statistics.failed += 1 }
@@ -196,14 +202,15 @@ public final class WebhookSender: Sendable {
     if new { said("gpsbridge: webhook \(Self.redacted(configuration.url)): \(message).") }
   }
 
-  private static func reason(_ error: any Error) -> String {
-    guard let error = error as? URLError else { return "\(error)" }
-    switch error.code {
-    case .timedOut: return "no answer in time"
-    case .httpTooManyRedirects: return "it redirects in a loop"
-    case .cannotConnectToHost: return "cannot connect"
-    case .cannotFindHost, .dnsLookupFailed: return "the host name does not resolve"
-    default: return error.localizedDescription
+  /// What went wrong, in a few words: libcurl's own for the rarer causes.
+  private static func reason(_ code: Int32, _ described: String) -> String {
+    switch code {
+    case LibCURL.timedOut: "no answer in time"
+    case LibCURL.couldNotConnect: "cannot connect"
+    case LibCURL.couldNotResolveHost: "the host name does not resolve"
+    case LibCURL.tooManyRedirects: "it redirects in a loop"
+    case LibCURL.peerFailedVerification: "its certificate is not trusted (\(described))"
+    default: described
     }
   }
 
@@ -214,9 +221,5 @@ public final class WebhookSender: Sendable {
   static func redacted(_ url: URL) -> String {
     let port = url.port.map { ":\($0)" } ?? ""
     return "\(url.scheme ?? "http")://\(url.host ?? "")\(port)/…"
-  }
-
-  private static func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
   }
 }

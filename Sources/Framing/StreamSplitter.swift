@@ -85,9 +85,35 @@ public struct StreamSplitter: Sendable {
   public var pendingByteCount: Int { pending.count }
 
   /// Whether `bytes` need splitting at all: a frame's start is pending, or they hold a stage's
-  /// first byte. (All-NMEA input never does, and can go to the NMEA framer as it is.)
-  public func mayHoldFrames(_ bytes: some Sequence<UInt8>) -> Bool {
-    !pending.isEmpty || (!stages.isEmpty && bytes.contains { $0 == syncs.0 || $0 == syncs.1 })
+  /// first byte. (All-NMEA input never does, and can go to the NMEA framer as it is.) A
+  /// `memchr` for each first byte: the cost of a scan of contiguous memory, nothing per byte.
+  public func mayHoldFrames(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    !pending.isEmpty || (!stages.isEmpty && holdsSync(bytes))
+  }
+
+  private func holdsSync(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    Self.contains(syncs.0, or: syncs.1, in: bytes)
+  }
+
+  /// Whether `bytes` hold `first` or `second`: 32 bytes at a time, compared as vectors (the
+  /// standard library's SIMD types, which the compiler turns into the processor's vector
+  /// compares), so this stdlib-only module scans at about `memchr`'s speed.
+  static func contains(_ first: UInt8, or second: UInt8, in bytes: UnsafeRawBufferPointer) -> Bool {
+    guard let base = bytes.baseAddress else { return false }
+    let count = bytes.count
+    var offset = 0
+    let a = SIMD32<UInt8>(repeating: first), b = SIMD32<UInt8>(repeating: second)
+    while offset + 32 <= count {
+      let chunk = base.loadUnaligned(fromByteOffset: offset, as: SIMD32<UInt8>.self)
+      if any((chunk .== a) .| (chunk .== b)) { return true }
+      offset += 32
+    }
+    while offset < count {
+      let byte = base.load(fromByteOffset: offset, as: UInt8.self)
+      if byte == first || byte == second { return true }
+      offset += 1
+    }
+    return false
   }
 
   /// Splits `bytes`: `text` is called with each run of bytes outside frames, `frame` with each
@@ -97,7 +123,7 @@ public struct StreamSplitter: Sendable {
   ) {
     guard !stages.isEmpty else { return text(bytes) }
     if pending.isEmpty {
-      guard bytes.contains(where: { $0 == syncs.0 || $0 == syncs.1 }) else { return text(bytes) }
+      guard holdsSync(bytes) else { return text(bytes) }
       process(bytes, text: text, frame: frame)
     } else {
       let combined = pending + bytes

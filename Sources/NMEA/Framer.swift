@@ -60,6 +60,9 @@ public struct Framer: Sendable {
     public var noiseBytes = 0
     /// `#` comment lines.
     public var comments = 0
+    /// Lines that begin with noise: not a sentence, a comment nor an empty line (what a gpsd
+    /// log holds that is not gpsd's, or a shell's text).
+    public var noiseLines = 0
 
     public init() {}
   }
@@ -361,6 +364,7 @@ extension Framer {
           state.mode = .comment
           state.lineStart = index - 1
         } else {
+          if state.mode == .lineStart { counters.noiseLines += 1 }
           counters.noiseBytes += 1
           state.mode = .noise
         }

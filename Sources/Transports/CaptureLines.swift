@@ -1,3 +1,5 @@
+import Plumbing
+
 /// Sorts a capture's bytes line by line: gpsd's JSON reports (a line that starts with `{`)
 /// go one way, everything else (NMEA, `#` comments, a receiver's garbage) the other, in the
 /// order they came. So a `gpspipe -r` capture, whose first lines are gpsd's VERSION, DEVICES
@@ -20,25 +22,25 @@ public struct CaptureLines: Sendable {
   private var startSeen = 0
   /// Reports longer than ``longestReport``, dropped.
   public private(set) var droppedReports = 0
-  /// Lines that are neither reports nor NMEA nor comments (no `{`, `$`, `!` or `#` first):
-  /// what a gpsd log holds that is not gpsd's.
-  public private(set) var strangeLines = 0
-  /// The first byte of the current line outside a report, once it has one.
-  private var lineFirst: UInt8?
-
   public init() {}
 
   private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
-  /// Sorts `bytes`, calling `other` with each run of non-report bytes (a slice of `bytes`, so
-  /// a piece with no report in it is handed on whole, without a copy) and `report` with each
-  /// complete report line, without its line end.
+  /// Sorts `bytes`, calling `other` with each run of non-report bytes (a view into `bytes`,
+  /// valid during the call, so a piece with no report in it is handed on whole, without a
+  /// copy) and `report` with each complete report line, without its line end.
+  ///
+  /// NMEA never holds a `{`, so the bytes are searched for one (`memchr`, the cost of a scan of
+  /// contiguous memory) and only a `{` that begins a line is looked at further: an all-NMEA
+  /// piece is not read byte by byte here. (Lines that are neither reports nor NMEA nor comments
+  /// are counted by the NMEA framer, which reads every byte anyway: ``Framer/Counters/noiseLines``.)
   public mutating func sort(
-    _ bytes: [UInt8], other: (ArraySlice<UInt8>) -> Void, report: ([UInt8]) -> Void
+    _ bytes: UnsafeRawBufferPointer, other: (UnsafeRawBufferPointer) -> Void, report: ([UInt8]) -> Void
   ) {
-    var index = bytes.startIndex
+    let count = bytes.count
+    var index = 0
     // The byte order mark, possibly split across pieces.
-    while startSeen < 3, index < bytes.endIndex {
+    while startSeen < 3, index < count {
       guard bytes[index] == Self.byteOrderMark[startSeen] else {
         startSeen = 3
         break
@@ -46,64 +48,56 @@ public struct CaptureLines: Sendable {
       startSeen += 1
       index += 1
     }
+    guard index < count else { return }
     var runStart = index
-    // Whole lines at a time: a tight scan for the next line end, and a look at the first byte
-    // of each line (this runs over every byte a replay reads).
-    bytes.withUnsafeBufferPointer { buffer in
-      let count = buffer.count
-      var i = index
-      while i < count {
-        if inReport {
-          var end = i
-          while end < count, buffer[end] != 0x0A, buffer[end] != 0x0D { end += 1 }
-          let room = Self.longestReport - self.report.count
-          if end - i > room { overlong = true }
-          if room > 0 { self.report.append(contentsOf: buffer[i..<min(end, i + room)]) }
-          guard end < count else { return }
-          if !overlong { report(self.report) } else { droppedReports += 1 }
-          self.report.removeAll(keepingCapacity: true)
-          inReport = false
-          overlong = false
-          atLineStart = true
-          runStart = end + 1
-          i = end + 1
-          continue
-        }
-        if atLineStart {
-          let first = buffer[i]
-          if first == UInt8(ascii: "{") {
-            if runStart < i { other(bytes[runStart..<i]) }
-            inReport = true
-            continue
-          }
-          if first == 0x0A || first == 0x0D {
-            i += 1
-            continue
-          }
-          lineFirst = first
-          atLineStart = false
-        }
-        var end = i
-        while end < count, buffer[end] != 0x0A, buffer[end] != 0x0D { end += 1 }
+    var i = index
+    while i < count {
+      if inReport {
+        let end = Self.lineEnd(in: bytes, from: i)
+        let room = Self.longestReport - self.report.count
+        if end - i > room { overlong = true }
+        if room > 0 { self.report.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[i..<min(end, i + room)])) }
         guard end < count else { return }
-        countStrangeLine()
-        atLineStart = true
+        if !overlong { report(self.report) } else { droppedReports += 1 }
+        self.report.removeAll(keepingCapacity: true)
+        inReport = false
+        overlong = false
+        runStart = end + 1
         i = end + 1
+        continue
       }
+      guard let brace = Self.firstBrace(in: bytes, from: i) else { break }
+      let beginsLine = brace == index ? atLineStart : Self.isLineEnd(bytes[brace - 1])
+      if beginsLine {
+        if runStart < brace { other(UnsafeRawBufferPointer(rebasing: bytes[runStart..<brace])) }
+        inReport = true
+      }
+      i = beginsLine ? brace : brace + 1
     }
-    if !inReport, runStart < bytes.endIndex { other(bytes[runStart..<bytes.endIndex]) }
+    if !inReport, runStart < count { other(UnsafeRawBufferPointer(rebasing: bytes[runStart..<count])) }
+    atLineStart = inReport ? false : Self.isLineEnd(bytes[count - 1])
   }
 
-  private mutating func countStrangeLine() {
-    if let first = lineFirst, first != UInt8(ascii: "$"), first != UInt8(ascii: "!"), first != UInt8(ascii: "#") {
-      strangeLines += 1
-    }
-    lineFirst = nil
+  @inline(__always)
+  private static func isLineEnd(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
+
+  /// The index of the first `{` at or after `start`, if any.
+  private static func firstBrace(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+    guard let base = bytes.baseAddress, start < bytes.count else { return nil }
+    guard let found = memchr(base + start, Int32(UInt8(ascii: "{")), bytes.count - start) else { return nil }
+    return UnsafeRawPointer(found) - base
+  }
+
+  /// The index of the first line feed or carriage return at or after `start`, or the end.
+  private static func lineEnd(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+    var end = start
+    let count = bytes.count
+    while end < count, !isLineEnd(bytes[end]) { end += 1 }
+    return end
   }
 
   /// The end of the capture: a report line without its line end is complete all the same.
   public mutating func finish(report: ([UInt8]) -> Void) {
-    countStrangeLine()
     if inReport, !overlong, !self.report.isEmpty { report(self.report) }
     self.report.removeAll()
     inReport = false

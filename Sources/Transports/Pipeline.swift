@@ -160,22 +160,20 @@ package struct Pipeline: Sendable {
 
   // MARK: Paced
 
-  /// Adds bytes read from a capture, to be released with the fixes they make.
-  package mutating func append(_ bytes: some Collection<UInt8>, for receiver: some ReceiverEventSink) {
+  /// Adds bytes read from a capture, to be released with the fixes they make. All-NMEA bytes
+  /// (no binary frame can start in them) go to the decoder as they are.
+  package mutating func append(_ bytes: UnsafeRawBufferPointer, for receiver: some ReceiverEventSink) {
     let interests = receiver.interests
     if interests.contains(.bytes) { heldBytes.append(contentsOf: bytes) }
     appended += bytes.count
     guard splitter.mayHoldFrames(bytes) else { return decoder.append(bytes) }
     var splitter = self.splitter
-    let bytes = Array(bytes)
-    bytes.withUnsafeBytes { raw in
-      splitter.split(
-        raw, text: { self.decoder.append($0) },
-        frame: { frame in
-          if case .ubx(let packet) = frame { self.ubx.take(packet) }
-          if interests.contains(.frames) { self.heldFrames.append(frame) }
-        })
-    }
+    splitter.split(
+      bytes, text: { self.decoder.append($0) },
+      frame: { frame in
+        if case .ubx(let packet) = frame { self.ubx.take(packet) }
+        if interests.contains(.frames) { self.heldFrames.append(frame) }
+      })
     self.splitter = splitter
   }
 

@@ -197,12 +197,14 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
     // The sorter is taken out while it runs, so that its callbacks may feed the decoders in
     // place (a copy of the pipeline would copy its buffers).
     var lines = self.lines
-    lines.sort(
-      piece, other: { self.pipeline.append($0, for: receiver) },
-      report: { line in
-        self.reports.append(line)
-        self.reports.append(CollectionOfOne(0x0A))
-      })
+    piece.withUnsafeBytes { piece in
+      lines.sort(
+        piece, other: { self.pipeline.append($0, for: receiver) },
+        report: { line in
+          self.reports.append(line)
+          self.reports.append(CollectionOfOne(0x0A))
+        })
+    }
     self.lines = lines
     return await drain()
   }

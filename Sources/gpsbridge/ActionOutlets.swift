@@ -12,14 +12,21 @@ final class ActionOutlets: Sendable {
   private let failure: Shared<String?>
   private let say: @Sendable (String) -> Void
 
-  init(mqtt: MQTTPublisher.Configuration?, webhooks urls: [URL], sendsLocations: Bool, say: @escaping @Sendable (String) -> Void) {
+  /// - Throws: ``WebhookSender/Unavailable`` when webhooks are asked for and the system's
+  ///   libcurl is missing (its message says what to install).
+  init(
+    mqtt: MQTTPublisher.Configuration?, webhooks options: WebhookOptions, sendsLocations: Bool,
+    say: @escaping @Sendable (String) -> Void
+  ) throws(WebhookSender.Unavailable) {
     let failure = Shared<String?>(nil)
-    let publisher = mqtt.map { MQTTPublisher($0, said: say) }
-    let webhooks = urls.map { url in
+    var webhooks: [WebhookSender] = []
+    for url in options.urls {
       var configuration = WebhookSender.Configuration(url: url)
       configuration.sendsLocations = sendsLocations
-      return WebhookSender(configuration, said: say)
+      configuration.certificateAuthorities = options.certificateAuthorities
+      webhooks.append(try WebhookSender(configuration, said: say))
     }
+    let publisher = mqtt.map { MQTTPublisher($0, said: say) }
     self.publisher = publisher
     self.webhooks = webhooks
     self.failure = failure

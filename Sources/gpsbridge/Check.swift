@@ -66,7 +66,9 @@ struct SortedCaptureReader: CaptureReader {
 
   mutating func append(_ bytes: ArraySlice<UInt8>) {
     var lines = self.lines
-    lines.sort(Array(bytes), other: { self.nmea.append($0) }, report: { self.gpsd.append($0[...] + [0x0A]) })
+    bytes.withUnsafeBytes { bytes in
+      lines.sort(bytes, other: { self.nmea.append($0) }, report: { self.gpsd.append($0[...] + [0x0A]) })
+    }
     self.lines = lines
   }
 
@@ -90,7 +92,7 @@ struct SortedCaptureReader: CaptureReader {
   /// A gpsd log's lines that are no report (nor NMEA, nor a comment) count as malformed.
   var rejected: [(label: String, key: String, count: Int)] {
     guard !(holdsNMEA || gpsd.kinds.isEmpty) else { return nmea.rejected }
-    return gpsd.rejected.map { $0.key == "malformed" ? ($0.label, $0.key, $0.count + lines.strangeLines) : $0 }
+    return gpsd.rejected.map { $0.key == "malformed" ? ($0.label, $0.key, $0.count + nmea.decoder.framer.counters.noiseLines) : $0 }
   }
 }
 
@@ -113,7 +115,8 @@ protocol CaptureReader {
 struct NMEAReader: CaptureReader {
   var decoder = FixDecoder(countsSentences: true, keepsSatellites: false)
 
-  mutating func append(_ bytes: ArraySlice<UInt8>) { decoder.append(bytes) }
+  mutating func append(_ bytes: ArraySlice<UInt8>) { bytes.withUnsafeBytes { append($0) } }
+  mutating func append(_ bytes: UnsafeRawBufferPointer) { decoder.append(bytes) }
   mutating func finish() { decoder.finish() }
   mutating func nextFix() -> Fix? { decoder.next() }
   var unit: String { "sentences" }

@@ -41,9 +41,15 @@ func run(_ options: RunOptions) async -> Int32 {
   defer { output.finish() }
   let actions = manager.delegateBatches()
   // Actions out to MQTT and webhooks (--mqtt, --webhook), for as long as the run lasts.
-  let outlets = ActionOutlets(
-    mqtt: options.mqtt.configuration, webhooks: options.webhooks.urls, sendsLocations: options.significantChanges,
-    say: { Terminal.diagnostic($0) })
+  let outlets: ActionOutlets
+  do {
+    outlets = try ActionOutlets(
+      mqtt: options.mqtt.configuration, webhooks: options.webhooks, sendsLocations: options.significantChanges,
+      say: { Terminal.diagnostic($0) })
+  } catch {
+    Terminal.diagnostic("Error: --webhook: \(error)")
+    return 1
+  }
   // Every command in one step: the source starts after the last, so a replay gives the same
   // actions every time.
   await manager.perform(commands(for: options, regions: regions))

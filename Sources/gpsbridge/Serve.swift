@@ -67,11 +67,17 @@ func serve(_ options: ServeOptions) async -> Int32 {
       return 1
     }
   }
-  let outlets = ActionOutlets(
-    mqtt: options.zones.mqtt.configuration, webhooks: options.zones.webhooks.urls, sendsLocations: false,
-    say: { message in
-      if let status = said.withLock({ $0 }) { status.say(message) } else { Terminal.diagnostic(message) }
-    })
+  let outlets: ActionOutlets
+  do {
+    outlets = try ActionOutlets(
+      mqtt: options.zones.mqtt.configuration, webhooks: options.zones.webhooks, sendsLocations: false,
+      say: { message in
+        if let status = said.withLock({ $0 }) { status.say(message) } else { Terminal.diagnostic(message) }
+      })
+  } catch {
+    Terminal.diagnostic("Error: --webhook: \(error)")
+    return 1
+  }
   let zones = ServeZones(regions: regions, options: options.zones, outlets: outlets)
   let chrony = options.servesTime && ChronyCheck.isChronycInstalled ? ChronyWatch(control: options.chronyControl) : nil
   var configuration = GPSDServer.Configuration()

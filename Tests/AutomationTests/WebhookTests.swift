@@ -22,13 +22,15 @@ struct WebhookTests {
     let log: URL
     let port = FakeGPSD.freePort()
 
-    init(mode: String, in directory: URL) throws {
+    /// A receiver answering as `mode` says; over https when given a certificate and its key.
+    init(mode: String, in directory: URL, tls: (certificate: String, key: String)? = nil) throws {
       log = directory.appendingPathComponent("webhook-\(mode).jsonl")
       process.executableURL = URL(fileURLWithPath: WebhookTests.python)
-      process.arguments = [
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Clients/webhook-receiver.py").path, "\(port)",
-        log.path, mode,
-      ]
+      process.arguments =
+        [
+          URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Clients/webhook-receiver.py").path,
+          "\(port)", log.path, mode,
+        ] + (tls.map { [$0.certificate, $0.key] } ?? [])
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
       try process.run()
@@ -100,5 +102,119 @@ struct WebhookTests {
     // The run goes on to the capture's end, and ends by itself.
     #expect(await eventually(timeout: .seconds(90)) { !run.process.isRunning }, "\(run.said)")
     #expect(run.exitStatus == 0 && run.printed.contains(#""code":"endOfCapture""#), "\(run.said)")
+  }
+
+  /// A private CA and a certificate it signed for localhost and 127.0.0.1, made by openssl in
+  /// `directory`: the CA's file, the server's certificate and key.
+  static func privateCA(in directory: URL) async throws -> (ca: String, certificate: String, key: String) {
+    let path = { (name: String) in directory.appendingPathComponent(name).path }
+    let openssl = URL(fileURLWithPath: installed("openssl") ?? "/usr/bin/openssl")
+    let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    try "subjectAltName=DNS:localhost,IP:127.0.0.1\n".write(toFile: path("ext"), atomically: true, encoding: .utf8)
+    for arguments in [
+      ["req", "-x509"] + curve + ["-keyout", path("ca.key"), "-out", path("ca.pem"), "-days", "2", "-subj", "/CN=gpsbridge test CA"],
+      ["req"] + curve + ["-keyout", path("server.key"), "-out", path("server.csr"), "-subj", "/CN=localhost"],
+      [
+        "x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"), "-CAcreateserial", "-out",
+        path("server.pem"), "-days", "2", "-extfile", path("ext"),
+      ],
+    ] {
+      let made = try await runProgram(openssl, arguments)
+      #expect(made.status == 0, "openssl \(arguments.joined(separator: " ")): \(made.error)")
+    }
+    return (path("ca.pem"), path("server.pem"), path("server.key"))
+  }
+
+  /// https to a receiver whose certificate a private CA signed: delivered with `--webhook-ca`,
+  /// and said (not trusted, never delivered) without it.
+  @Test func httpsIsDeliveredWithThePrivateCAAndRefusedWithoutIt() async throws {
+    let directory = scratchDirectory("webhook-tls-\(UUID().uuidString.prefix(8))")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let authority = try await Self.privateCA(in: directory)
+    let receiver = try Receiver(mode: "ok", in: directory, tls: (authority.certificate, authority.key))
+    defer { receiver.stop() }
+    let (capture, home) = try await BrokerTests.drive(in: directory)
+    let url = "https://localhost:\(receiver.port)/hook"
+    let trusted = try RunningProgram(
+      ["--replay", capture, "--speed", "20", "--region", home, "--json", "--webhook", url, "--webhook-ca", authority.ca], in: directory,
+      keepsOutput: true)
+    defer { trusted.stop() }
+    #expect(await eventually(timeout: .seconds(60)) { !trusted.process.isRunning }, "\(trusted.said)")
+    let printed = BrokerTests.regionEvents(trusted.printed.split(separator: "\n").map(String.init))
+    #expect(!printed.isEmpty && receiver.requests.map { Self.event($0.body) } == printed, "\(trusted.said)")
+    #expect(trusted.said.contains("\(printed.count) events delivered, 0 retries, 0 given up"), "\(trusted.said)")
+
+    let untrusted = try RunningProgram(
+      ["--replay", capture, "--speed", "20", "--region", home, "--json", "--webhook", url], in: directory, keepsOutput: true)
+    defer { untrusted.stop() }
+    #expect(await eventually(timeout: .seconds(60)) { untrusted.said.contains("its certificate is not trusted") }, "\(untrusted.said)")
+    untrusted.stop()
+    #expect(receiver.requests.count == printed.count, "nothing more reached the receiver")
+  }
+
+  /// An answer's body is never read whole: a 2xx that sends 1 GB, or a chunked body that never
+  /// ends, delivers the event at once, and the program's memory stays small.
+  @Test(arguments: ["huge", "endless"])
+  func anAnswersBodyIsNeverReadWhole(mode: String) async throws {
+    let directory = scratchDirectory("webhook-\(mode)-\(UUID().uuidString.prefix(8))")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let receiver = try Receiver(mode: mode, in: directory)
+    defer { receiver.stop() }
+    let (capture, home) = try await BrokerTests.drive(in: directory)
+    let run = try RunningProgram(
+      ["--replay", capture, "--speed", "20", "--region", home, "--json", "--webhook", "http://127.0.0.1:\(receiver.port)/hook"],
+      in: directory, keepsOutput: true)
+    defer { run.stop() }
+    var peak = 0
+    while run.process.isRunning {
+      peak = max(peak, Self.peakResidentKilobytes(of: run.process.processIdentifier) ?? 0)
+      try await Task.sleep(for: .milliseconds(100))
+    }
+    #expect(await eventually(timeout: .seconds(60)) { !run.process.isRunning }, "\(run.said)")
+    let printed = BrokerTests.regionEvents(run.printed.split(separator: "\n").map(String.init))
+    #expect(!printed.isEmpty && receiver.requests.map { Self.event($0.body) } == printed, "\(run.said)")
+    #expect(run.said.contains("\(printed.count) events delivered, 0 retries, 0 given up"), "\(run.said)")
+    #expect(peak > 0 && peak < 40_000, "peak RSS \(peak) kB")
+  }
+
+  /// Waiting for a receiver that takes 8 s to answer costs no CPU: nothing spins.
+  @Test func aSlowAnswerIsWaitedForWithoutSpinning() async throws {
+    let directory = scratchDirectory("webhook-slow-\(UUID().uuidString.prefix(8))")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let receiver = try Receiver(mode: "slow", in: directory)
+    defer { receiver.stop() }
+    let (capture, home) = try await BrokerTests.drive(in: directory)
+    let run = try RunningProgram(
+      ["--replay", capture, "--speed", "4", "--region", home, "--json", "--webhook", "http://127.0.0.1:\(receiver.port)/hook"],
+      in: directory, keepsOutput: true)
+    defer { run.stop() }
+    #expect(await eventually(timeout: .seconds(60)) { receiver.requests.first?.body == "waiting" }, "\(run.said)")
+    let pid = run.process.processIdentifier
+    let before = try #require(Self.cpuTicks(of: pid))
+    try await Task.sleep(for: .seconds(5))
+    let after = try #require(Self.cpuTicks(of: pid))
+    // Under 5 % of a core over 5 s, with the replay of 4 epochs a second going on.
+    let seconds = Double(after - before) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    #expect(seconds < 0.25, "\(seconds) s of CPU in 5 s of waiting")
+    #expect(receiver.requests.contains { $0.status == 200 } || run.process.isRunning)
+  }
+
+  /// The peak resident memory of process `pid` (`VmHWM`), in kilobytes.
+  static func peakResidentKilobytes(of pid: Int32) -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+    else { return nil }
+    return Int(line.split(separator: " ").dropFirst().first ?? "")
+  }
+
+  /// The user and system CPU time of process `pid` so far, in clock ticks.
+  static func cpuTicks(of pid: Int32) -> Int? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let end = stat.lastIndex(of: ")")
+    else { return nil }
+    // After the command's name: state is field 3, utime 14 and stime 15.
+    let fields = stat[stat.index(after: end)...].split(separator: " ")
+    guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+    return user + system
   }
 }

@@ -60,6 +60,8 @@ import Testing
     // NULs, UBX bytes before its `$`, the `A` after its CRLF, the doubled `$`, the screen
     // text, and the ZDA cut short by the next `$`.
     expected.noiseBytes = 4 + 4 + 1 + 1 + 22 + zdaFragment
+    // Lines that begin with noise: the NULs, the `A` after a CRLF, and the screen text.
+    expected.noiseLines = 3
     #expect(result.counters == expected)
     #expect(result.date == UTCDate(year: 2024, month: 5, day: 1))
   }
