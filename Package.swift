@@ -150,6 +150,11 @@ let package = Package(
       path: "Benchmarks/CorrectionsBenchmark"
     ),
     .executableTarget(
+      name: "framing-benchmark",
+      dependencies: ["Framing", "Transports", "Plumbing"],
+      path: "Benchmarks/FramingBenchmark"
+    ),
+    .executableTarget(
       name: "serial-latency",
       dependencies: ["GPSLocation", "NMEA", "Plumbing"],
       path: "Benchmarks/SerialLatency"

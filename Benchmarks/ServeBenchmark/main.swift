@@ -29,11 +29,18 @@ import TestHelpers
 struct Settings {
   var clients = 64, seconds = 20, rounds = 2
   var gpsbridge: String?
+  /// Only what Scripts/check-budgets reads: section 1 for `serve` (with and without --webhook)
+  /// and gpsd, and section 2 for `serve` and gpsd.
+  var budget = false
 
   static func parse(_ arguments: [String]) -> Settings {
     var settings = Settings()
     var arguments = arguments[...]
     while let argument = arguments.popFirst() {
+      if argument == "--budget" {
+        settings.budget = true
+        continue
+      }
       let value = arguments.popFirst()
       switch (argument, value.flatMap(Int.init)) {
       case ("--clients", let number?): settings.clients = number
@@ -41,7 +48,7 @@ struct Settings {
       case ("--rounds", let number?): settings.rounds = number
       case ("--gpsbridge", _) where value != nil: settings.gpsbridge = value
       default:
-        say("USAGE: serve-benchmark [--clients N] [--seconds S] [--rounds N] [--gpsbridge PATH]")
+        say("USAGE: serve-benchmark [--clients N] [--seconds S] [--rounds N] [--gpsbridge PATH] [--budget]")
         exit(64)
       }
     }
@@ -234,6 +241,18 @@ func bridge(device: String) throws -> Server {
   let port = FakeGPSD.freePort()
   return try Server.start(
     "gpsbridge serve", gpsbridge, ["serve", "--device", device, "--baud", "115200", "--listen", "127.0.0.1:\(port)"], port: port)
+}
+
+/// `serve` with a webhook (which loads libcurl at its start) to a port where nothing listens:
+/// what `--webhook` costs a server that has nothing to post yet.
+func bridgeWithWebhook(device: String) throws -> Server {
+  let port = FakeGPSD.freePort()
+  return try Server.start(
+    "gpsbridge serve --webhook", gpsbridge,
+    [
+      "serve", "--device", device, "--baud", "115200", "--listen", "127.0.0.1:\(port)", "--webhook",
+      "http://127.0.0.1:\(FakeGPSD.freePort())/hook",
+    ], port: port)
 }
 
 /// `serve` with its status page open (the page's requests, then its event stream read as a
@@ -476,14 +495,19 @@ func stuck(withStuckClient: Bool, capture: String) async throws -> String {
 
 say("serve-benchmark: \(gpsbridge)\(gpsd.map { " against \($0)" } ?? " (gpsd is not installed: its rows are skipped)")")
 say("\n1. \(clientCount) clients, a 10 Hz receiver on a pty, \(seconds) s")
-for start in [bridge, bridgeWatched, bridgeWithMQTT, realGPSD] {
+let starts: [(String) throws -> Server?] =
+  settings.budget ? [bridge, bridgeWithWebhook, realGPSD] : [bridge, bridgeWatched, bridgeWithMQTT, realGPSD]
+for start in starts {
   if let line = try await clients(start) { say("   " + line) }
 }
 
 say("\n2. Latency: an epoch's last byte on the pty to a client's TPV, \(rounds) rounds of 15 s each, alternating")
 var measured: [String: [Double]] = [:]
 for _ in 0..<rounds {
-  for (name, start) in [("gpsbridge serve", bridge), ("gpsbridge serve, page open, scraped", bridgeWatched), ("gpsd", realGPSD)] {
+  let servers: [(String, (String) throws -> Server?)] = [
+    ("gpsbridge serve", bridge), ("gpsbridge serve, page open, scraped", bridgeWatched), ("gpsd", realGPSD),
+  ]
+  for (name, start) in servers where !settings.budget || name != "gpsbridge serve, page open, scraped" {
     if let values = try await latencies(start) { measured[name, default: []] += values }
   }
 }
@@ -491,6 +515,7 @@ for (name, values) in measured.sorted(by: { $0.key > $1.key }).reversed() {
   say("   \(name): \(values.count) TPVs, p50 \(format(percentile(values, 0.5), 2)) ms, p99 \(format(percentile(values, 0.99), 2)) ms")
 }
 
+if settings.budget { exit(0) }
 say("\n3. A client that never reads, a capture at 200 epochs/s, 15 s")
 let capture = FileManager.default.temporaryDirectory.appendingPathComponent("serve-benchmark-\(getpid()).nmea").path
 defer { try? FileManager.default.removeItem(atPath: capture) }

@@ -24,10 +24,18 @@ final class CaptureFileReader: @unchecked Sendable {
   /// Sources made and not yet done cancelling: the descriptor is closed when none is left.
   private var liveSources = 0
 
+  /// Whether the descriptor is a regular file: always readable, so read without a source, and
+  /// one piece ahead (read on the reader's queue while the replay decodes the one before).
+  private let isRegularFile: Bool
+  /// The piece read ahead, on `queue` only.
+  private var ahead: Result<[UInt8]?, Errno>?
+
   /// Reads `descriptor`, closing it at the end when `closesDescriptor` (not standard input).
   init(_ descriptor: FileDescriptor, closesDescriptor: Bool) {
     self.descriptor = descriptor
     self.closesDescriptor = closesDescriptor
+    var status = stat()
+    isRegularFile = fstat(descriptor.rawValue, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
   }
 
   deinit {
@@ -41,6 +49,7 @@ final class CaptureFileReader: @unchecked Sendable {
       await withCheckedContinuation { (continuation: CheckedContinuation<Result<[UInt8]?, Errno>, Never>) in
         queue.async { [self] in
           guard !finished else { return continuation.resume(returning: .success(nil)) }
+          if isRegularFile { return nextOfFile(continuation) }
           waiter = continuation
           let source = DispatchSource.makeReadSource(fileDescriptor: descriptor.rawValue, queue: queue)
           source.setEventHandler { [self] in readPiece() }
@@ -66,6 +75,32 @@ final class CaptureFileReader: @unchecked Sendable {
     queue.async { [self] in
       deliver(.success(nil))
       finish()
+    }
+  }
+
+  /// On `queue`: the piece read ahead (or read now), and the one after it read ahead.
+  private func nextOfFile(_ continuation: CheckedContinuation<Result<[UInt8]?, Errno>, Never>) {
+    let piece = ahead ?? readOnce()
+    ahead = nil
+    continuation.resume(returning: piece)
+    guard case .success(.some) = piece else { return finish() }
+    // After the resume: the replay decodes this piece while the next is read.
+    queue.async { [self] in
+      if !finished, ahead == nil { ahead = readOnce() }
+    }
+  }
+
+  /// One read of a piece, retried when interrupted.
+  private func readOnce() -> Result<[UInt8]?, Errno> {
+    while true {
+      do {
+        let count = try descriptor.read(into: buffer)
+        return .success(count == 0 ? nil : Array(buffer[0..<count]))
+      } catch .interrupted {
+        continue
+      } catch {
+        return .failure(error)
+      }
     }
   }
 
