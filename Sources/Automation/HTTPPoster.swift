@@ -45,7 +45,8 @@ final class HTTPPoster: @unchecked Sendable {
   private var timer: (any DispatchSourceTimer)?
   private var sockets: [Int32: Watch] = [:]
   private var transfers: [UInt: Transfer] = [:]
-  private var nextID = 0
+  /// Numbers the posts, so that a cancelled one is found; taken from any thread.
+  private let nextID = Locked(0)
 
   /// The sources watching one socket, made as libcurl first asks for each direction.
   private final class Watch {
@@ -106,9 +107,9 @@ final class HTTPPoster: @unchecked Sendable {
 
   /// POSTs `request` and returns how it ended. Cancelling the task ends the exchange.
   func post(_ request: Request) async -> Outcome {
-    let id = queue.sync {
-      defer { nextID += 1 }
-      return nextID
+    let id = nextID.withLock { id in
+      defer { id += 1 }
+      return id
     }
     return await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in

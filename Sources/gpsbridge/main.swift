@@ -1,5 +1,6 @@
 // gpsbridge: read a GPS receiver (or gpsd, or a capture) and print location events.
 // Exit status: 0 success, 1 runtime failure, 64 usage error (EX_USAGE).
+import Dispatch
 import GPSLocation
 
 #if canImport(Glibc)
@@ -8,8 +9,6 @@ import GPSLocation
   import Musl
 #endif
 
-// Before anything else: Ctrl-C and SIGTERM are ours, and never lost (Interruption).
-Interruption.install()
 // A closed stdout is handled where we write (EPIPE ends the program quietly).
 signal(SIGPIPE, SIG_IGN)
 
@@ -17,7 +16,6 @@ let command: Command
 do {
   command = try parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
-  Interruption.restoreDefault()
   Terminal.diagnostic("Error: \(error.message)")
   Terminal.diagnostic("Usage: \(Help.usage(error.topic))")
   Terminal.diagnostic(
@@ -25,14 +23,19 @@ do {
   exit(64)
 }
 
-/// Runs `work`, stopping it cleanly on Ctrl-C or SIGTERM: the work sees cancellation, lets
-/// its source go (device closed, file complete) and returns.
-func runInterruptibly(_ work: @escaping @Sendable () async -> Int32) async -> Int32 {
-  let task = Task { await work() }
+/// Runs `work` and exits with its status, stopping it cleanly on Ctrl-C or SIGTERM: the work
+/// sees cancellation, lets its source go (device closed, file complete) and returns. The top
+/// level itself never awaits, so a command that only prints (`--version`) starts no
+/// concurrency runtime: the work's task runs from Dispatch's main loop.
+func runInterruptibly(_ work: @escaping @Sendable () async -> Int32) -> Never {
+  let task = Task.detached { await work() }
   Interruption.cancelOnSignal(task)
-  return await task.value
+  Task.detached { exit(await task.value) }
+  dispatchMain()
 }
 
+// What only prints answers at once, before any thread of ours starts: `--version` costs what a
+// program's start costs, and no more.
 switch command {
 case .help(let topic):
   Terminal.write(Help.text(topic) + "\n")
@@ -40,18 +43,27 @@ case .help(let topic):
 case .manual(let topic):
   Terminal.write(ManPage.roff(topic, date: GPSBridge.releaseDate))
   exit(0)
-case .time(let options):
-  Interruption.restoreDefault()
-  exit(checkTime(options))
-case .ntrip(let options):
-  Interruption.restoreDefault()
-  exit(listMountpoints(options))
 case .completion(let options):
   Terminal.write(options.shell == "zsh" ? ShellCompletion.zsh : ShellCompletion.bash)
   exit(0)
 case .version:
   Terminal.write("gpsbridge \(GPSBridge.version)\n")
   exit(0)
+default: break
+}
+
+// Before any work: Ctrl-C and SIGTERM are ours, and never lost (Interruption).
+Interruption.install()
+
+switch command {
+case .help, .manual, .completion, .version:
+  exit(0)
+case .time(let options):
+  Interruption.restoreDefault()
+  exit(checkTime(options))
+case .ntrip(let options):
+  Interruption.restoreDefault()
+  exit(listMountpoints(options))
 case .check(let options):
   Interruption.restoreDefault()
   exit(check(options))
@@ -59,13 +71,13 @@ case .devices(let options):
   Interruption.restoreDefault()
   exit(listDevices(options))
 case .simulate(let options):
-  exit(await runInterruptibly { await simulate(options) })
+  runInterruptibly { await simulate(options) }
 case .record(let options):
-  exit(await runInterruptibly { await record(options) })
+  runInterruptibly { await record(options) }
 case .serve(let options):
-  exit(await runInterruptibly { await serve(options) })
+  runInterruptibly { await serve(options) }
 case .configure(let options):
-  exit(await runInterruptibly { await configure(options) })
+  runInterruptibly { await configure(options) }
 case .run(let options):
-  exit(await runInterruptibly { await run(options) })
+  runInterruptibly { await run(options) }
 }
