@@ -59,18 +59,19 @@ struct ChronyTests {
     defer { simulator.terminate() }
     try await waitUntilExists(link)
     let port = FakeGPSD.freePort()
-    let server = try Gpsbridge.start([
-      "serve", "--device", link, "--listen", "127.0.0.1:\(port)", "--chrony", socket, "--ntp-shm", String(unit),
-    ])
-    defer { server.terminate() }
+    // Its stderr kept: a failure below says what the server said.
+    let running = try RunningProgram(
+      ["serve", "--device", link, "--listen", "127.0.0.1:\(port)", "--chrony", socket, "--ntp-shm", String(unit)], in: directory)
+    let server = running.process
+    defer { running.stop() }
     try await Task.sleep(for: .seconds(3))
 
     try chronyd.start()
     let latency = Double(Self.latency) / 1000
     var sources = try await Self.waitFor(chronyd, refids: ["GPS", "SHM"], offset: latency)
     for refid in ["GPS", "SHM"] {
-      let source = try #require(sources[refid], "chronyd has no \(refid): \(sources)")
-      #expect(source.reach != 0, "\(source)")
+      let source = try #require(sources[refid], "chronyd has no \(refid): \(sources); the server said: \(running.said)")
+      #expect(source.reach != 0, "\(source); the server said: \(running.said)")
       let estimated = try #require(source.estimatedOffset, "\(source)")
       #expect(abs(estimated - latency) < Self.tolerance, "\(source)")
     }
@@ -81,7 +82,7 @@ struct ChronyTests {
     sources = try await Self.waitFor(chronyd, refids: ["GPS"], offset: latency)
     let resumed = try #require(sources["GPS"], "after the restart: \(sources)")
     #expect(resumed.reach != 0 && resumed.lastSample < 20, "\(resumed)")
-    #expect(server.isRunning)
+    #expect(server.isRunning, "the server said: \(running.said)")
 
     // The receiver unplugged and plugged in again: samples resume once its epochs agree.
     simulator.terminate()
