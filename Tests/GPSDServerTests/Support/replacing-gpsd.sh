@@ -89,7 +89,7 @@ chmod 777 /run/manager/systemd/notify
 # The README's commands: its code blocks (not sh ones) in the section, translated.
 section=$(awk '/^### Replacing gpsd/ { on = 1; next } /^##/ { on = 0 } on' "$readme")
 commands=$(printf '%s\n' "$section" | awk '/^```/ { if (inside) inside = 0; else inside = ($0 == "```") ? 1 : 2; next } inside == 1')
-translate() { sed -e 's/^sudo //' -e 's/| sudo /| /' -e 's/systemctl /systemctl --user /' -e 's#/etc/systemd/system/#/etc/systemd/user/#'; }
+translate() { sed -e 's/^sudo //' -e 's/| sudo /| /' -e 's/|| sudo /|| /' -e 's/systemctl /systemctl --user /' -e 's#/etc/systemd/system/#/etc/systemd/user/#'; }
 
 say "Debian's gpsd.socket holds the port, as the gpsd package leaves it"
 cp /lib/systemd/system/gpsd.socket /lib/systemd/system/gpsd.service /etc/systemd/user/
