@@ -50,10 +50,35 @@ final class HTTPPoster: @unchecked Sendable {
 
   /// The sources watching one socket, made as libcurl first asks for each direction.
   private final class Watch {
-    var read: (any DispatchSourceRead)?
-    var write: (any DispatchSourceWrite)?
-    var readResumed = false
-    var writeResumed = false
+    /// One direction's source: made when first wanted, suspended while not.
+    struct Direction {
+      var source: (any DispatchSourceProtocol)?
+      var resumed = false
+
+      mutating func want(_ wanted: Bool, make: () -> any DispatchSourceProtocol) {
+        if wanted, source == nil {
+          let made = make()
+          made.activate()
+          source = made
+          resumed = true
+        } else if let source, wanted != resumed {
+          if wanted { source.resume() } else { source.suspend() }
+          resumed = wanted
+        }
+      }
+
+      /// Cancels the source, resumed first (a suspended one never finishes cancelling);
+      /// whether there was one.
+      mutating func cancel() -> Bool {
+        guard let source else { return false }
+        if !resumed { source.resume() }
+        resumed = true
+        source.cancel()
+        return true
+      }
+    }
+    var read = Direction()
+    var write = Direction()
     /// Sources cancelled and not yet let go; the socket is closed once this is back to 0.
     var cancelling = 0
     var closeWhenLetGo = false
@@ -94,14 +119,8 @@ final class HTTPPoster: @unchecked Sendable {
   deinit {
     timer?.cancel()
     for watch in sockets.values {
-      if let read = watch.read {
-        if !watch.readResumed { read.resume() }
-        read.cancel()
-      }
-      if let write = watch.write {
-        if !watch.writeResumed { write.resume() }
-        write.cancel()
-      }
+      _ = watch.read.cancel()
+      _ = watch.write.cancel()
     }
   }
 
@@ -189,43 +208,27 @@ final class HTTPPoster: @unchecked Sendable {
   // MARK: What libcurl asks for, on `queue` (from inside a libcurl call)
 
   fileprivate func watch(_ socket: Int32, _ what: Int32) {
-    if what == LibCURL.pollRemove {
-      if let watch = sockets[socket] { pause(watch) }
+    guard what != LibCURL.pollRemove else {
+      // Kept, paused: libcurl may reuse the connection, or close it (``closeSocket(_:)``).
+      sockets[socket]?.read.want(false) { fatalError("a source is never made for a pause") }
+      sockets[socket]?.write.want(false) { fatalError("a source is never made for a pause") }
       return
     }
     let watch = sockets[socket] ?? Watch()
     sockets[socket] = watch
-    let wantsRead = what & LibCURL.pollIn != 0
-    let wantsWrite = what & LibCURL.pollOut != 0
-    if wantsRead, watch.read == nil {
-      let source = DispatchSource.makeReadSource(fileDescriptor: socket, queue: queue)
-      source.setEventHandler { [weak self] in self?.act(on: socket, LibCURL.selectIn) }
-      source.setCancelHandler { [weak self] in self?.letGo(socket) }
-      watch.read = source
-      watch.readResumed = true
-      source.activate()
-    } else if let source = watch.read, wantsRead != watch.readResumed {
-      if wantsRead { source.resume() } else { source.suspend() }
-      watch.readResumed = wantsRead
+    watch.read.want(what & LibCURL.pollIn != 0) {
+      source(DispatchSource.makeReadSource(fileDescriptor: socket, queue: queue), for: socket, telling: LibCURL.selectIn)
     }
-    if wantsWrite, watch.write == nil {
-      let source = DispatchSource.makeWriteSource(fileDescriptor: socket, queue: queue)
-      source.setEventHandler { [weak self] in self?.act(on: socket, LibCURL.selectOut) }
-      source.setCancelHandler { [weak self] in self?.letGo(socket) }
-      watch.write = source
-      watch.writeResumed = true
-      source.activate()
-    } else if let source = watch.write, wantsWrite != watch.writeResumed {
-      if wantsWrite { source.resume() } else { source.suspend() }
-      watch.writeResumed = wantsWrite
+    watch.write.want(what & LibCURL.pollOut != 0) {
+      source(DispatchSource.makeWriteSource(fileDescriptor: socket, queue: queue), for: socket, telling: LibCURL.selectOut)
     }
   }
 
-  private func pause(_ watch: Watch) {
-    if watch.readResumed { watch.read?.suspend() }
-    if watch.writeResumed { watch.write?.suspend() }
-    watch.readResumed = false
-    watch.writeResumed = false
+  /// `source`, set to tell libcurl `events` on `socket`, and to note when Dispatch lets go of it.
+  private func source(_ source: any DispatchSourceProtocol, for socket: Int32, telling events: Int32) -> any DispatchSourceProtocol {
+    source.setEventHandler { [weak self] in self?.act(on: socket, events) }
+    source.setCancelHandler { [weak self] in self?.letGo(socket) }
+    return source
   }
 
   /// libcurl is done with `socket`: its sources cancelled, and the socket closed once Dispatch
@@ -235,15 +238,8 @@ final class HTTPPoster: @unchecked Sendable {
       _ = close(socket)
       return
     }
-    for source in [watch.read as (any DispatchSourceProtocol)?, watch.write].compactMap({ $0 }) {
-      watch.cancelling += 1
-      source.cancel()
-    }
-    // A suspended source never finishes its cancellation.
-    if let read = watch.read, !watch.readResumed { read.resume() }
-    if let write = watch.write, !watch.writeResumed { write.resume() }
-    watch.readResumed = true
-    watch.writeResumed = true
+    if watch.read.cancel() { watch.cancelling += 1 }
+    if watch.write.cancel() { watch.cancelling += 1 }
     watch.closeWhenLetGo = true
     if watch.cancelling == 0 {
       sockets[socket] = nil

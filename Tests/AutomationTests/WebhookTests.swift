@@ -58,17 +58,45 @@ struct WebhookTests {
     return "{" + body[end.upperBound...]
   }
 
+  /// A scratch directory holding the demo drive, and a receiver in it answering as `mode`
+  /// (over https with a private CA's certificate when `tls`); `remove()` takes both away.
+  struct Scene {
+    let directory: URL
+    let receiver: Receiver
+    let capture: String
+    let home: String
+    /// The private CA's file, with `tls`.
+    let authority: String?
+
+    init(_ mode: String, tls: Bool = false) async throws {
+      directory = scratchDirectory("webhook-\(mode)-\(UUID().uuidString.prefix(8))")
+      let certificates = tls ? try await WebhookTests.privateCA(in: directory) : nil
+      authority = certificates?.ca
+      receiver = try Receiver(mode: mode, in: directory, tls: certificates.map { ($0.certificate, $0.key) })
+      (capture, home) = try await BrokerTests.drive(in: directory)
+    }
+
+    /// The receiver's URL at `path`.
+    func url(_ path: String = "/hook", host: String = "127.0.0.1") -> String {
+      "\(authority == nil ? "http" : "https")://\(host):\(receiver.port)\(path)"
+    }
+
+    /// The main job replaying the drive at `speed` with its home region, as JSON, and `more`.
+    func run(speed: String, _ more: [String]) throws -> RunningProgram {
+      try RunningProgram(["--replay", capture, "--speed", speed, "--region", home, "--json"] + more, in: directory, keepsOutput: true)
+    }
+
+    func remove() {
+      receiver.stop()
+      try? FileManager.default.removeItem(at: directory)
+    }
+  }
+
   @Test func eachEventArrivesOnceInOrderAndARetryKeepsItsKey() async throws {
-    let directory = scratchDirectory("webhook-\(UUID().uuidString.prefix(8))")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let receiver = try Receiver(mode: "flaky", in: directory)
-    defer { receiver.stop() }
-    let (capture, home) = try await BrokerTests.drive(in: directory)
-    let run = try RunningProgram(
-      [
-        "--replay", capture, "--speed", "20", "--region", home, "--visits", "--visit-dwell", "20", "--json", "--webhook",
-        "http://127.0.0.1:\(receiver.port)/api/webhook/secret-id",
-      ], in: directory, keepsOutput: true)
+    let scene = try await Scene("flaky")
+    defer { scene.remove() }
+    let receiver = scene.receiver
+    let run = try scene.run(speed: "20", ["--visits", "--visit-dwell", "20", "--webhook", scene.url("/api/webhook/secret-id")])
     defer { run.stop() }
     #expect(await eventually(timeout: .seconds(90)) { !run.process.isRunning }, "\(run.said)")
     #expect(run.exitStatus == 0, "\(run.said)")
@@ -89,14 +117,9 @@ struct WebhookTests {
 
   @Test(arguments: [("redirect", "it redirects in a loop"), ("silent", "no answer in time")])
   func aWebhookThatLoopsOrNeverAnswersIsSaidAndHoldsNothingUp(mode: String, said: String) async throws {
-    let directory = scratchDirectory("webhook-\(mode)-\(UUID().uuidString.prefix(8))")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let receiver = try Receiver(mode: mode, in: directory)
-    defer { receiver.stop() }
-    let (capture, home) = try await BrokerTests.drive(in: directory)
-    let run = try RunningProgram(
-      ["--replay", capture, "--speed", "10", "--region", home, "--json", "--webhook", "http://127.0.0.1:\(receiver.port)/hook"],
-      in: directory, keepsOutput: true)
+    let scene = try await Scene(mode)
+    defer { scene.remove() }
+    let run = try scene.run(speed: "10", ["--webhook", scene.url()])
     defer { run.stop() }
     #expect(await eventually(timeout: .seconds(60)) { run.said.contains(said) }, "\(run.said)")
     // The run goes on to the capture's end, and ends by itself.
@@ -128,24 +151,18 @@ struct WebhookTests {
   /// https to a receiver whose certificate a private CA signed: delivered with `--webhook-ca`,
   /// and said (not trusted, never delivered) without it.
   @Test func httpsIsDeliveredWithThePrivateCAAndRefusedWithoutIt() async throws {
-    let directory = scratchDirectory("webhook-tls-\(UUID().uuidString.prefix(8))")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let authority = try await Self.privateCA(in: directory)
-    let receiver = try Receiver(mode: "ok", in: directory, tls: (authority.certificate, authority.key))
-    defer { receiver.stop() }
-    let (capture, home) = try await BrokerTests.drive(in: directory)
-    let url = "https://localhost:\(receiver.port)/hook"
-    let trusted = try RunningProgram(
-      ["--replay", capture, "--speed", "20", "--region", home, "--json", "--webhook", url, "--webhook-ca", authority.ca], in: directory,
-      keepsOutput: true)
+    let scene = try await Scene("ok", tls: true)
+    defer { scene.remove() }
+    let receiver = scene.receiver
+    let url = scene.url(host: "localhost")
+    let trusted = try scene.run(speed: "20", ["--webhook", url, "--webhook-ca", scene.authority!])
     defer { trusted.stop() }
     #expect(await eventually(timeout: .seconds(60)) { !trusted.process.isRunning }, "\(trusted.said)")
     let printed = BrokerTests.regionEvents(trusted.printed.split(separator: "\n").map(String.init))
     #expect(!printed.isEmpty && receiver.requests.map { Self.event($0.body) } == printed, "\(trusted.said)")
     #expect(trusted.said.contains("\(printed.count) events delivered, 0 retries, 0 given up"), "\(trusted.said)")
 
-    let untrusted = try RunningProgram(
-      ["--replay", capture, "--speed", "20", "--region", home, "--json", "--webhook", url], in: directory, keepsOutput: true)
+    let untrusted = try scene.run(speed: "20", ["--webhook", url])
     defer { untrusted.stop() }
     #expect(await eventually(timeout: .seconds(60)) { untrusted.said.contains("its certificate is not trusted") }, "\(untrusted.said)")
     untrusted.stop()
@@ -156,14 +173,10 @@ struct WebhookTests {
   /// ends, delivers the event at once, and the program's memory stays small.
   @Test(arguments: ["huge", "endless"])
   func anAnswersBodyIsNeverReadWhole(mode: String) async throws {
-    let directory = scratchDirectory("webhook-\(mode)-\(UUID().uuidString.prefix(8))")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let receiver = try Receiver(mode: mode, in: directory)
-    defer { receiver.stop() }
-    let (capture, home) = try await BrokerTests.drive(in: directory)
-    let run = try RunningProgram(
-      ["--replay", capture, "--speed", "20", "--region", home, "--json", "--webhook", "http://127.0.0.1:\(receiver.port)/hook"],
-      in: directory, keepsOutput: true)
+    let scene = try await Scene(mode)
+    defer { scene.remove() }
+    let receiver = scene.receiver
+    let run = try scene.run(speed: "20", ["--webhook", scene.url()])
     defer { run.stop() }
     var peak = 0
     while run.process.isRunning {
@@ -179,14 +192,10 @@ struct WebhookTests {
 
   /// Waiting for a receiver that takes 8 s to answer costs no CPU: nothing spins.
   @Test func aSlowAnswerIsWaitedForWithoutSpinning() async throws {
-    let directory = scratchDirectory("webhook-slow-\(UUID().uuidString.prefix(8))")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let receiver = try Receiver(mode: "slow", in: directory)
-    defer { receiver.stop() }
-    let (capture, home) = try await BrokerTests.drive(in: directory)
-    let run = try RunningProgram(
-      ["--replay", capture, "--speed", "4", "--region", home, "--json", "--webhook", "http://127.0.0.1:\(receiver.port)/hook"],
-      in: directory, keepsOutput: true)
+    let scene = try await Scene("slow")
+    defer { scene.remove() }
+    let receiver = scene.receiver
+    let run = try scene.run(speed: "4", ["--webhook", scene.url()])
     defer { run.stop() }
     #expect(await eventually(timeout: .seconds(60)) { receiver.requests.first?.body == "waiting" }, "\(run.said)")
     let pid = run.process.processIdentifier
