@@ -80,24 +80,27 @@ final class CaptureFileReader: @unchecked Sendable {
 
   /// On `queue`: the piece read ahead (or read now), and the one after it read ahead.
   private func nextOfFile(_ continuation: CheckedContinuation<Result<[UInt8]?, Errno>, Never>) {
-    let piece = ahead ?? readOnce()
+    // A regular file is always readable: a read never finds nothing ready.
+    let piece = ahead ?? readOnce() ?? .success(nil)
     ahead = nil
     continuation.resume(returning: piece)
     guard case .success(.some) = piece else { return finish() }
     // After the resume: the replay decodes this piece while the next is read.
     queue.async { [self] in
-      if !finished, ahead == nil { ahead = readOnce() }
+      if !finished, ahead == nil { ahead = readOnce() ?? .success(nil) }
     }
   }
 
-  /// One read of a piece, retried when interrupted.
-  private func readOnce() -> Result<[UInt8]?, Errno> {
+  /// One read of a piece, retried when interrupted; `nil` when nothing is ready yet (a pipe).
+  private func readOnce() -> Result<[UInt8]?, Errno>? {
     while true {
       do {
         let count = try descriptor.read(into: buffer)
         return .success(count == 0 ? nil : Array(buffer[0..<count]))
       } catch .interrupted {
         continue
+      } catch .wouldBlock {
+        return nil
       } catch {
         return .failure(error)
       }
@@ -105,17 +108,7 @@ final class CaptureFileReader: @unchecked Sendable {
   }
 
   private func readPiece() {
-    let result: Result<[UInt8]?, Errno>
-    do {
-      let count = try descriptor.read(into: buffer)
-      result = .success(count == 0 ? nil : Array(buffer[0..<count]))
-    } catch .wouldBlock {
-      return
-    } catch .interrupted {
-      return
-    } catch {
-      result = .failure(error)
-    }
+    guard let result = readOnce() else { return }
     source?.cancel()
     source = nil
     deliver(result)
