@@ -86,7 +86,7 @@ public struct StreamSplitter: Sendable {
 
   /// Whether `bytes` need splitting at all: a frame's start is pending, or they hold a stage's
   /// first byte. (All-NMEA input never does, and can go to the NMEA framer as it is.) A scan
-  /// of contiguous memory a word at a time (``contains(_:or:in:)``), nothing per byte.
+  /// of contiguous memory a word at a time (`contains(_:or:in:)`), nothing per byte.
   public func mayHoldFrames(_ bytes: UnsafeRawBufferPointer) -> Bool {
     !pending.isEmpty || (!stages.isEmpty && holdsSync(bytes))
   }
