@@ -48,10 +48,13 @@ extension GPSDReport {
     public var stopBits: Int?
     /// Seconds between epochs.
     public var cycle: Double?
+    /// What kind of device it is beyond its driver: gpsd puts the firmware's version here;
+    /// gpsbridge says `simulated` for a replay or the simulator.
+    public var subtype: String?
 
     public init(
       path: String? = nil, driver: String? = nil, activated: String? = nil, flags: Int? = nil, native: Int? = nil,
-      bitsPerSecond: Int? = nil, parity: String? = nil, stopBits: Int? = nil, cycle: Double? = nil
+      bitsPerSecond: Int? = nil, parity: String? = nil, stopBits: Int? = nil, cycle: Double? = nil, subtype: String? = nil
     ) {
       self.path = path
       self.driver = driver
@@ -62,10 +65,11 @@ extension GPSDReport {
       self.parity = parity
       self.stopBits = stopBits
       self.cycle = cycle
+      self.subtype = subtype
     }
 
     enum CodingKeys: String, CodingKey {
-      case path, driver, activated, flags, native, parity, cycle
+      case path, driver, activated, flags, native, parity, cycle, subtype
       case bitsPerSecond = "bps"
       case stopBits = "stopbits"
     }
@@ -86,6 +90,7 @@ extension GPSDReport {
       parity = try container.decodeIfPresent(String.self, forKey: .parity)
       stopBits = try container.decodeIfPresent(Int.self, forKey: .stopBits)
       cycle = try container.decodeIfPresent(Double.self, forKey: .cycle)
+      subtype = try container.decodeIfPresent(String.self, forKey: .subtype)
     }
 
     /// Whether this notice says the device went away.

@@ -74,6 +74,7 @@ extension GPSDReport.Device {
     writer.field("class", "DEVICE")
     if let path { writer.field("path", path) }
     if let driver { writer.field("driver", driver) }
+    if let subtype { writer.field("subtype", subtype) }
     // gpsd writes the number 0 for a device that went away, else the time it came.
     if isGone { writer.field("activated", 0) } else if let activated { writer.field("activated", activated) }
     if let flags { writer.field("flags", flags) }

@@ -16,17 +16,21 @@ extension GPSDServer {
   /// Serves `receiver` as `device` until the task is cancelled or its source ends: fixes as
   /// TPV, SKY, GST and ATT, the receiver's sentences and bytes to the clients that watch them,
   /// and `DEVICE` notices when it comes and goes. Other listeners of the receiver (a status
-  /// line) hear the same events.
+  /// line) hear the same events. A replay's or the simulator's fixes are served as
+  /// simulated (TPV `status` 8, `DEVICE` `subtype` `simulated`): nobody measured them now.
   public func serve(_ receiver: Receiver, device: String, bitsPerSecond: Int? = nil) async {
     // The line's speed, once known, whichever of it and the device's arrival comes first.
     let speed = Locked(bitsPerSecond)
+    let simulated = receiver.source.isSimulated
     let listener = receiver.listen(wanting: Self.alwaysWanted) { [self] event in
       switch event {
-      case .fix(let fix): publish(.fix(fix, device: device))
+      case .fix(var fix):
+        if simulated { fix.quality = .simulator }
+        publish(.fix(fix, device: device))
       case .sentence(let sentence): publish(.sentence(sentence, device: device))
       case .bytes(let bytes): publish(.bytes(bytes, device: device))
       case .status(.authorization(.authorizedAlways)):
-        publish(.deviceAppeared(path: device, bitsPerSecond: speed.withLock { $0 }, cycle: 1))
+        publish(.deviceAppeared(path: device, bitsPerSecond: speed.withLock { $0 }, cycle: 1, simulated: simulated))
       case .status(.paused), .status(.ended), .status(.stopped): publish(.deviceWentAway(device: device))
       case .lineSpeed(let rate):
         speed.withLock { $0 = rate }
@@ -35,7 +39,7 @@ extension GPSDServer {
       }
     }
     if receiver.source.initialAuthorization == .authorizedAlways {
-      publish(.deviceAppeared(path: device, bitsPerSecond: bitsPerSecond, cycle: 1))
+      publish(.deviceAppeared(path: device, bitsPerSecond: bitsPerSecond, cycle: 1, simulated: simulated))
     }
     let feed = Feed(receiver: receiver, listener: listener)
     queue.sync {

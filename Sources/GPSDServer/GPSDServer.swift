@@ -288,9 +288,9 @@ public final class GPSDServer: @unchecked Sendable {
   /// What a receiver gives a server. Events name their receiver by its path (`device`); with
   /// one receiver it may be left out.
   public enum Event: Sendable {
-    /// The receiver is there (again): `path` as clients will see it, its speed if known, and
-    /// seconds between fixes.
-    case deviceAppeared(path: String, bitsPerSecond: Int?, cycle: Double)
+    /// The receiver is there (again): `path` as clients will see it, its speed if known,
+    /// seconds between fixes, and whether it is a replay or the simulator (`DEVICE` says so).
+    case deviceAppeared(path: String, bitsPerSecond: Int?, cycle: Double, simulated: Bool = false)
     /// The receiver went away.
     case deviceWentAway(device: String? = nil)
     /// The receiver's serial speed is known (autobaud found it): DEVICE says it again.
@@ -317,10 +317,12 @@ public final class GPSDServer: @unchecked Sendable {
   private func handle(_ event: Event) {
     reports.removeAll()
     switch event {
-    case .deviceAppeared(let path, let bitsPerSecond, let cycle):
+    case .deviceAppeared(let path, let bitsPerSecond, let cycle, let simulated):
       let index = receiverIndex(path)
       receivers[index].errorModel = GPSDErrorModel()
-      announce(ServedDevice(path: path, activated: .nowToTheMillisecond, bitsPerSecond: bitsPerSecond, cycle: cycle), at: index)
+      announce(
+        ServedDevice(path: path, activated: .nowToTheMillisecond, bitsPerSecond: bitsPerSecond, cycle: cycle, isSimulated: simulated),
+        at: index)
     case .deviceSpeed(let bitsPerSecond, let path):
       let index = receiverIndex(path)
       guard var served = receivers[index].device, served.bitsPerSecond != bitsPerSecond else { return }

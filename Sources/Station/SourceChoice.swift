@@ -3,8 +3,10 @@ import Transports
 
 /// Where locations come from, as a user chooses it: a source named, or ``automatic``.
 public enum SourceChoice: Hashable, Sendable {
-  /// The receiver plugged in, else gpsd, else the demo drive: see ``resolved(gpsd:discovery:)``.
+  /// The receiver plugged in, else gpsd: see ``resolved(gpsd:discovery:fallsBackToDemo:)``.
   case automatic
+  /// The simulated demo drive, in real time: no receiver, and said to be none.
+  case demo
   /// A serial receiver.
   case device(path: String, baud: BaudRate)
   /// A running gpsd.
@@ -23,8 +25,13 @@ public enum SourceChoice: Hashable, Sendable {
   ///    receiver first), at the baud rate autobaud finds;
   /// 2. else gpsd at `gpsd`, if it answers there (`nil`: gpsd is not a choice, as for a
   ///    server about to take gpsd's own port);
-  /// 3. else the simulated demo drive, in real time.
-  public func resolved(gpsd: GPSDAddress? = .standard, discovery: DeviceDiscovery = DeviceDiscovery()) async -> ChosenSource {
+  /// 3. else the simulated demo drive, in real time, but only when `fallsBackToDemo`: a
+  ///    location nobody measured must never pass for a receiver's, so a service or a program
+  ///    whose output another program reads gets `nil` here and waits for a receiver
+  ///    (``waitForReceiver(discovery:)``).
+  public func resolved(
+    gpsd: GPSDAddress? = .standard, discovery: DeviceDiscovery = DeviceDiscovery(), fallsBackToDemo: Bool = false
+  ) async -> ChosenSource? {
     switch self {
     case .device(let path, let baud):
       return ChosenSource(source: .serial(path: path, baudRate: baud), name: path, reason: .named)
@@ -34,6 +41,8 @@ public enum SourceChoice: Hashable, Sendable {
       return ChosenSource(
         source: .replay(.file(path), speed: speed), name: path == "-" ? "a replay of standard input" : "a replay of \(path)",
         reason: .named)
+    case .demo:
+      return .demo
     case .automatic:
       if let device = discovery.preferredReceiver()?.path {
         return ChosenSource(source: .serial(path: device, baudRate: .automatic), name: device, reason: .foundReceiver)
@@ -41,7 +50,7 @@ public enum SourceChoice: Hashable, Sendable {
       if let gpsd, await GPSDSource(host: gpsd.host, port: gpsd.port).isPresent() {
         return ChosenSource(source: .gpsd(host: gpsd.host, port: gpsd.port), name: "gpsd \(gpsd)", reason: .foundGPSD)
       }
-      return ChosenSource(source: .replay(.simulated(.demoDrive), speed: .realTime), name: "the demo drive (simulated)", reason: .demo)
+      return fallsBackToDemo ? .demo : nil
     }
   }
 }
@@ -69,4 +78,8 @@ public struct ChosenSource: Hashable, Sendable {
 
   /// Whether this is the simulated demo drive.
   public var isDemo: Bool { reason == .demo }
+
+  /// The simulated demo drive, in real time.
+  public static let demo = ChosenSource(
+    source: .replay(.simulated(.demoDrive), speed: .realTime), name: "the demo drive (simulated)", reason: .demo)
 }

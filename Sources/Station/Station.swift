@@ -23,6 +23,10 @@ public final class Station: Sendable {
     public var sources: [Source]
     /// Patterns whose every matching device is served as it appears.
     public var patterns: [Pattern]
+    /// Where to find receivers nobody named: every device ``DeviceDiscovery/receivers()``
+    /// lists is served, now and as it is plugged in (`gpsbridge serve` without `--device`).
+    /// `nil`: only the sources and patterns given.
+    public var discovery: DeviceDiscovery?
     /// The baud rate of the receivers a pattern finds.
     public var baudRate: BaudRate
     /// The refclocks each receiver's time feeds (its pulses are fed when it has a pulse
@@ -33,11 +37,12 @@ public final class Station: Sendable {
     public var maximumReceivers: Int
 
     public init(
-      sources: [Source] = [], patterns: [Pattern] = [], baudRate: BaudRate = .automatic, clock: ClockFeed.Outputs? = nil,
-      maximumReceivers: Int = 4
+      sources: [Source] = [], patterns: [Pattern] = [], discovery: DeviceDiscovery? = nil, baudRate: BaudRate = .automatic,
+      clock: ClockFeed.Outputs? = nil, maximumReceivers: Int = 4
     ) {
       self.sources = sources
       self.patterns = patterns
+      self.discovery = discovery
       self.baudRate = baudRate
       self.clock = clock
       self.maximumReceivers = maximumReceivers
@@ -45,7 +50,7 @@ public final class Station: Sendable {
 
     /// Whether the refclocks are several receivers' (each named after its device), rather
     /// than one receiver's named exactly as given.
-    public var sharesRefclocks: Bool { sources.count > 1 || !patterns.isEmpty }
+    public var sharesRefclocks: Bool { sources.count > 1 || !patterns.isEmpty || discovery != nil }
   }
 
   /// A receiver to serve from the start.
@@ -136,6 +141,7 @@ public final class Station: Sendable {
       let (found, arrivals) = AsyncStream.makeStream(of: (String, PulseSource?).self)
       self.arrivals.withLock { $0 = arrivals }
       let patterns = configuration.patterns
+      let discovery = configuration.discovery
       group.addTask {
         await withTaskGroup(of: Void.self) { watchers in
           for pattern in patterns {
@@ -143,6 +149,9 @@ public final class Station: Sendable {
               await Self.watch(
                 pattern.pattern, ended: self.ended, found: { arrivals.yield(($0, pattern.pulses)) }, none: self.said)
             }
+          }
+          if let discovery {
+            watchers.addTask { await Self.watch(discovery, ended: self.ended, found: { arrivals.yield(($0, nil)) }, none: self.said) }
           }
         }
         arrivals.finish()

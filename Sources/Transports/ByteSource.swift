@@ -36,8 +36,13 @@ public protocol ByteSource: Sendable {
   /// `Receiver/waitForListeners()`). A replay wants this; a live device, which will not
   /// wait, does not.
   var prefersLosslessDelivery: Bool { get }
+  /// Whether what it gives was not measured now by a receiver (a capture replayed, the
+  /// simulator): a server marks its fixes so (gpsd's TPV status 8, "simulated"), since a
+  /// client that takes a made-up fix for a real one would steer by it.
+  var isSimulated: Bool { get }
 }
 
 extension ByteSource {
   public var prefersLosslessDelivery: Bool { false }
+  public var isSimulated: Bool { false }
 }

@@ -69,15 +69,20 @@ public struct DeviceDiscovery: Sendable {
       isAccessible: accessible, accessHint: hint)
   }
 
-  /// The receiver the bridge should use without being told: a known receiver, else a USB
-  /// serial device whose product string says GPS or GNSS, else nothing (a bare bridge chip
-  /// may be anything, so it is only used when asked for).
+  /// The receiver the bridge should use without being told: the first of ``receivers()``.
   public func preferredReceiver() -> SerialDevice? {
+    receivers().first
+  }
+
+  /// The devices that are GPS receivers without being named: known receivers first, then USB
+  /// serial devices whose product or maker says GPS or GNSS. A bare bridge chip (CP210x,
+  /// PL2303, FTDI, CH340) may be anything, so it is used only when named.
+  public func receivers() -> [SerialDevice] {
     let all = devices()
-    return all.first { $0.isKnownReceiver }
-      ?? all.first { device in
-        let text = ((device.product ?? "") + " " + (device.manufacturer ?? "")).lowercased()
-        return text.contains("gps") || text.contains("gnss")
-      }
+    let saysGPS = all.filter { device in
+      let text = ((device.product ?? "") + " " + (device.manufacturer ?? "")).lowercased()
+      return !device.isKnownReceiver && (text.contains("gps") || text.contains("gnss"))
+    }
+    return all.filter(\.isKnownReceiver) + saysGPS
   }
 }

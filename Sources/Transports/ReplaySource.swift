@@ -33,6 +33,7 @@ public struct ReplaySource<C: Clock>: ByteSource where C.Duration == Duration {
 
   /// A replay waits for its listeners instead of dropping their events.
   public var prefersLosslessDelivery: Bool { true }
+  public var isSimulated: Bool { true }
 
   public func isPresent() async -> Bool {
     switch capture {

@@ -4,7 +4,7 @@ import GPSLocation
 /// `gpsbridge devices`: a table of candidate receivers.
 func listDevices(_ options: DevicesOptions) -> Int32 {
   let paths = options.paths, json = options.json
-  let discovery = DeviceDiscovery()
+  let discovery = DeviceDiscovery.ofThisMachine
   var devices = discovery.devices()
   for path in paths where !devices.contains(where: { $0.path == path || $0.node == path }) {
     devices.append(discovery.describe(path: path))

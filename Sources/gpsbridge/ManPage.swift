@@ -79,6 +79,10 @@ enum ManPage {
     let devices = [
       ("/dev/serial/by-id/", "Stable names of USB serial devices, where receivers are found first."),
       ("/dev/ttyUSB*, /dev/ttyACM*", "Serial devices of USB receivers; reading them needs the dialout group."),
+      (
+        "$GPSBRIDGE_DEV_ROOT, $GPSBRIDGE_SYSFS_ROOT",
+        "Where to look for receivers instead of /dev and /sys (a container with the host's devices mounted elsewhere)."
+      ),
     ]
     switch topic {
     case .main, .devices, .configure:

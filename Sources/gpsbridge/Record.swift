@@ -27,14 +27,14 @@ func record(_ options: RecordOptions) async -> Int32 {
   let description: String
   switch options.source {
   case .device(let path, let baud):
-    let device = DeviceDiscovery().describe(path: path)
+    let device = DeviceDiscovery.ofThisMachine.describe(path: path)
     description = path + (device.usbID.map { " (USB \($0)\(device.knownAs.map { ", " + $0 } ?? ""))" } ?? "")
     source = SerialSource(path: path, baudRate: baud)
   case .gpsd(let address):
     description = "gpsd \(address) (its devices' NMEA)"
     source = GPSDSource(host: address.host, port: address.port, watchesNMEA: true)
   case .automatic:
-    guard let path = DeviceDiscovery().preferredReceiver()?.path else {
+    guard let path = DeviceDiscovery.ofThisMachine.preferredReceiver()?.path else {
       Terminal.diagnostic("Error: no GPS receiver found to record. Name one with --device PATH (see 'gpsbridge devices').")
       return 1
     }

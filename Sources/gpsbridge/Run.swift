@@ -15,8 +15,16 @@ func run(_ options: RunOptions) async -> Int32 {
   }
   var configuration = LocationEngine.Configuration()
   if let dwell = options.visitDwell { configuration.visitMinimumDwell = dwell }
-  let source = await openSource(
-    options.source, configuration: configuration, visitDwellGiven: options.visitDwell != nil, viaLibGPS: options.viaLibGPS)
+  // The demo drive stands in for a missing receiver only before a person's eyes.
+  let demoAllowed = Terminal.standardOutputIsTerminal && !options.json
+  guard
+    let source = await openSource(
+      options.source, configuration: configuration, visitDwellGiven: options.visitDwell != nil, viaLibGPS: options.viaLibGPS,
+      demoAllowed: demoAllowed)
+  else {
+    // Stopped (Ctrl-C, SIGTERM) while it waited for a receiver: nothing failed.
+    return 0
+  }
   var options = options
   if source.isDemo {
     // What the demo is for: regions along the drive, heading and visits.

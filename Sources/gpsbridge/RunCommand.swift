@@ -37,7 +37,10 @@ extension RunOptions {
     overview: "Read a GPS receiver and print location events.",
     discussion: """
       With no source, gpsbridge uses the first GPS receiver it finds, else gpsd on
-      localhost if it answers, else replays a bundled demo drive in real time.
+      localhost if it answers. With neither, on a terminal it replays a bundled demo
+      drive in real time (say so with --demo anywhere); piped or with --json it waits
+      for a receiver to be plugged in, since a program reading its output must never
+      get a location nobody measured.
       """,
     options: SourceDraft.options(replay: true).map { $0.lifted(\Draft.sources) } + [
       CommandOption(
@@ -114,7 +117,7 @@ extension RunOptions {
     if draft.options.corrections.ntrip != nil {
       switch draft.options.source {
       case .device, .automatic: break
-      case .gpsd, .replay:
+      case .gpsd, .replay, .demo:
         throw UsageError(message: "--ntrip sends corrections to a receiver on a serial port, which can be written to: give --device PATH.")
       }
     }

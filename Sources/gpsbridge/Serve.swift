@@ -32,14 +32,17 @@ func serve(_ options: ServeOptions) async -> Int32 {
     baudRate: options.source.baudRate,
     clock: options.servesTime ? ClockFeed.Outputs(chrony: options.chrony, sharedMemoryUnit: options.ntpSharedMemory) : nil,
     maximumReceivers: GPSDServer.maximumReceivers)
-  if options.devices.isEmpty {
-    let chosen = await options.source.resolved(gpsd: nil)
+  // Without a source named, every receiver plugged in, now or later: a service never makes up
+  // a fix, so the demo drive is served only when named (--demo).
+  if options.devices.isEmpty, let chosen = await options.source.resolved(gpsd: nil, discovery: .ofThisMachine) {
     if chosen.isDemo {
-      Terminal.diagnostic("gpsbridge: no receiver found, so this serves the simulated demo drive; name one with --device PATH.")
+      Terminal.diagnostic("gpsbridge: serving the simulated demo drive (--demo), not a receiver: its fixes say so (TPV status 8).")
     }
     var source = chosen.source
     if options.loop, case .replay(let capture, let speed, _) = source { source = .replay(capture, speed: speed, loops: true) }
     station.sources = [Station.Source(source, name: chosen.name, pulses: options.pps.first)]
+  } else if options.devices.isEmpty {
+    station.discovery = .ofThisMachine
   }
   for (index, path) in options.devices.enumerated() {
     let pps = index < options.pps.count ? options.pps[index] : nil
@@ -49,7 +52,9 @@ func serve(_ options: ServeOptions) async -> Int32 {
       station.sources.append(Station.Source(.serial(path: path, baudRate: options.source.baudRate), name: path, pulses: pps))
     }
   }
-  let name = (station.sources.map(\.name) + station.patterns.map { "every receiver matching '\($0.pattern)'" })
+  let name =
+    (station.sources.map(\.name) + station.patterns.map { "every receiver matching '\($0.pattern)'" }
+    + (station.discovery == nil ? [] : ["every receiver plugged in"]))
     .joined(separator: " and ")
   let said = Shared<ServeStatus?>(nil)
   let receivers = Station(station) { message in

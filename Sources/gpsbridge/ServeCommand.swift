@@ -67,7 +67,9 @@ struct ServeOptions: Equatable {
     discussion: """
       Speaks gpsd's JSON protocol, so programs written for gpsd read this receiver as
       if gpsd were running, while Swift programs use the LocationManager. With no
-      source it serves the first receiver found, else the demo drive. Give --device
+      source it serves every GPS receiver plugged in, now or later, and until then
+      says that it waits and serves no fix: it never makes one up (--demo serves the
+      simulated drive; a replay's and the demo's fixes say status 8). Give --device
       more than once to serve several receivers from one port, or give it a path
       with wildcards (quoted) to serve every receiver whose name matches, as it is
       plugged in; at most 4 receivers. With several, each feeds its own refclocks:
@@ -201,7 +203,7 @@ struct ServeOptions: Equatable {
     if draft.chrony != nil || draft.ntpSharedMemory != nil {
       switch source {
       case .device, .automatic: break
-      case .replay, .gpsd:
+      case .replay, .gpsd, .demo:
         throw UsageError(
           message: "--chrony and --ntp-shm need a receiver on a serial port (--device): only its bytes arrive in time with the second.",
           topic: .serve)

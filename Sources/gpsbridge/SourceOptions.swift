@@ -19,6 +19,7 @@ struct SourceDraft: Equatable {
   var gpsd: GPSDAddress?
   var replay: String?
   var speed: ReplaySpeed?
+  var demo = false
 
   /// The source options; `replay` adds `--replay` and `--speed`.
   static func options(replay: Bool, gpsdHelp: String = "A running gpsd.") -> [CommandOption<SourceDraft>] {
@@ -70,6 +71,11 @@ struct SourceDraft: Equatable {
           }
           draft.speed = speed
         }.attached(to: "--replay"),
+        CommandOption(
+          names: ["--demo"], value: nil,
+          help: "The simulated demo drive, in real time: no receiver, and marked as simulated (gpsd's TPV status 8).",
+          section: "SOURCES"
+        ) { draft, _ in draft.demo = true }.inGroup("source"),
       ]
     }
     return options
@@ -85,13 +91,14 @@ struct SourceDraft: Equatable {
         message: "--device '\(device)' has wildcards: only 'serve' takes several receivers; name one ('gpsbridge devices' lists them).",
         topic: topic)
     }
-    let chosen = [device != nil, gpsd != nil, replay != nil].filter { $0 }.count
-    guard chosen <= 1 else { throw UsageError(message: "Choose one source: --device, --gpsd or --replay.", topic: topic) }
+    let chosen = [device != nil, gpsd != nil, replay != nil, demo].filter { $0 }.count
+    guard chosen <= 1 else { throw UsageError(message: "Choose one source: --device, --gpsd, --replay or --demo.", topic: topic) }
     if baud != nil, device == nil { throw UsageError(message: "--baud applies to --device only.", topic: topic) }
     if speed != nil, replay == nil { throw UsageError(message: "--speed applies to --replay only.", topic: topic) }
     if let device { return .device(path: device, baud: baud ?? .automatic) }
     if let gpsd { return .gpsd(gpsd) }
     if let replay { return .replay(path: replay, speed: speed ?? .realTime) }
+    if demo { return .demo }
     return .automatic
   }
 
@@ -101,7 +108,7 @@ struct SourceDraft: Equatable {
     case .automatic: .automatic
     case .device(let path, let baud): .device(path: path, baud: baud)
     case .gpsd(let address): .gpsd(address)
-    case .replay: throw UsageError(message: "'\(topic.rawValue)' needs a live source: --device or --gpsd.", topic: topic)
+    case .replay, .demo: throw UsageError(message: "'\(topic.rawValue)' needs a live source: --device or --gpsd.", topic: topic)
     }
   }
 }

@@ -20,13 +20,25 @@ struct OpenedSource {
 }
 
 /// The manager for a source choice, its engine set up as `configuration` says. With no source
-/// named it follows the station's one policy (``SourceChoice/resolved(gpsd:discovery:)``: the
-/// receiver plugged in, else gpsd on localhost, else the demo drive, with ``demoVisitDwell``
-/// unless a dwell was given), and says which on stderr.
+/// named it follows the station's one policy (``SourceChoice/resolved(gpsd:discovery:fallsBackToDemo:)``:
+/// the receiver plugged in, else gpsd on localhost), and says which on stderr. With neither,
+/// a person at a terminal gets the demo drive (with ``demoVisitDwell`` unless a dwell was
+/// given); output that another program reads (`demoAllowed` false: piped, or `--json`) must
+/// never hold a made-up location, so the run waits for a receiver to be plugged in.
+/// `nil` when the run was cancelled while waiting.
 func openSource(
-  _ choice: SourceChoice, configuration: LocationEngine.Configuration, visitDwellGiven: Bool, viaLibGPS: Bool = false
-) async -> OpenedSource {
-  let chosen = await choice.resolved()
+  _ choice: SourceChoice, configuration: LocationEngine.Configuration, visitDwellGiven: Bool, viaLibGPS: Bool = false,
+  demoAllowed: Bool
+) async -> OpenedSource? {
+  let discovery = DeviceDiscovery.ofThisMachine
+  var found = await choice.resolved(discovery: discovery, fallsBackToDemo: demoAllowed)
+  if found == nil {
+    Terminal.diagnostic(
+      "gpsbridge: no receiver and no gpsd on \(GPSDAddress.standard): waiting for a receiver to be plugged in"
+        + " (name one with --device PATH, or see the simulated demo drive with --demo).")
+    found = await SourceChoice.waitForReceiver(discovery: discovery)
+  }
+  guard let chosen = found else { return nil }
   switch chosen.reason {
   case .named: break
   case .foundReceiver: Terminal.diagnostic("gpsbridge: using the receiver at \(chosen.name).")
@@ -35,7 +47,8 @@ func openSource(
     var demo = configuration
     if !visitDwellGiven { demo.visitMinimumDwell = demoVisitDwell }
     Terminal.diagnostic(
-      "gpsbridge: no receiver and no gpsd on \(GPSDAddress.standard), so this is a simulated drive in real time, shown with "
+      (choice == .demo ? "gpsbridge: this" : "gpsbridge: no receiver and no gpsd on \(GPSDAddress.standard), so this")
+        + " is a simulated drive in real time, not a receiver, shown with "
         + demoOptions(visitDwell: demo.visitMinimumDwell) + "; add --device PATH to see your own receiver the same way.")
     var source = opened(chosen.source.receiver, configuration: demo, name: chosen.name)
     source.isDemo = true

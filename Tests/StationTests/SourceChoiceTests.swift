@@ -7,7 +7,8 @@ import Testing
 import Transports
 
 /// The one policy for "which source": what a user named, else the receiver plugged in, else
-/// gpsd if it answers, else the demo drive.
+/// gpsd if it answers, else nothing (the demo drive only when asked for): a location nobody
+/// measured never passes for a receiver's.
 @Suite(.timeLimit(.minutes(1)))
 struct SourceChoiceTests {
   /// A machine with no serial device at all: an empty /sys and /dev of the test's own.
@@ -24,16 +25,46 @@ struct SourceChoiceTests {
     let device = await SourceChoice.device(path: "/dev/ttyUSB3", baud: .fixed(9600)).resolved(gpsd: nil, discovery: discovery)
     #expect(device == ChosenSource(source: .serial(path: "/dev/ttyUSB3", baudRate: .fixed(9600)), name: "/dev/ttyUSB3", reason: .named))
     let replay = await SourceChoice.replay(path: "drive.nmea", speed: .max).resolved(gpsd: nil, discovery: discovery)
-    #expect(replay.source == .replay(.file("drive.nmea"), speed: .max) && replay.name == "a replay of drive.nmea")
+    #expect(replay?.source == .replay(.file("drive.nmea"), speed: .max) && replay?.name == "a replay of drive.nmea")
     let gpsd = await SourceChoice.gpsd(GPSDAddress(host: "10.0.0.2", port: 2948)).resolved(gpsd: nil, discovery: discovery)
-    #expect(gpsd.source == .gpsd(host: "10.0.0.2", port: 2948) && gpsd.reason == .named)
+    #expect(gpsd?.source == .gpsd(host: "10.0.0.2", port: 2948) && gpsd?.reason == .named)
+    let demo = await SourceChoice.demo.resolved(gpsd: nil, discovery: discovery)
+    #expect(demo == .demo && demo?.source == .replay(.simulated(.demoDrive), speed: .realTime))
   }
 
-  @Test func withNothingThereItIsTheDemoDrive() async throws {
+  @Test func withNothingThereItIsNothingUnlessTheDemoIsAskedFor() async throws {
     let nobody = GPSDAddress(host: "127.0.0.1", port: FakeGPSD.freePort())
-    let chosen = await SourceChoice.automatic.resolved(gpsd: nobody, discovery: try Self.emptyMachine())
-    #expect(chosen.isDemo)
-    #expect(chosen.source == .replay(.simulated(.demoDrive), speed: .realTime))
+    #expect(await SourceChoice.automatic.resolved(gpsd: nobody, discovery: try Self.emptyMachine()) == nil)
+    let chosen = await SourceChoice.automatic.resolved(gpsd: nobody, discovery: try Self.emptyMachine(), fallsBackToDemo: true)
+    #expect(chosen?.isDemo == true)
+    #expect(chosen?.source == .replay(.simulated(.demoDrive), speed: .realTime))
+  }
+
+  /// Waiting for a receiver wakes when one is plugged in, not on a timer, and takes it; a
+  /// bridge chip that does not say GPS is no receiver until named.
+  @Test func aWaitEndsWithTheReceiverPluggedIn() async throws {
+    let machine = try ScratchMachine("wait")
+    let discovery = DeviceDiscovery(sysfsRoot: machine.sysfsRoot, devRoot: machine.devRoot)
+    let waiting = Task { await SourceChoice.waitForReceiver(discovery: discovery) }
+    let bridge = try PseudoTerminal()
+    defer { bridge.unplug() }
+    try machine.plugIn(bridge, as: "ttyUSB0", vendor: "10c4", product: "ea60", productName: "CP2102 USB to UART Bridge Controller")
+    let receiver = try PseudoTerminal()
+    defer { receiver.unplug() }
+    try await Task.sleep(for: .milliseconds(100))
+    let node = try machine.plugIn(receiver, as: "ttyACM3")
+    let chosen = await waiting.value
+    #expect(chosen == ChosenSource(source: .serial(path: node, baudRate: .automatic), name: node, reason: .foundReceiver))
+  }
+
+  @Test func aWaitCancelledEndsWithNothing() async throws {
+    let machine = try ScratchMachine("cancelled")
+    let waiting = Task {
+      await SourceChoice.waitForReceiver(discovery: DeviceDiscovery(sysfsRoot: machine.sysfsRoot, devRoot: machine.devRoot))
+    }
+    try await Task.sleep(for: .milliseconds(50))
+    waiting.cancel()
+    #expect(await waiting.value == nil)
   }
 
   @Test func withoutAReceiverAGPSDThatAnswersIsTaken() async throws {
@@ -47,6 +78,6 @@ struct SourceChoiceTests {
     let chosen = await SourceChoice.automatic.resolved(gpsd: address, discovery: try Self.emptyMachine())
     #expect(chosen == ChosenSource(source: .gpsd(host: "127.0.0.1", port: configuration.port), name: "gpsd \(address)", reason: .foundGPSD))
     // A server about to take gpsd's place does not count gpsd as a choice.
-    #expect(await SourceChoice.automatic.resolved(gpsd: nil, discovery: try Self.emptyMachine()).isDemo)
+    #expect(await SourceChoice.automatic.resolved(gpsd: nil, discovery: try Self.emptyMachine()) == nil)
   }
 }

@@ -2,6 +2,7 @@ import Foundation
 import NMEASimulation
 import Plumbing
 import Station
+import TestHelpers
 import Testing
 import TimeService
 import Transports
@@ -47,5 +48,38 @@ struct StationTests {
     }
     #expect(error?.description.contains("/dev/pps-that-is-not-there") == true, "\(String(describing: error))")
     #expect(!served.withLock { $0 })
+  }
+
+  /// Without a receiver named, a station waits, says so once, and serves each receiver as it
+  /// is plugged in: once, under the name it had when found, though udev adds its `by-id` link
+  /// a moment later.
+  @Test func aStationWithDiscoveryServesEachReceiverPluggedIn() async throws {
+    let machine = try ScratchMachine("station")
+    let configuration = Station.Configuration(discovery: DeviceDiscovery(sysfsRoot: machine.sysfsRoot, devRoot: machine.devRoot))
+    let said = Locked<[String]>([])
+    let station = Station(configuration) { message in said.withLock { $0.append(message) } }
+    let served = Locked<[String]>([])
+    let running = Task {
+      try await station.run { member in
+        served.withLock { $0.append(member.name) }
+        try? await Task.sleep(for: .seconds(120))
+      }
+    }
+    defer { running.cancel() }
+    #expect(await eventually(timeout: .seconds(20)) { !said.withLock { $0 }.isEmpty })
+    #expect(
+      said.withLock { $0 }.first?.hasPrefix("gpsbridge: No receiver is plugged in yet: waiting for one") == true, "\(said.withLock { $0 })")
+    #expect(served.withLock { $0 }.isEmpty)
+    let first = try PseudoTerminal()
+    defer { first.unplug() }
+    let node = try machine.plugIn(first, as: "ttyACM0")
+    #expect(await eventually(timeout: .seconds(20)) { served.withLock { $0 } == [node] }, "\(served.withLock { $0 })")
+    try machine.addStableLink("usb-u-blox_AG_GNSS_receiver-if00", to: "ttyACM0")
+    let second = try PseudoTerminal()
+    defer { second.unplug() }
+    let other = try machine.plugIn(second, as: "ttyACM1", product: "01a8")
+    #expect(await eventually(timeout: .seconds(20)) { served.withLock { $0 }.count == 2 }, "\(served.withLock { $0 })")
+    #expect(served.withLock { $0 } == [node, other])
+    #expect(said.withLock { $0 }.count == 1, "\(said.withLock { $0 })")
   }
 }

@@ -72,7 +72,7 @@ struct WatchingTheBoxTests {
     let directory = scratchDirectory("chromium-\(UUID().uuidString.prefix(8))")
     defer { try? FileManager.default.removeItem(at: directory) }
     let (gpsdPort, httpPort) = (FakeGPSD.freePort(), FakeGPSD.freePort())
-    let serve = try RunningProgram(["serve", "--listen", "127.0.0.1:\(gpsdPort)", "--http", "\(httpPort)"], in: directory)
+    let serve = try RunningProgram(["serve", "--demo", "--listen", "127.0.0.1:\(gpsdPort)", "--http", "\(httpPort)"], in: directory)
     defer { serve.stop() }
     #expect(await eventually(every: .milliseconds(200)) { await fetch("/status.json", port: httpPort) != nil }, "\(serve.said)")
 
@@ -237,7 +237,7 @@ extension WatchingTheBoxTests {
       + (ProcessInfo.processInfo.environment["PATH"] ?? "")
 
     // The demo drive's one-liner.
-    let tryIt = try #require(try Self.readmeLines(startingWith: "gpsbridge serve --listen 127.0.0.1:2948 --http 8947 &").first)
+    let tryIt = try #require(try Self.readmeLines(startingWith: "gpsbridge serve --demo --listen 127.0.0.1:2948 --http 8947 &").first)
     let (gpsdPort, httpPort) = (FakeGPSD.freePort(), FakeGPSD.freePort())
     let line = tryIt.replacingOccurrences(of: "2948", with: "\(gpsdPort)").replacingOccurrences(of: "8947", with: "\(httpPort)")
     let shell = Process()

@@ -50,7 +50,7 @@ import Testing
   @Test(arguments: [
     (["--bogus"], "Unknown option '--bogus'."),
     (["drive.nmea"], "Unexpected argument 'drive.nmea'. To replay a capture, use --replay drive.nmea."),
-    (["--device", "/dev/a", "--replay", "b"], "Choose one source: --device, --gpsd or --replay."),
+    (["--device", "/dev/a", "--replay", "b"], "Choose one source: --device, --gpsd, --replay or --demo."),
     (["--baud", "9600"], "--baud applies to --device only."),
     (
       ["--device", "/dev/a", "--baud", "1234"],

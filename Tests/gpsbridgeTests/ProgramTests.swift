@@ -1,5 +1,6 @@
 import Foundation
 import GPSLocation
+import NMEASimulation
 import Plumbing
 import TestHelpers
 import Testing
@@ -300,23 +301,75 @@ import Testing
     #expect((location?["timestamp"] as? String)?.hasPrefix("2024-05-01T10:1") == true)
   }
 
-  @Test func theDefaultWithoutAReceiverReplaysTheDemoAndSaysSo() async throws {
+  /// Output another program reads never holds a location nobody measured: piped, with
+  /// nothing plugged in, the run waits for a receiver (saying so) and shows it once plugged in.
+  @Test func pipedWithoutAReceiverItWaitsForOne() async throws {
+    let machine = try ScratchMachine("run")
+    let run = try RunningProgram(
+      ["--json"], in: scratchDirectory("gpsbridge-run-waits"), environment: machine.environment, keepsOutput: true)
+    defer { run.stop() }
+    _ = await eventually(timeout: .seconds(20)) { run.said.contains("gpsbridge: ") }
+    try await Task.sleep(for: .seconds(2))
+    // Another test's server on gpsd's port, now or while this ran, is a gpsd the policy rightly takes.
+    guard !run.said.contains("using gpsd on") else { return }
+    #expect(
+      run.said.contains(
+        "waiting for a receiver to be plugged in (name one with --device PATH, or see the simulated demo drive with --demo)"), "\(run.said)"
+    )
+    #expect(!run.printed.contains("didUpdateLocations"), "\(run.printed)")
+
+    let pty = try PseudoTerminal()
+    defer { pty.unplug() }
+    try machine.plugIn(pty)
+    let epochs = Simulation(route: Route.demoDrive.lasting(600).startingNow, profile: .ublox, rate: 5).epochs().prefix(1500).map(\.bytes)
+    let playing = Task.detached { await pty.play(bursts: epochs, every: .milliseconds(200)) }
+    defer { playing.cancel() }
+    #expect(await eventually(timeout: .seconds(60)) { run.printed.contains(#"{"event":"didUpdateLocations""#) }, "\(run.said)")
+    #expect(!run.printed.contains(#""identifier":"depot""#), "the demo's regions are not a receiver's")
+  }
+
+  /// `--demo` names the demo drive: what it is for (regions along the drive, monitored from the
+  /// start, and locations), and said to be simulated.
+  @Test func theDemoWhenAskedForSaysWhatItIs() async throws {
     try await blocking {
-      let (process, output, error) = try Program.start(["--json"])
+      let (process, output, error) = try Program.start(["--demo", "--json"])
       Thread.sleep(forTimeInterval: 1.5)
       process.terminate()
       let data = output.fileHandleForReading.readDataToEndOfFile()
       let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
       process.waitForExit()
-      // Only where there is neither a receiver nor a gpsd to prefer (another test's server on
-      // gpsd's port, now or while this ran, is a gpsd the policy rightly took).
-      guard DeviceDiscoveryHasNoReceiver.value, !FakeGPSD.accepts(port: 2947), !message.contains("using gpsd on") else { return }
-      #expect(message.contains("so this is a simulated drive in real time, shown with --heading --visits --visit-dwell 20"))
-      // What the demo is for: regions along the drive, monitored from the start, and locations.
+      #expect(
+        message.contains(
+          "gpsbridge: this is a simulated drive in real time, not a receiver, shown with --heading --visits --visit-dwell 20"), "\(message)"
+      )
       let text = String(decoding: data, as: UTF8.self)
       #expect(text.hasPrefix(#"{"event":"didStartMonitoring","region":{"identifier":"depot""#))
       #expect(text.contains(#"{"event":"didUpdateLocations""#))
     }
+  }
+
+  /// Before a person's eyes (standard output a terminal), the main job with nothing plugged in
+  /// is the README's first command: the demo drive, said to be simulated.
+  @Test func onATerminalWithoutAReceiverItShowsTheDemo() async throws {
+    let machine = try ScratchMachine("terminal")
+    let terminal = try PseudoTerminal()
+    defer { terminal.unplug() }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
+    process.environment = ProcessInfo.processInfo.environment.merging(machine.environment) { $1 }
+    process.standardOutput = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
+    let error = Pipe()
+    process.standardError = error
+    try process.run()
+    try await Task.sleep(for: .seconds(2))
+    process.terminate()
+    let message = try await offThePool {
+      let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitForExit()
+      return message
+    }
+    guard !message.contains("using gpsd on") else { return }
+    #expect(message.contains("so this is a simulated drive in real time, not a receiver, shown with --heading --visits"), "\(message)")
   }
 }
 

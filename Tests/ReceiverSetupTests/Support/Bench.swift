@@ -52,15 +52,6 @@ final class Bench: @unchecked Sendable {
   }
 }
 
-extension Route {
-  /// The route starting at the next whole second: a live receiver's epochs are due now.
-  var startingNow: Route {
-    var route = self
-    route.start = UTCTimestamp(nanosecondsSince1970: Int64(Date().timeIntervalSince1970.rounded(.up)) * 1_000_000_000)
-    return route
-  }
-}
-
 /// The error `work` throws, or `nil` when it succeeds.
 func failure<Value>(of work: () async throws -> Value) async -> SetupError? {
   do {
