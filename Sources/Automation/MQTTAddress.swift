@@ -13,6 +13,8 @@ public struct MQTTAddress: Hashable, Sendable, CustomStringConvertible {
   /// Why a URL is not a broker's address, in words a usage error can say.
   public enum ParseError: Error, Equatable, CustomStringConvertible {
     case notMQTT
+    /// `mqtts://`: MQTT over TLS, which gpsbridge does not speak itself.
+    case tls
     case badPort
     case wildcard(String)
     case emptyPrefix
@@ -20,6 +22,9 @@ public struct MQTTAddress: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
       switch self {
       case .notMQTT: "it is not mqtt://[USER:PASSWORD@]HOST[:PORT]/PREFIX"
+      case .tls:
+        "gpsbridge does not speak TLS (mqtts://) itself: publish to a Mosquitto on this machine (mqtt://localhost/PREFIX)"
+          + " that bridges to the TLS broker, as the README's 'A fleet of boxes' shows"
       case .badPort: "its port is not a number from 1 to 65535"
       case .wildcard(let prefix): "its topic prefix '\(prefix)' has a wildcard (+ or #), which MQTT allows only in subscriptions"
       case .emptyPrefix: "it has no topic prefix (like /gpsbridge at its end)"
@@ -36,6 +41,7 @@ public struct MQTTAddress: Hashable, Sendable, CustomStringConvertible {
   }
 
   public init(parsing text: String) throws(ParseError) {
+    guard !text.lowercased().hasPrefix("mqtts://") else { throw .tls }
     guard text.hasPrefix("mqtt://") else { throw .notMQTT }
     let rest = text.dropFirst("mqtt://".count)
     guard let slash = rest.firstIndex(of: "/") else { throw .emptyPrefix }

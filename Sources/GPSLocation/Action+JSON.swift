@@ -93,6 +93,8 @@ extension Location {
     if let satellitesUsed { writer.field("satellitesUsed", satellitesUsed) }
     if let correctionAge { writer.field("correctionAge", correctionAge) }
     if let correctionStation { writer.field("correctionStation", correctionStation) }
+    // Replayed or simulated: said, so that no reader takes it for a receiver's.
+    if sourceInformation?.isSimulatedBySoftware == true { writer.field("simulated", true) }
   }
 }
 

@@ -96,7 +96,8 @@ extension BoxStatus {
       $0.fix == nil ? nil : Double($0.satellites.count)
     }
     each("gpsbridge_receiver_epoch_rate_hertz", .gauge, "Epochs a second, by the receiver's own times.") { $0.rate }
-    each("gpsbridge_receiver_line_speed_bits_per_second", .gauge, "The serial line's speed.") { $0.baud.map(Double.init) }
+    // In baud, as serial lines are spoken of (promtool refuses a name in bits).
+    each("gpsbridge_receiver_line_baud", .gauge, "The serial line's speed, in baud.") { $0.baud.map(Double.init) }
     each("gpsbridge_receiver_epoch_bytes", .gauge, "Bytes the receiver sends an epoch, lately.") { $0.bytesPerEpoch }
     each("gpsbridge_receiver_link_capacity_epoch_bytes", .gauge, "Bytes the line can carry an epoch at its speed and rate.") {
       $0.linkBytesPerEpoch

@@ -133,6 +133,7 @@ enum StatusPage {
         ["link", `${receiver.protocols}` + (receiver.baud ? ` at ${receiver.baud} baud` : "") + (receiver.rate ? `, ${receiver.rate} Hz` : "")],
         ["fix", fix.mode ? `${fix.mode} ${fix.quality}` : "none yet", fix.mode === "3D" || fix.mode === "2D" ? "state-ok" : "state-warn"],
         ["position", position],
+        ["time", fix.time ? fix.time.replace("T", " ").replace(/(\.\d+)?Z$/, " UTC") : "no date yet"],
         ["altitude", fixed(fix.altitude, 1, " m")],
         ["speed", fixed(fix.speed, 2, " m/s") + (fix.course == null ? "" : `, course ${fix.course.toFixed(0)}°`)],
         ["satellites", `${fix.satellitesUsed ?? receiver.satellites.filter(s => s.used).length} used of ${receiver.satellites.length} seen`],
@@ -142,6 +143,7 @@ enum StatusPage {
       section.querySelector("dd:nth-of-type(4)").classList.add("position");
       section.querySelector(".position").dataset.latitude = fix.latitude ?? "";
       section.querySelector(".position").dataset.longitude = fix.longitude ?? "";
+      section.querySelector("dd:nth-of-type(5)").classList.add("receiver-time");
       if (receiver.bytesPerEpoch != null && receiver.linkBytesPerEpoch) {
         const share = Math.min(1, receiver.bytesPerEpoch / receiver.linkBytesPerEpoch);
         const load = el("div", {}, `${receiver.bytesPerEpoch.toFixed(0)} bytes an epoch of the ${receiver.linkBytesPerEpoch.toFixed(0)} the line carries (${(share * 100).toFixed(0)} %)`);
@@ -209,7 +211,8 @@ enum StatusPage {
       return section;
     }
     function render(status) {
-      document.getElementById("version").textContent = status.version;
+      // The header names the program already: only the version follows it.
+      document.getElementById("version").textContent = status.version.replace(/^gpsbridge /, "");
       document.getElementById("uptime").textContent = "up " + duration(status.uptime);
       document.getElementById("clients").textContent =
         `${status.gpsd.clients} gpsd client${status.gpsd.clients === 1 ? "" : "s"} · ${status.http.streams} page${status.http.streams === 1 ? "" : "s"} open`;

@@ -87,9 +87,11 @@ public final class StatusServer: Sendable {
       let address = "\(configuration.host):\(configuration.port)"
       switch error {
       case .system(.addressInUse):
+        // Who holds it, as --listen says it: the program a user must stop, or pick around.
+        let holder = PortHolder.find(port: configuration.port).map { "\($0)" } ?? "another program"
         throw StartFailure(
           description:
-            "Cannot serve the status page on \(address): another program listens there. Name another port with --http ADDRESS:PORT.")
+            "Cannot serve the status page on \(address): \(holder) listens there. Stop it, or name another port with --http ADDRESS:PORT.")
       case .system(let errno): throw StartFailure(description: "Cannot serve the status page on \(address): \(errno).")
       case .unknownHost, .lookupUnanswered:
         throw StartFailure(description: "Cannot serve the status page on \(address): the address does not resolve.")

@@ -50,6 +50,14 @@ struct CommandSpec<Draft>: Sendable {
   /// Takes a positional argument; `nil` when the command takes none.
   var positional: (@Sendable (inout Draft, String) throws(UsageError) -> Void)? = nil
 
+  /// gpsd's own options that users of gpsd type, and what stands for them here.
+  static var gpsdsOptions: [String: (option: String, hint: String)] {
+    [
+      "--port": ("--listen", "gpsd's -S/--port is OPTION ADDRESS:PORT here, like OPTION 127.0.0.1:2948."),
+      "-S": ("--listen", "gpsd's -S/--port is OPTION ADDRESS:PORT here, like OPTION 127.0.0.1:2948."),
+    ]
+  }
+
   /// Parses `arguments` into `draft`. Returns `false` when help was asked for instead.
   func parse(_ arguments: ArraySlice<String>, into draft: inout Draft) throws(UsageError) -> Bool {
     var rest = arguments
@@ -61,6 +69,8 @@ struct CommandSpec<Draft>: Sendable {
           var message = "Unknown option '\(argument)'\(topic == .main ? "" : " for '\(topic.rawValue)'")."
           if name != argument, options.contains(where: { $0.names.contains(name) }) {
             message += " Give its value after a space: \(name) \(argument.dropFirst(name.count + 1))."
+          } else if let gpsdWay = Self.gpsdsOptions[name], let meant = options.first(where: { $0.names.contains(gpsdWay.option) }) {
+            message += " " + gpsdWay.hint.replacing("OPTION", with: meant.names.last ?? gpsdWay.option)
           } else if let meant = Suggestion.closest(to: name, among: options.flatMap(\.names) + ["--help"]) {
             message += " Did you mean '\(meant)'?"
           }

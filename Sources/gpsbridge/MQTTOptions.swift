@@ -28,7 +28,8 @@ struct MQTTOptions: Equatable {
           draft.address = try MQTTAddress(parsing: value ?? "")
         } catch {
           throw UsageError(
-            message: "--mqtt takes mqtt://[USER:PASSWORD@]HOST[:PORT]/PREFIX, like mqtt://localhost/gpsbridge; '\(value ?? "")': \(error).",
+            message:
+              "--mqtt takes mqtt://[USER:PASSWORD@]HOST[:PORT]/PREFIX, like mqtt://localhost/gpsbridge; '\(withoutCredentials(value ?? ""))': \(error).",
             topic: topic)
         }
       },
@@ -43,4 +44,12 @@ struct MQTTOptions: Equatable {
       }.attached(to: "--mqtt"),
     ]
   }
+}
+
+/// `url` with what stands before its `@` left out (`mqtt://…@broker/a`): a usage error is
+/// printed, perhaps into a log, and must not say a password.
+func withoutCredentials(_ url: String) -> String {
+  let parts = url.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
+  guard parts.count >= 3, parts[0].hasSuffix(":"), parts[1].isEmpty, let at = parts[2].lastIndex(of: "@") else { return url }
+  return ([String(parts[0]), "", "…" + parts[2][at...]] + parts.dropFirst(3).map(String.init)).joined(separator: "/")
 }

@@ -1,6 +1,12 @@
 import FoundationEssentials
 import GPSLocation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 struct RegionFileError: Error, CustomStringConvertible {
   var description: String
 }
@@ -10,7 +16,7 @@ struct RegionFileError: Error, CustomStringConvertible {
 /// identifier when it has one), the key, and what was expected: never Swift's own error text.
 func readRegions(_ path: String) throws(RegionFileError) -> [Region] {
   guard let data = FileManager.default.contents(atPath: path) else {
-    throw RegionFileError(description: "Cannot read the regions file \(path).")
+    throw RegionFileError(description: "Cannot read the regions file \(path): \(whyUnreadable(path)).")
   }
   let example = #"[{"identifier": "home", "center": {"latitude": 47.3769, "longitude": 8.5417}, "radius": 100}]"#
   let regions: [Region]
@@ -65,4 +71,29 @@ private func describe(_ error: any Error, identifiers: [String?]) -> String {
   @unknown default:
     return "not a list of regions"
   }
+}
+
+/// Why `path` cannot be read, in words that say what to do.
+func whyUnreadable(_ path: String) -> String {
+  let descriptor = open(path, O_RDONLY)
+  let cause = errno
+  if descriptor >= 0 {
+    var status = stat()
+    let isDirectory = fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    close(descriptor)
+    return isDirectory ? "it is a directory; name the JSON file in it" : "reading it failed"
+  }
+  switch cause {
+  case ENOENT: return "it does not exist (a path relative to \(currentDirectory) is taken from there)"
+  case EACCES: return "this user may not read it (see 'ls -l \(path)')"
+  case ENOTDIR: return "a part of its path is not a directory"
+  default: return String(cString: strerror(cause))
+  }
+}
+
+/// The working directory, for saying where a relative path was looked for.
+private var currentDirectory: String {
+  guard let pointer = getcwd(nil, 0) else { return "the current directory" }
+  defer { free(pointer) }
+  return String(cString: pointer)
 }

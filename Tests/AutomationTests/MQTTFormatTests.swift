@@ -61,6 +61,9 @@ struct MQTTFormatTests {
     #expect(throws: MQTTAddress.ParseError.emptyPrefix) { try MQTTAddress(parsing: "mqtt://localhost/a//b") }
     #expect(throws: MQTTAddress.ParseError.badPort) { try MQTTAddress(parsing: "mqtt://localhost:99999/a") }
     #expect(throws: MQTTAddress.ParseError.notMQTT) { try MQTTAddress(parsing: "http://localhost/a") }
+    // TLS is said as such, with what to do instead.
+    #expect(throws: MQTTAddress.ParseError.tls) { try MQTTAddress(parsing: "mqtts://broker.example.org:8883/a") }
+    #expect(MQTTAddress.ParseError.tls.description.contains("mqtt://localhost/PREFIX"))
   }
 
   @Test func aFullQueueDropsLocationsFirstAndSaysSoOnce() throws {

@@ -171,9 +171,10 @@ struct RealClientTests {
     var screen = ""
     _ = await eventually(timeout: .seconds(20)) {
       screen = shell("tmux capture-pane -p -t \(session)").output
-      return screen.contains("3D FIX")
+      return screen.contains("3D SIM FIX")
     }
-    #expect(screen.contains("3D FIX"), "\(screen)")
+    // A replay is served as simulated (TPV status 8), and cgps says so.
+    #expect(screen.contains("3D SIM FIX"), "\(screen)")
     #expect(screen.contains("33.860") && screen.contains("151.21"), "\(screen)")
     #expect(screen.contains("Seen  7/Used  7"), "\(screen)")
     // cgps compares the server's release with its own and warns when they differ.

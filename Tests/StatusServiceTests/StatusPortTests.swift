@@ -29,6 +29,22 @@ struct StatusPortTests {
     #expect(!page.body.contains("<link"))
   }
 
+  /// A port in use is said with the program that holds it (this test process here), as
+  /// `--listen` says it, and what to do.
+  @Test func aPortInUseNamesItsHolder() async throws {
+    let box = try Box()
+    var configuration = StatusServer.Configuration()
+    configuration.host = "127.0.0.1"
+    configuration.port = box.port
+    let second = StatusServer(configuration, gpsd: box.gpsd)
+    let me = try String(contentsOfFile: "/proc/self/comm", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    let failure = #expect(throws: StatusServer.StartFailure.self) { try second.start() }
+    #expect(
+      failure?.description
+        == "Cannot serve the status page on 127.0.0.1:\(box.port): \(me) (pid \(getpid())) listens there. Stop it, or name another port with --http ADDRESS:PORT.",
+      "\(String(describing: failure))")
+  }
+
   @Test func aHeadGetsTheHeadersAlone() async throws {
     let box = try Box()
     let response = try await HTTPExchange.send("HEAD /metrics HTTP/1.1\r\nHost: box\r\nConnection: close\r\n\r\n", port: box.port)

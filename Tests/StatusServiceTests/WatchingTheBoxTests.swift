@@ -123,6 +123,11 @@ struct WatchingTheBoxTests {
     #expect(skies.contains(drawn), "drawn \(drawn.sorted()), SKY reports \(skies.map { $0.sorted() })")
     // The demo drive moves: the position shown moves with it, by the live events alone.
     #expect(first["position"] as? String != nil)
+    // The header names the program once, with its version; the receiver's own UTC time is shown.
+    let header = try #require(first["header"] as? String)
+    #expect(header.hasPrefix("gpsbridge") && !header.contains("gpsbridge gpsbridge") && header.contains("0."), "\(header)")
+    #expect(
+      (first["time"] as? String)?.hasPrefix("2024-05-01 08:") == true && (first["time"] as? String)?.hasSuffix(" UTC") == true, "\(first)")
     #expect(first["position"] as? String != second["position"] as? String, "\(first) \(second)")
     #expect(second["live"] as? String == "live")
     #expect(FileManager.default.fileExists(atPath: screenshot))
@@ -275,5 +280,13 @@ extension WatchingTheBoxTests {
     let fix = try await runProgram(
       URL(fileURLWithPath: "/bin/sh"), ["-c", jq.replacingOccurrences(of: "8947", with: "\(port)")], timeout: 10)
     #expect(fix.output.contains(#""mode": "3D""#) && fix.output.contains(#""latitude": "#), "\(jq): \(fix.output) \(fix.error)")
+
+    // Prometheus' own linter has nothing to say of the metrics of a receiver on a serial line.
+    if let promtool = installed("promtool") {
+      let metrics = try #require(await fetch("/metrics", port: port))
+      #expect(metrics.contains("gpsbridge_receiver_line_baud{"), "\(metrics)")
+      let lint = try await runProgram(URL(fileURLWithPath: promtool), ["check", "metrics"], input: Data(metrics.utf8), timeout: 10)
+      #expect(lint.status == 0 && lint.output.isEmpty && lint.error.isEmpty, "\(lint.output) \(lint.error)")
+    }
   }
 }

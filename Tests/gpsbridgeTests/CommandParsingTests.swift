@@ -49,6 +49,10 @@ import Testing
 
   @Test(arguments: [
     (["--bogus"], "Unknown option '--bogus'."),
+    (
+      ["serve", "--port", "2948"],
+      "Unknown option '--port' for 'serve'. gpsd's -S/--port is --listen ADDRESS:PORT here, like --listen 127.0.0.1:2948."
+    ),
     (["drive.nmea"], "Unexpected argument 'drive.nmea'. To replay a capture, use --replay drive.nmea."),
     (["--device", "/dev/a", "--replay", "b"], "Choose one source: --device, --gpsd, --replay or --demo."),
     (["--baud", "9600"], "--baud applies to --device only."),
@@ -135,6 +139,12 @@ import Testing
     (
       ["--mqtt", "http://broker.lan/a"],
       "--mqtt takes mqtt://[USER:PASSWORD@]HOST[:PORT]/PREFIX, like mqtt://localhost/gpsbridge; 'http://broker.lan/a': it is not mqtt://[USER:PASSWORD@]HOST[:PORT]/PREFIX."
+    ),
+    (
+      ["--mqtt", "mqtts://van7:s3cret@broker.example.org:8883/fleet"],
+      "--mqtt takes mqtt://[USER:PASSWORD@]HOST[:PORT]/PREFIX, like mqtt://localhost/gpsbridge; 'mqtts://…@broker.example.org:8883/fleet':"
+        + " gpsbridge does not speak TLS (mqtts://) itself: publish to a Mosquitto on this machine (mqtt://localhost/PREFIX)"
+        + " that bridges to the TLS broker, as the README's 'A fleet of boxes' shows."
     ),
     (["--mqtt-interval", "5"], "--mqtt-interval goes with --mqtt: give --mqtt too."),
     (["serve", "--ntrip-gga", "5"], "--ntrip-gga goes with --ntrip: give --ntrip too."),

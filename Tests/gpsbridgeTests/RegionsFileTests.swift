@@ -11,6 +11,17 @@ import Testing
   static let capture = Program.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea").path
   static let home = #"{"identifier": "home", "center": {"latitude": 47.3, "longitude": 8.5}, "radius": 100}"#
 
+  /// A regions file that cannot be read says why: missing, a directory, or not this user's to read.
+  @Test func anUnreadableRegionsFileSaysWhy() async throws {
+    let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-regions-\(UUID().uuidString).json").path
+    let gone = try await Program.run(["--replay", Self.capture, "--speed", "max", "--regions", missing, "--json"])
+    #expect(gone.status == 1)
+    #expect(gone.error.hasPrefix("Error: Cannot read the regions file \(missing): it does not exist"), "\(gone.error)")
+    let folder = FileManager.default.temporaryDirectory.path
+    let directory = try await Program.run(["--replay", Self.capture, "--speed", "max", "--regions", folder, "--json"])
+    #expect(directory.error.hasPrefix("Error: Cannot read the regions file \(folder): it is a directory"), "\(directory.error)")
+  }
+
   @Test(arguments: [
     ("[\(home), {\"identifier\": \"shop\", \"center\": {\"latitude\": 47.3, \"longitude\": 8.5}}]", "region 2 ('shop') has no \"radius\""),
     (
@@ -49,6 +60,6 @@ import Testing
 
   @Test func aBadRegionsFileSaysWhatShapeItShouldHave() async throws {
     let result = try await Program.run(["--replay", "-", "--regions", "/nonexistent.json"], input: Data())
-    #expect(result.status == 1 && result.error == "Error: Cannot read the regions file /nonexistent.json.\n")
+    #expect(result.status == 1 && result.error.hasPrefix("Error: Cannot read the regions file /nonexistent.json: it does not exist"))
   }
 }

@@ -48,7 +48,9 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
     self.receiver = receiver
     self.clock = clock
     self.origin = clock.now
-    self.state = Locked(State(engine: LocationEngine(configuration: configuration), authorization: receiver.source.initialAuthorization))
+    var engine = LocationEngine(configuration: configuration)
+    if receiver.source.isSimulated { engine.sourceInformation = .simulated }
+    self.state = Locked(State(engine: engine, authorization: receiver.source.initialAuthorization))
     let broadcaster = self.broadcaster
     let waitForRoom: (@Sendable () async -> Void)? =
       receiver.source.prefersLosslessDelivery ? { @Sendable in await broadcaster.waitForRoom() } : nil

@@ -81,6 +81,9 @@ public struct LocationEngine: Sendable {
   /// What the engine has counted: fixes, locations, and those `desiredAccuracy` held back
   /// (a program can say so when nothing gets through).
   public private(set) var statistics = LocationManager.Statistics()
+  /// Given to every location the engine makes (``Location/sourceInformation``): a manager
+  /// whose receiver replays or simulates sets ``LocationSourceInformation/simulated``.
+  public var sourceInformation: LocationSourceInformation?
   var lastDelivered: Location?
   var lastDeliveredHeading: Heading?
   var lastSignificant: Location?
@@ -179,7 +182,8 @@ public struct LocationEngine: Sendable {
   /// reuses one array.
   package mutating func handle(_ fix: Fix, into actions: inout [LocationManager.Action]) {
     statistics.fixes += 1
-    guard let location = Location(fix) else { return }
+    guard var location = Location(fix) else { return }
+    location.sourceInformation = sourceInformation
     statistics.locations += 1
     self.location = location
     var delivered = false

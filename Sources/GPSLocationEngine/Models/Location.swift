@@ -50,12 +50,17 @@ public struct Location: Hashable, Sendable, Codable {
   /// reference station, when the receiver said (gpsd's `dgpsAge` and `dgpsSta`).
   public var correctionAge: Double?
   public var correctionStation: Int?
+  /// Where the location came from, when that is worth saying, as `CLLocation`'s
+  /// `sourceInformation`: a replay's and the simulator's locations say
+  /// ``LocationSourceInformation/isSimulatedBySoftware``; a receiver's are `nil`.
+  public var sourceInformation: LocationSourceInformation?
 
   public init(
     coordinate: LocationCoordinate2D, altitude: Double = 0, ellipsoidalAltitude: Double? = nil,
     horizontalAccuracy: Double = -1, verticalAccuracy: Double = -1, speed: Double = -1,
     speedAccuracy: Double = -1, course: Double = -1, courseAccuracy: Double = -1, timestamp: Date = Date(),
-    fixQuality: FixQuality? = nil, satellitesUsed: Int? = nil, correctionAge: Double? = nil, correctionStation: Int? = nil
+    fixQuality: FixQuality? = nil, satellitesUsed: Int? = nil, correctionAge: Double? = nil, correctionStation: Int? = nil,
+    sourceInformation: LocationSourceInformation? = nil
   ) {
     self.coordinate = coordinate
     self.altitude = altitude
@@ -71,6 +76,7 @@ public struct Location: Hashable, Sendable, Codable {
     self.satellitesUsed = satellitesUsed
     self.correctionAge = correctionAge
     self.correctionStation = correctionStation
+    self.sourceInformation = sourceInformation
   }
 
   /// Great-circle distance in metres (haversine on the mean Earth radius).

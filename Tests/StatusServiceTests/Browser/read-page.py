@@ -91,7 +91,9 @@ call("Page.enable")
 call("Emulation.setDeviceMetricsOverride", width=1100, height=900, deviceScaleFactor=1, mobile=False)
 call("Page.navigate", url=url)
 wait_for_events(2)
-first = {"satellites": evaluate(read_satellites), "position": evaluate(read_position), "events": events()}
+first = {"satellites": evaluate(read_satellites), "position": evaluate(read_position), "events": events(),
+         "header": evaluate("document.querySelector('header').textContent"),
+         "time": evaluate("(() => { const t = document.querySelector('.receiver-time'); return t ? t.textContent : null })()")}
 # The position read again once it has changed by the live events (a drive may stand still at
 # first), or after 20 s, when it is read as it is.
 wait_for_events(first["events"] + 2)
