@@ -50,7 +50,7 @@ func openSource(
       (choice == .demo ? "gpsbridge: this" : "gpsbridge: no receiver and no gpsd on \(GPSDAddress.standard), so this")
         + " is a simulated drive in real time, not a receiver, shown with "
         + demoOptions(visitDwell: demo.visitMinimumDwell) + "; add --device PATH to see your own receiver the same way.")
-    var source = opened(chosen.source.receiver, configuration: demo, name: chosen.name)
+    var source = opened(chosen.source.receiver, configuration: demo, name: chosen.name, showsStatus: demoAllowed)
     source.isDemo = true
     source.device = "demo"
     return source
@@ -58,12 +58,13 @@ func openSource(
   #if libgps
     if viaLibGPS, case .gpsd(let host, let port) = chosen.source {
       var source = opened(
-        Receiver(GPSDSource(host: host, port: port, throughLibGPS: true)), configuration: configuration, name: chosen.name + " via libgps")
+        Receiver(GPSDSource(host: host, port: port, throughLibGPS: true)), configuration: configuration, name: chosen.name + " via libgps",
+        showsStatus: demoAllowed)
       source.device = chosen.source.device
       return source
     }
   #endif
-  var source = opened(chosen.source.receiver, configuration: configuration, name: chosen.name)
+  var source = opened(chosen.source.receiver, configuration: configuration, name: chosen.name, showsStatus: demoAllowed)
   if case .serial = chosen.source { source.isSerial = true }
   source.device = chosen.source.device
   return source
@@ -79,11 +80,12 @@ func demoOptions(visitDwell: Double) -> String {
 }
 
 /// The manager for `source`, its receiver telling the terminal its progress ("NMEA at 9600
-/// baud") and followed by the status line.
-func opened(_ receiver: Receiver, configuration: LocationEngine.Configuration, name: String) -> OpenedSource {
+/// baud") and, when `showsStatus` (text on a terminal), followed by the status line: a run
+/// whose output a program reads pays nothing for a line nobody sees.
+func opened(_ receiver: Receiver, configuration: LocationEngine.Configuration, name: String, showsStatus: Bool) -> OpenedSource {
   receiver.listen(wanting: []) { event in
     if case .notice(let notice) = event { Terminal.diagnostic("gpsbridge: \(notice)") }
   }
-  let status = StatusLine(sourceName: name, receiver: receiver)
+  let status = showsStatus ? StatusLine(sourceName: name, receiver: receiver) : nil
   return OpenedSource(manager: .receiver(receiver, configuration: configuration), receiver: receiver, name: name, status: status)
 }
