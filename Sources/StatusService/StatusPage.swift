@@ -6,12 +6,18 @@
 enum StatusPage {
   /// The page, with `status` (the JSON of ``BoxStatus``) to draw before the first event.
   static func html(initial status: [UInt8]) -> [UInt8] {
-    // JSON inside a script element: "</" must not close it.
+    // JSON inside a script element: no "<" at all, so no "</script>", "<!--" or "<script" in a
+    // receiver's link name or a caster's status line (someone else's words) can end or change
+    // the element; "\u003c" is the same character to JSON.parse. ">" and "&" likewise.
     var json: [UInt8] = []
-    json.reserveCapacity(status.count + 16)
-    for (index, byte) in status.enumerated() {
-      if byte == UInt8(ascii: "/"), index > 0, status[index - 1] == UInt8(ascii: "<") { json.append(UInt8(ascii: "\\")) }
-      json.append(byte)
+    json.reserveCapacity(status.count + 64)
+    for byte in status {
+      switch byte {
+      case UInt8(ascii: "<"): json += Array(#"\u003c"#.utf8)
+      case UInt8(ascii: ">"): json += Array(#"\u003e"#.utf8)
+      case UInt8(ascii: "&"): json += Array(#"\u0026"#.utf8)
+      default: json.append(byte)
+      }
     }
     return Array(head.utf8) + json + Array(tail.utf8)
   }

@@ -20,7 +20,9 @@ func listDevices(_ options: DevicesOptions) -> Int32 {
   }
   let rows = devices.map { device -> [String] in
     let receiver = device.knownAs ?? device.product ?? "-"
-    return [device.path, device.kernelName, device.usbID ?? "-", receiver, device.isAccessible ? "yes" : "no"]
+    // A USB device names itself: its words are shown as words.
+    let cells = [device.path, device.kernelName, device.usbID ?? "-", receiver, device.isAccessible ? "yes" : "no"]
+    return cells.map(\.escapingControlCharacters)
   }
   let headers = ["PATH", "KERNEL", "USB ID", "RECEIVER", "ACCESS"]
   let widths = (0..<headers.count).map { column in ([headers[column]] + rows.map { $0[column] }).map(\.count).max() ?? 0 }

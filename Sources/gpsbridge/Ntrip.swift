@@ -43,8 +43,9 @@ func listMountpoints(_ options: NtripOptions) -> Int32 {
     if !mountpoint.systems.isEmpty { line += ", \(mountpoint.systems)" }
     if let distance = distance(mountpoint) { line += ", \(Int((distance / 1000).rounded())) km away" }
     if mountpoint.wantsGGA { line += "; wants your position (GGA), which serve --ntrip sends" }
-    Terminal.write(line + "\n")
-    if !mountpoint.messages.isEmpty { Terminal.write("      messages \(mountpoint.messages)\n") }
+    // A caster's words, shown as words.
+    Terminal.write(line.escapingControlCharacters + "\n")
+    if !mountpoint.messages.isEmpty { Terminal.write("      messages \(mountpoint.messages.escapingControlCharacters)\n") }
   }
   return 0
 }

@@ -262,7 +262,7 @@ final class ServeStatus: Sendable {
       let rate = counters.fixes - lastFixes
       lastFixes = counters.fixes
       let line =
-        "\u{1B}[7m \(name) │ \(counters.clients) client\(counters.clients == 1 ? "" : "s") │ \(counters.fixes) fixes │ \(rate) Hz \u{1B}[0m"
+        "\u{1B}[7m \(name.escapingControlCharacters) │ \(counters.clients) client\(counters.clients == 1 ? "" : "s") │ \(counters.fixes) fixes │ \(rate) Hz \u{1B}[0m"
       shown.withLock { shown in
         Terminal.writeError("\r\u{1B}[K" + line)
         shown = true

@@ -34,7 +34,7 @@ final class StatusLine: Sendable {
   }
 
   init(sourceName: String, receiver: Receiver, draws: Bool = Terminal.standardOutputIsTerminal) {
-    self.sourceName = sourceName
+    self.sourceName = sourceName.escapingControlCharacters
     self.draws = draws
     receiver.listen { [weak self] event in
       guard let self else { return }

@@ -45,8 +45,9 @@ enum Terminal {
     _ = tryWrite(Array(text.utf8), to: 2)
   }
 
-  /// Diagnostics go to stderr, never into the data on stdout.
+  /// Diagnostics go to stderr, never into the data on stdout: one line each, whatever the
+  /// names in them hold (their control characters are written out).
   static func diagnostic(_ text: String) {
-    _ = tryWrite(Array((text + "\n").utf8), to: 2)
+    _ = tryWrite(Array((text.escapingControlCharacters + "\n").utf8), to: 2)
   }
 }

@@ -55,7 +55,7 @@ struct TextOutput: ActionOutput {
       format(coordinate.latitude, 6) + ", " + format(coordinate.longitude, 6)
     }
     func event(_ kind: String, _ details: String) -> String {
-      let text = clock(time) + " ▶ " + kind.padding(to: 10) + " " + details
+      let text = clock(time) + " ▶ " + kind.padding(to: 10) + " " + details.escapingControlCharacters
       return emphasised ? "\u{1B}[1m" + text + "\u{1B}[0m" : text
     }
     switch action {
