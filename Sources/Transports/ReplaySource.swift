@@ -88,7 +88,9 @@ public struct ReplaySource<C: Clock>: ByteSource where C.Duration == Duration {
         return nil
       }
     }
-    guard await player.finish() else {
+    // A play stopped before its end (a reader cancelled mid-read ends the pieces early) has
+    // not seen the whole capture: it says nothing of what the capture holds.
+    guard !Task.isCancelled, await player.finish() else {
       await player.published()
       return nil
     }

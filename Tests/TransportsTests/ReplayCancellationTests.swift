@@ -1,0 +1,28 @@
+import Foundation
+import Plumbing
+import Testing
+import Transports
+
+/// A replay stopped before its end says nothing of what the capture holds: a `serve --replay`
+/// stopped by SIGTERM while a read was under way once said "Found no NMEA … in the 0 bytes" of
+/// a good capture.
+@Suite struct ReplayCancellationTests {
+  @Test func aReplayStoppedWhileItWaitsToReadDoesNotSayTheCaptureIsEmpty() async throws {
+    // A pipe whose writer says nothing yet: the replay's first read waits, and is stopped there.
+    let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("gpsbridge-replay-\(UUID().uuidString)").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    defer { unlink(fifo) }
+    let writer = open(fifo, O_RDWR | O_NONBLOCK)
+    defer { close(writer) }
+    let receiver = Receiver(ReplaySource(capture: .file(fifo), speed: .realTime, clock: ContinuousClock()))
+    let said = Locked<[String]>([])
+    receiver.listen(wanting: []) { event in
+      if case .status(.stopped(let error)) = event { said.withLock { $0.append("\(error)") } }
+    }
+    let running = Task { await receiver.run() }
+    try await Task.sleep(for: .milliseconds(200))
+    running.cancel()
+    await running.value
+    #expect(said.withLock { $0 }.isEmpty, "\(said.withLock { $0 })")
+  }
+}
