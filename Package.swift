@@ -76,7 +76,7 @@ let package = Package(
     .systemLibrary(name: "CLibGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
     // Time for the system clock: samples from a receiver's epochs and pulses, and the reference
     // clocks chrony and ntpd read them from (chrony's SOCK, NTP shared memory).
-    .target(name: "TimeService", dependencies: ["NMEA", "Transports", "Plumbing"]),
+    .target(name: "TimeService", dependencies: ["NMEA", "Transports", "Plumbing", "CClockState"]),
     // gpsd's protocol served to gpsd's clients: sockets, clients, watch state, and feeds from
     // the transports' pipelines.
     .target(name: "GPSDServer", dependencies: ["GPSD", "NMEA", "Transports", "SourceStatus", "Plumbing"]),
@@ -93,6 +93,9 @@ let package = Package(
     // linked); its variadic calls go through these few lines of C.
     .target(name: "Automation", dependencies: ["GPSLocation", "Plumbing", "CURLCalls"]),
     .target(name: "CURLCalls"),
+    // Whether the kernel holds the system clock synchronised (adjtimex, read only): sys/timex.h
+    // is not in Swift's Glibc module.
+    .target(name: "CClockState"),
     // The box you can see: the status page (Server-Sent Events), Prometheus metrics and
     // /status.json over a small hand-written HTTP server, and the systemd watchdog's health.
     .target(

@@ -31,6 +31,11 @@ public final class MQTTClient: Sendable {
     public var connectTimeout: Duration = .seconds(10)
     /// The longest wait between attempts.
     public var longestBackoff: Duration = .seconds(60)
+    /// How long the broker has to acknowledge a QoS 1 message: one that keeps the connection
+    /// (answers pings) but acknowledges nothing would otherwise stop all publishing once a
+    /// few are in flight. Past it, the connection is taken for dead and made again, and the
+    /// messages go again.
+    public var acknowledgementTimeout: Duration = .seconds(30)
 
     public init(address: MQTTAddress, clientID: String) {
       self.address = address
@@ -272,7 +277,7 @@ public final class MQTTClient: Sendable {
 
     // What a restarted broker may have lost (birth first), then the queue.
     var nextID: UInt16 = 1
-    var unacknowledged: [(id: UInt16, message: Message)] = []
+    var unacknowledged: [(id: UInt16, message: Message, sent: ContinuousClock.Instant)] = []
     for message in configuration.birth + retainedAgain.filter({ retained in !configuration.birth.contains { $0.topic == retained.topic } })
     {
       guard connection.send(Self.packet(message).bytesWith(id: nil)) else {
@@ -301,7 +306,7 @@ public final class MQTTClient: Sendable {
         let id: UInt16? = message.qos > 0 ? nextID : nil
         if let id {
           nextID = nextID == .max ? 1 : nextID + 1
-          unacknowledged.append((id, message))
+          unacknowledged.append((id, message, .now))
         }
         guard connection.send(Self.packet(message).bytesWith(id: id)) else {
           // (This one is still first in the queue: it is not put back twice.)
@@ -318,6 +323,12 @@ public final class MQTTClient: Sendable {
             if shared.retained.updateValue(message, forKey: message.topic) == nil { shared.retainedOrder.append(message.topic) }
           }
         }
+      }
+      // A broker that acknowledges nothing in time is no broker: all publishing would stop.
+      if let oldest = unacknowledged.first, oldest.sent.duration(to: .now) > configuration.acknowledgementTimeout {
+        requeue(unacknowledged.map(\.message))
+        let seconds = configuration.acknowledgementTimeout.components.seconds
+        return SessionEnd(reason: "the broker did not acknowledge a message in \(seconds) s", connected: true)
       }
       // Keep the connection alive, and take a missing PINGRESP for a dead broker.
       if let pingSent, pingSent.duration(to: .now) > keepAliveInterval {

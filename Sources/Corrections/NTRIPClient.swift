@@ -235,14 +235,24 @@ public final class NTRIPClient: Sendable {
           ? "the caster \(address.host) wants a user and password (401): give them as ntrip://USER:PASSWORD@\(address.host)/\(address.mountpoint)."
           : "the caster \(address.host) refused the user and password (401).")
     case .sourcetable:
-      // The rest of the table says which mountpoints there are.
+      // Casters answer a mountpoint whose base is offline with their table (some list it
+      // there all the same, some leave it out until it is back): "not now", asked again with
+      // the backoff. The rest of the table, within 10 s whatever the caster dribbles, says
+      // which mountpoints there are.
       var table = Array(received[bodyStart...])
-      while table.count < 1 << 20, case .bytes(let bytes) = read(socket) { table += bytes }
+      let deadline = now().advanced(by: .seconds(10))
+      while table.count < 1 << 20, now() < deadline, case .bytes(let bytes) = read(socket, within: now().duration(to: deadline)) {
+        table += bytes
+      }
       let names = Sourcetable(text: String(decoding: table, as: UTF8.self)).mountpoints.map(\.name)
-      throw Failure(
-        description: "the caster \(address.host) has no mountpoint '\(address.mountpoint)'"
-          + (names.isEmpty ? "." : ": it has \(names.prefix(20).joined(separator: ", "))\(names.count > 20 ? "…" : "").")
-          + " 'gpsbridge ntrip \(address.host):\(address.port)' lists them.")
+      let listed = names.prefix(20).joined(separator: ", ") + (names.count > 20 ? "…" : "")
+      return SessionEnd(
+        reason: names.contains(address.mountpoint)
+          ? "the caster answered with its sourcetable, which lists '\(address.mountpoint)': its base is offline for now"
+          : "the caster has no mountpoint '\(address.mountpoint)' now"
+            + (names.isEmpty ? "" : " (it has \(listed))")
+            + ": it may be offline, or misspelt ('gpsbridge ntrip \(address.host):\(address.port)' lists them)",
+        delivered: false)
     case .refused(let line): return SessionEnd(reason: "the caster answered '\(line.prefix(80))'", delivered: false)
     case .garbage: return SessionEnd(reason: "the caster's answer is not NTRIP", delivered: false)
     }

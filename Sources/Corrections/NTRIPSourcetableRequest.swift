@@ -26,15 +26,20 @@ public enum NTRIPSourcetableRequest {
     var received: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 16_384)
     var answer: (NTRIPResponse, bodyStart: Int)?
-    // The head, then, for a table only, the table to its end (or the caster's close).
+    // The head, then, for a table only, the table to its end (or the caster's close), all
+    // within `timeout`: a caster that dribbles a byte now and then holds nobody up.
+    let deadline = ContinuousClock.now.advanced(by: .seconds(timeout))
     while received.count < 4 << 20 {
+      let left = ContinuousClock.now.duration(to: deadline)
+      guard left > .zero else { break }
       if answer == nil { answer = NTRIPResponse.read(received) }
       if let (response, _) = answer {
         guard case .sourcetable = response else { break }
         if String(decoding: received.suffix(64), as: UTF8.self).contains("ENDSOURCETABLE") { break }
       }
       var descriptor = pollfd(fd: socket.rawValue, events: Int16(POLLIN), revents: 0)
-      guard poll(&descriptor, 1, Int32(timeout * 1000)) > 0 else { break }
+      let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+      guard poll(&descriptor, 1, Int32(clamping: max(1, milliseconds))) > 0 else { break }
       let count = (try? socket.read(into: &buffer)) ?? -1
       if count <= 0 {
         if answer == nil, let last = NTRIPResponse.readAtEnd(received) { answer = (last, received.count) }

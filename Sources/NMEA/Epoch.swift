@@ -17,7 +17,7 @@ struct Epoch: Sendable {
   var time: UTCTime?
   /// When the first sentence of the epoch arrived, by the system clock (live sources only).
   var arrival: UTCTimestamp?
-  /// The same moment by the boot clock.
+  /// The same moment by the raw clock.
   var arrivalUptime: Duration?
   var date: UTCDate?
   /// The time of day of the sentence that gave ``date``.

@@ -129,7 +129,7 @@ public struct EpochAssembler: Sendable {
   /// When the sentence being added arrived, by the system clock, for a live source (set by
   /// ``FixDecoder``); the epoch it opens keeps it as its ``Fix/arrival``.
   package var arrival: UTCTimestamp?
-  /// The same moment by the boot clock (``Fix/arrivalUptime``).
+  /// The same moment by the raw clock (``Fix/arrivalUptime``).
   package var arrivalUptime: Duration?
 
   var knownDate: UTCDate?

@@ -48,9 +48,10 @@ public struct Fix: Hashable, Sendable, Codable {
   /// receiver, whose bursts start at a fixed delay after the second they report, so that the
   /// pair is a time sample; `nil` for captures and other sources.
   public var arrival: UTCTimestamp?
-  /// The same moment by the boot clock (`CLOCK_BOOTTIME`: monotonic, counting suspend, never
-  /// stepped): what the time service measures a receiver's time against to tell a receiver
-  /// whose time jumped from a system clock that was set. `nil` where ``arrival`` is.
+  /// The same moment by the machine's raw oscillator (`CLOCK_MONOTONIC_RAW`: neither stepped
+  /// nor slewed by any time service): what the time service measures a receiver's time
+  /// against to tell a receiver whose time steps or drifts from a system clock that was set.
+  /// `nil` where ``arrival`` is.
   public var arrivalUptime: Duration?
 
   /// Whether the fix carries a usable position.

@@ -24,7 +24,7 @@ public struct FixDecoder: Sendable {
   /// buffer, and when the bytes before them arrived (a sentence may have begun in those).
   var arrivals: (latest: Arrival, start: Int, previous: Arrival)?
 
-  /// When bytes arrived: by the system clock, and by the boot clock that no one steps.
+  /// When bytes arrived: by the system clock, and by the raw clock that no one steps or slews.
   struct Arrival {
     var wall: UTCTimestamp
     var uptime: Duration?
@@ -55,7 +55,7 @@ public struct FixDecoder: Sendable {
     framer.append(bytes)
   }
 
-  /// Adds bytes that arrived at `time` by the system clock and at `uptime` by the boot clock:
+  /// Adds bytes that arrived at `time` by the system clock and at `uptime` by the raw clock:
   /// each epoch's fix carries when its first sentence began to arrive (``Fix/arrival``,
   /// ``Fix/arrivalUptime``).
   package mutating func append(_ bytes: UnsafeRawBufferPointer, arrivedAt time: UTCTimestamp, uptime: Duration? = nil) {

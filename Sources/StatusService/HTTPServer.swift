@@ -159,17 +159,19 @@ package final class HTTPServer: @unchecked Sendable {
     }
   }
 
-  /// Closes the client that has done least for longest, if it is neither following the event
-  /// stream nor has completed a request for ``Configuration/requestTimeout``, so a newcomer
-  /// gets its slot; `false` when every client is busy.
+  /// Closes the client that has done least for longest, so a newcomer gets its slot: one
+  /// that is not following the event stream and is either idle (nothing being sent to it: a
+  /// kept-alive connection between requests, or one that never asked anything) or dribbling
+  /// a request; `false` when every client is busy. Idle connections would otherwise hold
+  /// every slot until their idle time-out, and the page and `/metrics` answer 503 meanwhile.
   private func makeRoom() -> Bool {
-    let now = ContinuousClock.now
     let idle = clients.values.filter { client in
-      !client.streams && (client.incompleteSince != nil || client.lastHeard.duration(to: now) > configuration.requestTimeout)
+      !client.streams && (client.incompleteSince != nil || client.socket.unsentByteCount == 0)
     }
     guard let oldest = idle.min(by: { $0.lastHeard < $1.lastHeard }) else { return false }
     counters.dropped += 1
-    dismiss(oldest, with: .text(.serviceUnavailable, "Closed to make room for another client: no complete request for a while."))
+    dismiss(
+      oldest, with: .text(.serviceUnavailable, "Closed to make room for another client: this one was idle, or its request was not coming."))
     return true
   }
 

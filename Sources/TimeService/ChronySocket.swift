@@ -46,13 +46,21 @@ package final class ChronySocket: @unchecked Sendable {
 
     /// The state a send's result puts the socket in.
     init(_ result: Result<Void, Errno>, path: String) {
-      switch result {
-      case .success: self = .taking
-      case .failure(.noSuchFile): self = .noSocket
-      case .failure(.connectionRefused): self = .refused
-      case .failure(let error):
-        var status = stat()
-        self = stat(path, &status) == 0 && status.st_mode & S_IFMT != S_IFSOCK ? .notASocket : .failing(error)
+      guard case .failure(let error) = result else {
+        self = .taking
+        return
+      }
+      // Linux refuses a datagram to a path that is no socket as it refuses one nobody reads:
+      // what is at the path tells them apart.
+      var status = stat()
+      if error != .noSuchFile, stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFSOCK {
+        self = .notASocket
+        return
+      }
+      switch error {
+      case .noSuchFile: self = .noSocket
+      case .connectionRefused: self = .refused
+      default: self = .failing(error)
       }
     }
 

@@ -147,13 +147,15 @@ public final class ClockFeed: Sendable {
       // A jump, or a date before this release, stops the feeding until good time comes again
       // (the next sample sent says so): the report must not say "feeding" meanwhile.
       switch notice {
-      case .jumped, .beforeRelease: integrity.feeding = false
-      case .resumed: break
+      case .jumped, .beforeRelease, .drifted, .disagreesWithSystemClock, .stillDisagrees: integrity.feeding = false
+      case .resumed, .drifting: break
       }
       if notice.feeds { integrity.feeding = true }
     }
-    if case .beforeRelease = notice { return }
-    meter.withLock { $0.reset() }
+    switch notice {
+    case .beforeRelease, .drifting, .stillDisagrees: return
+    default: meter.withLock { $0.reset() }
+    }
   }
 
   /// Takes one sample: sends it on, measures it. Returns the report the moment it is first

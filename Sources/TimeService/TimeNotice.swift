@@ -5,8 +5,20 @@ import NMEA
 public enum TimeNotice: Hashable, Sendable, CustomStringConvertible {
   /// The receiver's date is before this release of gpsbridge (``TimeSampler/releaseDate``).
   case beforeRelease(UTCDate)
-  /// The receiver's time moved this many seconds more than the boot clock did: feeding stops.
+  /// The receiver's time stepped this many seconds against the machine's raw clock: feeding
+  /// stops.
   case jumped(by: Double)
+  /// The receiver's time runs this much faster (or, negative, slower) than the machine's raw
+  /// clock, seconds a second, beyond ``TimeSampler/maximumDriftRate``: said, still fed.
+  case drifting(secondsPerSecond: Double)
+  /// The receiver's time drifted this far, beyond ``TimeSampler/maximumDrift``: feeding stops.
+  case drifted(by: Double)
+  /// The synchronised system clock is this many seconds behind the receiver's time as its
+  /// first epochs arrive, beyond any NMEA latency: not fed until they agree.
+  case disagreesWithSystemClock(by: Double)
+  /// The hold after a step ran out and the synchronised system clock still disagrees with the
+  /// receiver's new time: it stays unfed.
+  case stillDisagrees
   /// Feeding starts again, for this reason.
   case resumed(Resumption)
 
@@ -41,17 +53,38 @@ public enum TimeNotice: Hashable, Sendable, CustomStringConvertible {
       return "the receiver says \(Self.iso(date)); that is before this release of gpsbridge: not fed to the clock"
         + " (a receiver with the week-rollover bug, or a replayed or simulated old drive)"
     case .jumped(let seconds):
-      let sign = seconds < 0 ? "-" : "+"
       let minutes = Int(TimeSampler.holdBeforeTrusting.components.seconds / 60)
-      return "the receiver's time jumped by \(sign)\(OffsetReport.seconds(abs(seconds))) s against this machine's steady clock:"
-        + " not fed to the clock until the new time holds for \(minutes) minutes or the system clock agrees with it"
+      return "the receiver's time jumped by \(Self.signed(seconds)) s against this machine's steady clock:"
+        + " not fed to the clock until it is back in line or the system clock agrees with it"
+        + " (or, if the system clock is not synchronised, the new time holds for \(minutes) minutes)"
+    case .drifting(let rate):
+      return "the receiver's time drifts by \(Self.signed(rate * 1000, decimals: 1)) ms a second against this machine's steady clock"
+        + " (a good receiver drifts by nothing): fed while it stays within"
+        + " \(Int64(nanoseconds: TimeSampler.maximumDrift) / 1_000_000) ms"
+    case .drifted(let seconds):
+      return "the receiver's time drifted by \(Self.signed(seconds)) s against this machine's steady clock:"
+        + " not fed to the clock until it is back in line or the system clock agrees with it"
+    case .disagreesWithSystemClock(let seconds):
+      return "the synchronised system clock is \(Self.signed(seconds)) s from the receiver's time, beyond any NMEA latency:"
+        + " not fed to the clock until they agree (check the receiver's time, or the clock's source with 'chronyc sources')"
+    case .stillDisagrees:
+      let minutes = Int(TimeSampler.holdBeforeTrusting.components.seconds / 60)
+      return "the receiver's new time has held for \(minutes) minutes, and the synchronised system clock still disagrees"
+        + " with it: the receiver stays unfed until they agree"
     case .resumed(.backInLine):
       return "the receiver's time is back in line with its earlier samples: fed to the clock again"
     case .resumed(.systemClockAgrees):
-      return "the system clock now agrees with the receiver's time within 1 s: fed to the clock again"
+      return "the system clock now agrees with the receiver's time: fed to the clock again"
     case .resumed(.heldSteady):
       let minutes = Int(TimeSampler.holdBeforeTrusting.components.seconds / 60)
       return "the receiver's new time has held steady for \(minutes) minutes: fed to the clock again"
     }
+  }
+
+  /// `+1.000`, `-0.850`: seconds with their sign.
+  static func signed(_ value: Double, decimals: Int = 3) -> String {
+    guard decimals != 3 else { return (value < 0 ? "-" : "+") + OffsetReport.seconds(abs(value)) }
+    let scale = (0..<decimals).reduce(1.0) { value, _ in value * 10 }
+    return (value < 0 ? "-" : "+") + "\((abs(value) * scale).rounded() / scale)"
   }
 }

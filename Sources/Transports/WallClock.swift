@@ -10,12 +10,13 @@ package enum WallClock {
   /// Now, to the nanosecond.
   package static var now: UTCTimestamp { UTCTimestamp(nanosecondsSince1970: SystemClock.realtimeNanoseconds) }
 
-  /// Time since boot (`CLOCK_BOOTTIME`): monotonic, counting suspend, never stepped. A time
-  /// sample's arrival is stamped with it too, so that a receiver whose time jumps is told
-  /// from a system clock that was set.
+  /// The machine's own oscillator since boot (`CLOCK_MONOTONIC_RAW`): never stepped, and never
+  /// slewed either, so no time service (chrony slews the other clocks by up to 83 ms a second
+  /// while it corrects) can move it. A time sample's arrival is stamped with it too, so that a
+  /// receiver whose time steps or drifts is told from a system clock that was set.
   package static var uptime: Duration {
     var time = timespec()
-    clock_gettime(CLOCK_BOOTTIME, &time)
+    clock_gettime(CLOCK_MONOTONIC_RAW, &time)
     return .seconds(Int64(time.tv_sec)) + .nanoseconds(Int64(time.tv_nsec))
   }
 

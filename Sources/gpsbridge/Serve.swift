@@ -209,13 +209,20 @@ func serve(_ options: ServeOptions) async -> Int32 {
 /// its fix quality as it moves (GPS, DGPS, RTK float, RTK fixed, and back).
 func sayWhatHappens(to receiver: Receiver, name: String, status: ServeStatus) {
   followFixQuality(of: receiver) { from, to in status.say("gpsbridge: \(name): the fix went from \(from.name) to \(to.name).") }
+  // A cause that stays the same through the reconnection's attempts is said once, until
+  // something else happens (it said "is not a serial device" every 5 s).
+  let lastProblem = Shared<String?>(nil)
   receiver.listen(wanting: [.fixes]) { event in
     switch event {
     case .status(.failed(let error)), .status(.paused(let error)), .status(.ended(let error)):
-      status.say("gpsbridge: \(error.message)")
+      let message = "gpsbridge: \(error.message)"
+      guard lastProblem.withLock({ $0 }) != message else { return }
+      lastProblem.withLock { $0 = message }
+      status.say(message)
     case .status(.stopped(let error)):
       status.say("Error: \(error.message)")
     case .status(.resumed):
+      lastProblem.withLock { $0 = nil }
       status.say("gpsbridge: \(name) is back.")
     case .notice(let notice):
       status.say("gpsbridge: \(notice)")

@@ -50,4 +50,11 @@ enum Terminal {
   static func diagnostic(_ text: String) {
     _ = tryWrite(Array((text.escapingControlCharacters + "\n").utf8), to: 2)
   }
+
+  /// A text of gpsbridge's own that spans lines (the usage): each line shown as
+  /// ``diagnostic(_:)`` shows one.
+  static func diagnostic(lines text: String) {
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).escapingControlCharacters }
+    _ = tryWrite(Array((lines.joined(separator: "\n") + "\n").utf8), to: 2)
+  }
 }

@@ -17,7 +17,7 @@ do {
   command = try parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
   Terminal.diagnostic("Error: \(error.message)")
-  Terminal.diagnostic("Usage: \(Help.usage(error.topic))")
+  Terminal.diagnostic(lines: "Usage: \(Help.usage(error.topic))")
   Terminal.diagnostic(
     "  See '\(error.topic == .main ? "gpsbridge --help" : "gpsbridge help \(error.topic.rawValue)")' for more information.")
   exit(64)

@@ -188,7 +188,7 @@ struct CasterTests {
   }
 
   @Test(.enabled(if: Caster.str2str != nil, "str2str is not installed (Debian: rtklib)"))
-  func aWrongPasswordOrMountpointIsAClearStop() async throws {
+  func aWrongPasswordIsAClearStopAndAMissingMountpointIsSaid() async throws {
     let directory = scratchDirectory("caster-refused-\(UUID().uuidString.prefix(8))")
     defer { try? FileManager.default.removeItem(at: directory) }
     let caster = Caster()
@@ -203,7 +203,7 @@ struct CasterTests {
       ),
       (
         "ntrip://user:secret@127.0.0.1:\(caster.port)/NOPE",
-        "Error: corrections: the caster 127.0.0.1 has no mountpoint 'NOPE': it has BASE1."
+        "corrections from ntrip://127.0.0.1:\(caster.port)/NOPE: the caster has no mountpoint 'NOPE' now (it has BASE1): it may be offline, or misspelt"
       ),
     ]
     for (url, expected) in cases {

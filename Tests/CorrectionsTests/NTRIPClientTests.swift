@@ -145,6 +145,29 @@ struct NTRIPClientTests {
     #expect(rig.said.withLock { $0 }.filter { $0.contains(expected) }.count == 1)
   }
 
+  /// A caster answers a mountpoint whose base is offline with its table, listing it: that is
+  /// "not now", said once, and asked again until the base is back (it said "has no mountpoint
+  /// 'BASE1': it has BASE1", and never asked again).
+  @Test func aBaseOfflineForAWhileIsWaitedFor() async throws {
+    let rig = try Rig(mode: "offline", stream: Self.station.stream(seconds: 2), ggaEvery: .seconds(1))
+    defer { rig.stop() }
+    #expect(
+      await eventually { rig.client.health.forwarded >= 2 },
+      "\(rig.client.health) \(rig.said.withLock { $0 }) \(rig.casterOutput.withLock { $0 })")
+    let offline = rig.said.withLock { $0 }.filter { $0.contains("which lists 'BASE1': its base is offline for now") }
+    #expect(offline.count == 1, "\(rig.said.withLock { $0 })")
+  }
+
+  /// A sourcetable dribbled a byte every 4 s, for ever, holds the corrections back no more
+  /// than the table's deadline (it held them for ever, silently).
+  @Test func aSourcetableDribbledForEverDoesNotHoldTheCorrectionsBack() async throws {
+    let rig = try Rig(mode: "dribble", stream: Self.station.stream(seconds: 2))
+    defer { rig.stop() }
+    #expect(
+      await eventually(timeout: .seconds(40)) { rig.client.health.forwarded >= 2 },
+      "\(rig.client.health) \(rig.said.withLock { $0 }) \(rig.casterOutput.withLock { $0 })")
+  }
+
   @Test func aHostThatDoesNotResolveIsSaid() async throws {
     let rig = try Rig(mode: "stream", stream: Self.station.stream(seconds: 1), host: "no-such-caster.invalid")
     defer { rig.stop() }

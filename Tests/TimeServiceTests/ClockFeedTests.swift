@@ -35,6 +35,24 @@ struct ClockFeedTests {
     #expect(feed.state.feeding)
   }
 
+  /// A regular file where chrony's socket should be is said once, as what it is: the send
+  /// that Linux refuses as it refuses a socket nobody reads once also said "refused: the
+  /// socket is there", after "that is not a socket".
+  @Test func aFileWhereTheSocketShouldBeIsSaidOnceAsWhatItIs() throws {
+    let path = scratchDirectory("gpsbridge-chrony-file").appendingPathComponent("chrony.sock").path
+    _ = FileManager.default.createFile(atPath: path, contents: Data("not a socket".utf8))
+    let said = Locked<[String]>([])
+    let socket = try ChronySocket(path: path) { health in said.withLock { $0.append("\(health)") } }
+    for second in 0..<5 {
+      let reference = (1_790_000_000 + Int64(second)) * 1_000_000_000
+      socket.send(
+        TimeSample(
+          kind: .serial, reference: UTCTimestamp(nanosecondsSince1970: reference),
+          system: UTCTimestamp(nanosecondsSince1970: reference + 100_000_000)))
+    }
+    #expect(said.withLock { $0 } == ["that is not a socket (chrony makes it: name the path of chrony.conf's 'refclock SOCK' line)"])
+  }
+
   @Test func theREADMEsTwoCallsFeedChronyFromAReceiver() async throws {
     let directory = scratchDirectory("gpsbridge-clock-feed")
     let socketPath = directory.appendingPathComponent("chrony.sock").path

@@ -22,7 +22,7 @@ struct TimeSamplerTests {
     if live {
       let arrival = UTCTimestamp(date: day, time: time).nanosecondsSince1970 + Int64((delay * 1e9).rounded())
       fix.arrival = UTCTimestamp(nanosecondsSince1970: arrival)
-      // The boot clock: the same moment, counted from some boot long ago.
+      // The raw clock: the same moment, counted from some boot long ago.
       fix.arrivalUptime =
         .nanoseconds(arrival - UTCTimestamp(date: day, time: UTCTime(nanosecondsSinceMidnight: 0)).nanosecondsSince1970)
         + .seconds(86_400)

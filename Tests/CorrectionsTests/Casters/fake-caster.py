@@ -10,6 +10,9 @@ MODE is one of:
   garbage   answers garbage and closes.
   close     closes at once, without a word.
   stall     streams for a second, then sends nothing more, holding the connection.
+  offline   answers the first two requests for the mountpoint with its sourcetable (the base
+            is offline), then streams.
+  dribble   streams, but answers the sourcetable (GET /) a byte every 4 s, for ever.
 Each connection is said as "CONNECTION <n>".
 """
 import socket, sys, threading, time
@@ -24,6 +27,7 @@ while index + 3 <= len(data):
     index += 6 + length
 seconds = [b"".join(frames[i:i + 2]) for i in range(0, len(frames), 2)] or [data]
 count = [0]
+mount_requests = [0]
 
 def serve(connection):
     count[0] += 1
@@ -35,6 +39,23 @@ def serve(connection):
             return
         request += chunk
     rest = request.split(b"\r\n\r\n", 1)[1]
+    asks_table = request.startswith(b"GET / ")
+    if mode == "dribble" and asks_table:
+        connection.sendall(b"SOURCETABLE 200 OK\r\n")
+        try:
+            while True:
+                time.sleep(4)
+                connection.sendall(b"S")
+        except OSError:
+            return
+    if mode == "offline" and not asks_table:
+        mount_requests[0] += 1
+        if mount_requests[0] <= 2:
+            connection.sendall(b"SOURCETABLE 200 OK\r\nContent-Type: text/plain\r\n\r\n"
+                               b"STR;BASE1;Here;RTCM 3.3;1005(10),1077(1);2;GPS;NET;DEU;47.37;8.54;0;0;none;none;N;N;2400;\r\n"
+                               b"ENDSOURCETABLE\r\n")
+            connection.close()
+            return
     if mode == "close":
         connection.close()
         return
