@@ -54,7 +54,7 @@ public final class WebhookSender: Sendable {
     var queue: [(key: String, body: [UInt8])] = []
     var waiter: CheckedContinuation<Void, Never>?
     var saidFull = false
-    var lastSaid = ""
+    var lastSaid: String?
     var sequence = 0
   }
 
@@ -168,11 +168,15 @@ public final class WebhookSender: Sendable {
       let problem: String
       switch await poster.post(request) {
       case .answered(let status) where (200..<300).contains(status):
-        shared.withLock { $0.statistics.delivered += 1 }
+        shared.withLock { shared in
+          shared.statistics.delivered += 1
+          // The next problem, whatever it is, is news.
+          shared.lastSaid = nil
+        }
         return
       case .answered(let status) where (400..<500).contains(status) && status != 408 && status != 429:
         shared.withLock { $0.statistics.failed += 1 }
-        say("the receiver refused an event (HTTP \(status)): it is not sent again")
+        say("the receiver refuses events (HTTP \(status))", "they are not sent again")
         return
       case .answered(let status):
         problem = "HTTP \(status)"
@@ -183,23 +187,25 @@ public final class WebhookSender: Sendable {
       }
       guard attempt < configuration.attempts, !Task.isCancelled else {
         shared.withLock { $0.statistics.failed += 1 }
-        say("\(problem); gave up on an event after \(attempt) attempt\(attempt == 1 ? "" : "s")")
+        say(problem, "an event is given up after \(attempt) attempt\(attempt == 1 ? "" : "s")")
         return
       }
-      say("\(problem); trying again (up to \(configuration.attempts) attempts, backing off)")
+      say(problem, "trying again (up to \(configuration.attempts) attempts an event, backing off)")
       shared.withLock { $0.statistics.retries += 1 }
       try? await Task.sleep(for: wait)
       wait = wait * 2
     }
   }
 
-  /// Says `message` once while it stays the same.
-  private func say(_ message: String) {
+  /// Says `problem` (and what is done about it) once while it stays the problem: a receiver
+  /// that answers 500 for an hour is one line, not one an event; the summary at the end
+  /// counts what was given up.
+  private func say(_ problem: String, _ consequence: String) {
     let new = shared.withLock { shared in
-      defer { shared.lastSaid = message }
-      return shared.lastSaid != message
+      defer { shared.lastSaid = problem }
+      return shared.lastSaid != problem
     }
-    if new { said("gpsbridge: webhook \(Self.redacted(configuration.url)): \(message).") }
+    if new { said("gpsbridge: webhook \(Self.redacted(configuration.url)): \(problem); \(consequence).") }
   }
 
   /// What went wrong, in a few words: libcurl's own for the rarer causes.

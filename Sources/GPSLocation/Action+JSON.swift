@@ -132,6 +132,8 @@ extension LocationManager.Error {
   func write(into writer: inout JSONWriter) {
     writer.field("code", code.rawValue)
     writer.field("message", message)
+    // A cause that cannot go away (the run ends) is told from one that is waited out.
+    writer.field("permanent", reason?.isPermanent == true)
   }
 }
 

@@ -61,6 +61,14 @@ final class ActionOutlets: Sendable {
 
   var failed: String? { failure.withLock { $0 } }
 
+  /// Events that never reached their outlet: given up, or still waiting when the outlets
+  /// stopped (a run ends with status 1 for them). Locations a full MQTT queue let go to make
+  /// room for events are not counted: the queue drops them by design, first.
+  var undelivered: Int {
+    let mqtt = publisher?.client.statistics.queued ?? 0
+    return mqtt + webhooks.map(\.statistics).reduce(0) { $0 + $1.failed + $1.dropped + $1.queued }
+  }
+
   /// Stops: the broker gets what is queued, `offline` and a clean DISCONNECT; then says what
   /// each outlet did.
   func stop() async {

@@ -38,8 +38,7 @@ private func configure(
   }
   guard settled.withLock({ $0 }) else {
     let why = problems.withLock { $0.last } ?? "nothing readable arrived within 15 s."
-    Terminal.diagnostic("Error: cannot talk to the receiver at \(options.device): \(why)")
-    return 1
+    return refuse("cannot talk to the receiver at \(options.device): \(why)", json: options.json)
   }
   let setup = ReceiverSetup(receiver)
   do {
@@ -54,9 +53,21 @@ private func configure(
     Terminal.write(options.json ? encodedJSON(ReportJSON(report)) + "\n" : describe(report))
     return 0
   } catch {
-    Terminal.diagnostic("Error: \(error)")
-    return 1
+    return refuse("\(error)", json: options.json)
   }
+}
+
+/// Says why nothing was done, on stderr, and with `--json` on stdout too (`{"error": …}`), so
+/// a program reading the JSON gets an answer either way; status 1.
+private func refuse(_ message: String, json: Bool) -> Int32 {
+  Terminal.diagnostic("Error: \(message)")
+  if json { Terminal.write(encodedJSON(Refusal(error: message)) + "\n") }
+  return 1
+}
+
+/// `configure --json`'s answer when it did nothing.
+private struct Refusal: Encodable {
+  var error: String
 }
 
 /// The settings for people, a line each.

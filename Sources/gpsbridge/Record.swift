@@ -13,6 +13,8 @@ import NMEA
 func record(_ options: RecordOptions) async -> Int32 {
   let output = options.output
   let file: OpenFile
+  // Whether this run makes the file (a FIFO or /dev/null named is only written to).
+  let makesFile = output != "-" && access(output, F_OK) != 0
   do {
     file = output == "-" ? .standardOutput : try OpenFile.create(output)
   } catch {
@@ -115,12 +117,24 @@ func record(_ options: RecordOptions) async -> Int32 {
   case nil:
     break
   }
-  guard status == 0 else { return status }
+  // A file of this run's own that holds nothing but its header is no capture: it goes, so
+  // that the next try is not refused for it.
+  func removeIfEmpty() -> Bool {
+    guard bytes == 0, makesFile else { return false }
+    return unlink(output) == 0
+  }
+  guard status == 0 else {
+    if removeIfEmpty() { Terminal.diagnostic("gpsbridge: nothing was recorded: \(output) is removed.") }
+    return status
+  }
   // Say how it really ended: stopped by the user, at the end of --duration, or by the source.
   let asked = options.duration.map { " of the \(format($0, 0)) s asked" } ?? ""
   let ending = interrupted ? "stopped after \(ran) s\(asked)" : "in \(ran) s"
   guard bytes > 0 else {
-    Terminal.diagnostic("Error: no data arrived from \(description) (\(ending)); \(destination) holds only its header.")
+    let removed = removeIfEmpty()
+    Terminal.diagnostic(
+      "Error: no data arrived from \(description) (\(ending)); "
+        + (removed ? "\(destination) is removed." : "\(destination) holds only its header."))
     return 1
   }
   Terminal.diagnostic("gpsbridge: recorded \(bytes) bytes from \(description) to \(destination) (\(ending)).")

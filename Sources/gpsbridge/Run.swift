@@ -119,6 +119,12 @@ func run(_ options: RunOptions) async -> Int32 {
   await withheldNotice.sayOnce()
   await corrections?.stop()
   await outlets.stop()
+  // Events that never reached the broker or the webhook are a failure of the job.
+  if status == 0, outlets.undelivered > 0 {
+    let count = outlets.undelivered
+    Terminal.diagnostic("Error: \(count) event\(count == 1 ? " was" : "s were") never delivered (the lines above say why).")
+    status = 1
+  }
   await stopEverything(manager, regions: regions)
   return status
 }

@@ -122,9 +122,12 @@ struct WebhookTests {
     let run = try scene.run(speed: "10", ["--webhook", scene.url()])
     defer { run.stop() }
     #expect(await eventually(timeout: .seconds(60)) { run.said.contains(said) }, "\(run.said)")
-    // The run goes on to the capture's end, and ends by itself.
+    // The run goes on to the capture's end, and ends by itself: with status 1, since its
+    // events were never delivered; the cause said once, not once an event.
     #expect(await eventually(timeout: .seconds(90)) { !run.process.isRunning }, "\(run.said)")
-    #expect(run.exitStatus == 0 && run.printed.contains(#""code":"endOfCapture""#), "\(run.said)")
+    #expect(run.exitStatus == 1 && run.printed.contains(#""code":"endOfCapture""#), "\(run.said)")
+    #expect(run.said.contains("were never delivered (the lines above say why)."), "\(run.said)")
+    #expect(run.said.components(separatedBy: said).count - 1 == 1, "\(run.said)")
   }
 
   /// A private CA and a certificate it signed for localhost and 127.0.0.1, made by openssl in

@@ -42,10 +42,15 @@ struct ConfigureProgramTests {
       "configure", "--device", link, "--rate", "25", "--sentences", "GGA,GLL,GSA,GSV,RMC,VTG,ZDA",
       "--constellations", "gps,glonass,galileo,beidou,qzss,sbas",
     ])
+    // With --json the refusal is in the JSON too: a program reading it gets an answer.
+    let refusedJSON = try await Program.run(["configure", "--device", link, "--rate", "25", "--json"])
     let shown = try await Program.run(["configure", "--device", link, "--show"])
     try await Self.stop(simulator)
     #expect(refused.status == 1)
     #expect(refused.error.contains("bytes a second at 25 Hz; 38400 baud carries 3840"), "\(refused.error)")
+    #expect(refusedJSON.status == 1)
+    let answer = try JSONSerialization.jsonObject(with: Data(refusedJSON.output.utf8)) as? [String: Any]
+    #expect((answer?["error"] as? String)?.contains("at 25 Hz") == true, "\(refusedJSON.output) \(refusedJSON.error)")
     #expect(shown.output.contains("rate             1 Hz"), "\(shown.output)")
   }
 
