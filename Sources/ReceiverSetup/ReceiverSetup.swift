@@ -46,6 +46,9 @@ public final class ReceiverSetup: Sendable {
     public var measuredAfter: OutputMeasurement?
     /// Whether the change was saved (battery-backed RAM and flash).
     public var saved: Bool
+    /// Why this receiver cannot be told to save, when it cannot (a MediaTek keeps what it is
+    /// told while its backup battery lasts); `nil` when `--save` would save.
+    public var saveRefusal: String? = nil
     /// Whether it was only planned (`dryRun`): nothing was written.
     public var dryRun: Bool
     /// How long it took, on the clock given.
@@ -128,7 +131,7 @@ public final class ReceiverSetup: Sendable {
     guard !dryRun else {
       return Report(
         receiver: dialect.identity, before: before, after: change, measuredBefore: measuredBefore, measuredAfter: nil, saved: false,
-        dryRun: true, duration: started.duration(to: now()))
+        saveRefusal: dialect.saveRefusal, dryRun: true, duration: started.duration(to: now()))
     }
 
     // A baud rate is its own step, first: the rest is then set and checked at the new speed.
@@ -141,7 +144,9 @@ public final class ReceiverSetup: Sendable {
     var saving = false
     do throws(SetupError) {
       if let newBaud, let oldBaud {
-        progress("switching from \(oldBaud) to \(newBaud) baud")
+        // The speed the line runs at now, as the host opened it, whatever the receiver's own
+        // record says of its port.
+        progress("switching from \(link.lineSpeed ?? oldBaud) to \(newBaud) baud")
         try await switchBaud(to: newBaud, dialect, link, current: current)
         progress("it answers at \(newBaud) baud")
       }
@@ -164,7 +169,7 @@ public final class ReceiverSetup: Sendable {
       }
       return Report(
         receiver: dialect.identity, before: before, after: change, measuredBefore: measuredBefore, measuredAfter: measuredAfter,
-        saved: save, dryRun: false, duration: started.duration(to: now()))
+        saved: save, saveRefusal: dialect.saveRefusal, dryRun: false, duration: started.duration(to: now()))
     } catch {
       let cause = Task.isCancelled ? SetupError.interrupted : error
       progress("restoring the settings as they were")

@@ -4,7 +4,8 @@
 /// a `CLError`-like code as `LocationManager.Error.reason`.
 public enum SourceError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The process may not open the device (`EACCES`, `EPERM`).
-  case permissionDenied(path: String)
+  /// `group`: the group the device node belongs to, when one other than root may open it.
+  case permissionDenied(path: String, group: String? = nil)
   /// Nothing at the path (yet): the receiver is not plugged in.
   case noDevice(path: String)
   /// Another process holds the device.
@@ -81,8 +82,11 @@ public enum SourceError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What happened and what to do about it, in one or two sentences.
   public var summary: String {
     switch self {
-    case .permissionDenied(let path):
-      "Permission denied opening \(path). Add yourself to the 'dialout' group (sudo usermod -aG dialout $USER, then log in again), or install the udev rules from udev/ (see the README)."
+    case .permissionDenied(let path, let group?):
+      "Permission denied opening \(path): it belongs to the group '\(group)'. Add yourself to it (sudo usermod -aG \(group) $USER, then log in again)."
+    case .permissionDenied(let path, nil):
+      "Permission denied opening \(path): only root may open it. gpsbridge's udev rules give known receivers to the 'dialout' group"
+        + " (the package installs them; from the source, sudo cp udev/99-gpsbridge.rules /etc/udev/rules.d/): then plug the receiver in again."
     case .noDevice(let path):
       "No device at \(path). Plug the receiver in, or run 'gpsbridge devices' to see the serial devices present."
     case .deviceBusy(let path):

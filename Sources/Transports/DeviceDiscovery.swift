@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Plumbing
+import SourceStatus
 
 /// Lists serial devices from sysfs and `/dev`.
 public struct DeviceDiscovery: Sendable {
@@ -61,7 +62,7 @@ public struct DeviceDiscovery: Sendable {
       hint =
         errno == ENOENT
         ? "The device node is missing: is it plugged in?"
-        : "Add yourself to the 'dialout' group (sudo usermod -aG dialout $USER, then log in again) or install the udev rules from udev/."
+        : SourceError.permissionDenied(path: node, group: SerialPort.openingGroup(of: node)).message
     }
     return SerialDevice(
       path: stablePath ?? node, node: node, kernelName: kernelName, driver: driver, vendorID: vendor, productID: product,

@@ -75,10 +75,20 @@ final class SerialPort: Sendable {
     try? descriptor.close()
   }
 
+  /// The group that may open the node at `path` (read and write for its group), other than
+  /// root's: joining it is the cure; `nil` when only root may (no group helps).
+  static func openingGroup(of path: String) -> String? {
+    var status = stat()
+    guard stat(path, &status) == 0, status.st_gid != 0, status.st_mode & 0o060 == 0o060, let group = getgrgid(status.st_gid) else {
+      return nil
+    }
+    return String(cString: group.pointee.gr_name)
+  }
+
   /// The user-facing error for a failed system call on `path`.
   static func describe(_ error: Errno, path: String) -> SourceError {
     switch error {
-    case .permissionDenied, .notPermitted: .permissionDenied(path: path)
+    case .permissionDenied, .notPermitted: .permissionDenied(path: path, group: openingGroup(of: path))
     case .noSuchFile, .noSuchDevice, .noSuchDeviceOrAddress: .noDevice(path: path)
     case .busy: .deviceBusy(path: path)
     case .notATerminal, .invalidArgument, .isDirectory: .notASerialDevice(path: path)

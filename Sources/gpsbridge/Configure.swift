@@ -91,7 +91,11 @@ func describe(_ report: ReceiverSetup.Report) -> String {
   lines.append(
     report.dryRun
       ? "dry run: nothing was written."
-      : (report.saved ? "kept and saved" : "kept in RAM (until power off; --save keeps it)") + ", in \(format(seconds, 1)) s.")
+      : (report.saved
+        ? "kept and saved"
+        : report.saveRefusal == nil
+          ? "kept in RAM (until power off; --save keeps it)" : "kept while the receiver's backup battery lasts (it has no save)")
+        + ", in \(format(seconds, 1)) s.")
   return lines.joined(separator: "\n") + "\n"
 }
 

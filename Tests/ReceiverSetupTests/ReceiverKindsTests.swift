@@ -72,6 +72,8 @@ struct ReceiverKindsTests {
     #expect(up.measuredAfter?.rate.map { abs($0 - 10) < 1 } == true, "\(String(describing: up.measuredAfter))")
     #expect(down.measuredAfter?.rate.map { abs($0 - 1) < 0.1 } == true, "\(String(describing: down.measuredAfter))")
     #expect(up.measuredAfter?.sentences == [.gga, .rmc])
+    // Only a receiver that can be told to save is told that --save keeps it.
+    #expect((up.saveRefusal != nil) == (profile == .mtk), "\(String(describing: up.saveRefusal))")
   }
 
   @Test func aSiRFIsToldItCannotGoFasterThanOneHertz() async throws {

@@ -202,6 +202,8 @@ import Testing
     }
   }
 
+  /// Permission denied says the cure that works for the node: joining the group that may
+  /// open it, or, where only root may (no group helps), gpsbridge's udev rules.
   @Test(.enabled(if: getuid() == 0, "switching to the user 'nobody' needs root (CI runs as root)"))
   func permissionDeniedNamesTheFix() async throws {
     try await blocking {
@@ -213,17 +215,35 @@ import Testing
       try FileManager.default.copyItem(at: Program.executable, to: binary)
       chmod(binary.path, 0o755)
       defer { try? FileManager.default.removeItem(at: binary) }
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-      process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path, "--device", pty.slavePath, "--once"]
-      let error = Pipe()
-      process.standardError = error
-      process.standardOutput = FileHandle.nullDevice
-      try process.run()
-      let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      process.waitForExit()
-      #expect(process.exitStatus == 1)
-      #expect(text.contains("Permission denied opening \(pty.slavePath). Add yourself to the 'dialout' group"))
+      func said() throws -> (status: Int32?, text: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path, "--device", pty.slavePath, "--once"]
+        let error = Pipe()
+        process.standardError = error
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitForExit()
+        return (process.exitStatus, text)
+      }
+      // Only root may open it (a pty's node is root's, its group may only write).
+      chmod(pty.slavePath, 0o600)
+      let rootOnly = try said()
+      #expect(rootOnly.status == 1)
+      #expect(rootOnly.text.contains("Permission denied opening \(pty.slavePath): only root may open it."), "\(rootOnly.text)")
+      #expect(rootOnly.text.contains("udev rules") && !rootOnly.text.contains("usermod"), "\(rootOnly.text)")
+      // The group dialout may open it, as the udev rules make a receiver's node.
+      guard let dialout = getgrnam("dialout") else { return }
+      chown(pty.slavePath, 0, dialout.pointee.gr_gid)
+      chmod(pty.slavePath, 0o660)
+      let group = try said()
+      #expect(group.status == 1)
+      #expect(
+        group.text.contains(
+          "Permission denied opening \(pty.slavePath): it belongs to the group 'dialout'. Add yourself to it (sudo usermod -aG dialout $USER"
+        ),
+        "\(group.text)")
     }
   }
 
