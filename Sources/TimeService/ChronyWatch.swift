@@ -11,6 +11,9 @@ public final class ChronyWatch: Sendable {
   /// ``settlingInterval``, so a box being set up shows chrony's view within seconds.
   public let interval: Duration
   public static let settlingInterval: Duration = .seconds(5)
+  /// Samples sent before a reference clock that chrony has not reached is said (two of
+  /// chrony's 16 s polls, and some).
+  public static let samplesBeforeJudging = 40
   private let answer = Locked<Result<ChronyCheck, ChronyCheck.Failure>?>(nil)
 
   public init(control: String = ChronyCheck.defaultControl, every interval: Duration = .seconds(30)) {
@@ -24,7 +27,11 @@ public final class ChronyWatch: Sendable {
   /// Asks every ``interval`` (``settlingInterval`` while chrony uses no reference clock) until the task is cancelled, saying through `said` each finding
   /// that was not said the time before (and a failure to ask, once until it changes).
   /// chronyc runs on a thread of its own, never on the cooperative pool.
-  public func run(said: @escaping @Sendable (String) -> Void) async {
+  ///
+  /// `samplesSent` counts the samples chrony was sent so far: a reference clock chrony has not
+  /// reached yet is not said to get nothing until some 40 samples went (chrony polls a SOCK
+  /// refclock every 16 s), so a receiver not yet opened, or without a fix, is no "reach 0".
+  public func run(samplesSent: @escaping @Sendable () -> Int = { .max }, said: @escaping @Sendable (String) -> Void) async {
     var lastSaid: [String] = []
     while !Task.isCancelled {
       let control = control
@@ -40,7 +47,8 @@ public final class ChronyWatch: Sendable {
       case .success(let check) where check.referenceClocks.isEmpty:
         findings = check.findings.map { ($0, $0) }
       case .success(let check):
-        findings = check.referenceClocks.map { clock in
+        let settling = samplesSent() < Self.samplesBeforeJudging
+        findings = check.referenceClocks.filter { !(settling && $0.reach == 0) }.map { clock in
           ("\(clock.name) \(clock.state) \(clock.reach == 0) \(clock.noselect)", ChronyCheck.finding(clock))
         }
       case .failure(let failure): findings = [(failure.description, failure.description)]

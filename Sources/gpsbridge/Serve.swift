@@ -153,7 +153,13 @@ func serve(_ options: ServeOptions) async -> Int32 {
   defer { drawing.cancel() }
   let publishing = options.http == nil ? nil : Task { await page.run() }
   defer { publishing?.cancel() }
-  let asking = chrony.map { chrony in Task { await chrony.run(said: { status.say("gpsbridge: " + $0) }) } }
+  let asking = chrony.map { chrony in
+    Task {
+      await chrony.run(
+        samplesSent: { receivers.clockFeeds.reduce(0) { $0 + ($1.feed.chronyCounts?.sent ?? 0) } },
+        said: { status.say("gpsbridge: " + $0) })
+    }
+  }
   defer { asking?.cancel() }
   // WATCHDOG=1 only while gpsbridge itself is healthy (see Watchdog).
   let watchdog = SocketActivation.watchdogInterval.map { interval in
