@@ -29,15 +29,18 @@ extension UBXFrame {
   }
 }
 
-/// `CFG-PRT` for a UART: its speed and the protocols it takes and sends.
+/// `CFG-PRT` for a port: the protocols it takes and sends, and for a UART its speed.
 package struct UBXPortSettings: Hashable, Sendable {
   /// The 20 bytes as the receiver reported them: fields not named here are written back as read.
   package var payload: [UInt8]
 
   package init?(_ frame: UBXFrame) {
-    guard let payload = frame.block(UBXLegacyMessage.port, count: 20), payload[0] == UBXLegacyMessage.uart1 else { return nil }
+    guard let payload = frame.block(UBXLegacyMessage.port, count: 20), UBXPort(rawValue: payload[0]) != nil else { return nil }
     self.payload = Array(payload.prefix(20))
   }
+
+  /// The port these settings are of.
+  package var port: UBXPort { UBXPort(rawValue: payload[0]) ?? .uart1 }
 
   /// UART1 at `baudRate`, 8N1, taking UBX, NMEA and RTCM 3 and sending UBX and NMEA.
   package init(baudRate: Int) {
@@ -45,9 +48,13 @@ package struct UBXPortSettings: Hashable, Sendable {
     payload += UBXFrame.littleEndian(UInt64(baudRate), size: 4) + [0x23, 0, 0x03, 0, 0, 0, 0, 0]
   }
 
-  package var baudRate: Int {
-    get { payload[littleEndian: 8, size: 4] }
-    set { payload[littleEndian: 8, size: 4] = newValue }
+  /// The speed of a UART; `nil` for a port without one (USB), where the field is reserved.
+  package var baudRate: Int? {
+    get { port.hasBaudRate ? payload[littleEndian: 8, size: 4] : nil }
+    set {
+      guard port.hasBaudRate, let newValue else { return }
+      payload[littleEndian: 8, size: 4] = newValue
+    }
   }
 
   /// What it sends: bit 0 UBX, bit 1 NMEA.
@@ -59,7 +66,14 @@ package struct UBXPortSettings: Hashable, Sendable {
   package var frame: UBXFrame { UBXFrame(messageClass: UBXLegacyMessage.port.0, id: UBXLegacyMessage.port.1, payload: payload) }
 
   /// The poll for UART1's settings.
-  package static var poll: UBXFrame { .poll(UBXLegacyMessage.port, [UBXLegacyMessage.uart1]) }
+  package static var poll: UBXFrame { poll(.uart1) }
+
+  /// The poll for `port`'s settings.
+  package static func poll(_ port: UBXPort) -> UBXFrame { .poll(UBXLegacyMessage.port, [port.rawValue]) }
+
+  /// The poll without a port: the receiver answers with the settings of the port it was
+  /// received on, the one the host talks through.
+  package static var currentPortPoll: UBXFrame { .poll(UBXLegacyMessage.port) }
 }
 
 /// `CFG-RATE`: the time between measurements.
@@ -107,6 +121,12 @@ package struct UBXMessageRate: Hashable, Sendable {
   package var onUART1: UInt8 {
     get { rates[Int(UBXLegacyMessage.uart1)] }
     set { rates[Int(UBXLegacyMessage.uart1)] = newValue }
+  }
+
+  /// The rate on `port`.
+  package subscript(port: UBXPort) -> UInt8 {
+    get { rates[Int(port.rawValue)] }
+    set { rates[Int(port.rawValue)] = newValue }
   }
 
   package var frame: UBXFrame {

@@ -54,11 +54,12 @@ public struct ReceiverProfile: Hashable, Sendable, CustomStringConvertible {
 
 extension ReceiverProfile {
   /// The configuration this profile's receiver answers when simulated live, at its defaults
-  /// (`rate` epochs a second); `nil` for profiles that take no commands.
-  public func responder(rate: Int = 1, baud: Int = 9600, fault: ResponderFault? = nil) -> (any ReceiverResponder)? {
+  /// (`rate` epochs a second); `nil` for profiles that take no commands. With `onUSB`, a
+  /// u-blox is read on its USB port, where only that port's settings change what it sends.
+  public func responder(rate: Int = 1, baud: Int = 9600, fault: ResponderFault? = nil, onUSB: Bool = false) -> (any ReceiverResponder)? {
     switch kind {
-    case .ublox: UBloxResponder(rate: rate, baud: baud, fault: fault)
-    case .ublox8: UBlox8Responder(rate: rate, baud: baud, fault: fault)
+    case .ublox: UBloxResponder(rate: rate, baud: baud, fault: fault, onUSB: onUSB)
+    case .ublox8: UBlox8Responder(rate: rate, baud: baud, fault: fault, onUSB: onUSB)
     case .mtk: MTKResponder(rate: rate, fault: fault)
     case .sirf: SiRFResponder(fault: fault)
     case .rtk: RTKResponder(rate: rate)

@@ -13,7 +13,9 @@ public struct UBlox8Responder: ReceiverResponder {
 
   /// The blocks in effect.
   public struct Blocks: Hashable, Sendable {
+    /// `CFG-PRT` of UART1, and of the USB port.
     public var port: [UInt8]
+    public var usbPort: [UInt8]
     public var rate: [UInt8]
     /// `CFG-MSG` rates per port, by class and ID.
     public var messages: [UInt16: [UInt8]]
@@ -29,11 +31,16 @@ public struct UBlox8Responder: ReceiverResponder {
   private var changed = false
   public private(set) var lineSpeed: Int?
   public var hostSpeed: Int?
+  /// The port the host talks through (UART1 or USB): its own block and message rates say what
+  /// it sends.
+  package let hostPort: UBXPort
 
-  /// An M8 at its defaults: 1 Hz (or `rate`), GGA GLL GSA GSV RMC VTG on UART1, GPS, SBAS,
-  /// QZSS and GLONASS, NMEA out, its port at 9600 baud (or `baud`).
-  public init(rate: Int = 1, baud: Int = 9600, fault: ResponderFault? = nil) {
+  /// An M8 at its defaults: 1 Hz (or `rate`), GGA GLL GSA GSV RMC VTG on UART1 and USB, GPS,
+  /// SBAS, QZSS and GLONASS, NMEA out, its UART1 at 9600 baud (or `baud`); read on UART1, or
+  /// with `onUSB` on its USB port.
+  public init(rate: Int = 1, baud: Int = 9600, fault: ResponderFault? = nil, onUSB: Bool = false) {
     self.fault = fault
+    hostPort = onUSB ? .usb : .uart1
     if fault == .claimsAnotherGeneration {
       version.extensions = ["FWVER=HPG 1.32", "PROTVER=27.31", "MOD=ZED-F9P"]
     }
@@ -59,8 +66,11 @@ public struct UBlox8Responder: ReceiverResponder {
     let timePulse =
       [UInt8(0), 1, 0, 0, 50, 0, 0, 0] + Self.bytes(1_000_000, 4) + Self.bytes(1_000_000, 4) + Self.bytes(0, 4)
       + Self.bytes(100_000, 4) + Self.bytes(0, 4) + Self.bytes(0x77, 4)
+    // The USB port: no speed; UBX, NMEA and RTCM 3 in, NMEA out.
+    let usbPort: [UInt8] = [3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x07, 0, 0x02, 0, 0, 0, 0, 0]
     ram = Blocks(
-      port: port, rate: Self.bytes(1000 / max(rate, 1), 2) + [1, 0, 1, 0], messages: messages, gnss: gnss, navigation: navigation,
+      port: port, usbPort: usbPort, rate: Self.bytes(1000 / max(rate, 1), 2) + [1, 0, 1, 0], messages: messages, gnss: gnss,
+      navigation: navigation,
       timePulse: timePulse)
     initial = ram
   }
@@ -70,15 +80,17 @@ public struct UBlox8Responder: ReceiverResponder {
   private var output: Blocks { frozenOutput ?? ram }
 
   public var rate: Double { 1000 / Double(max(output.rate[littleEndian: 0, size: 2], 1)) }
-  public var sendsNMEA: Bool { output.port[14] & 0x02 != 0 }
-  public var sendsUBX: Bool { output.port[14] & 0x01 != 0 && (output.messages[0x0107]?[1] ?? 0) > 0 }
+  /// The host's port's own block.
+  private var hostBlock: [UInt8] { hostPort == .usb ? output.usbPort : output.port }
+  public var sendsNMEA: Bool { hostBlock[14] & 0x02 != 0 }
+  public var sendsUBX: Bool { hostBlock[14] & 0x01 != 0 && (output.messages[0x0107]?[Int(hostPort.rawValue)] ?? 0) > 0 }
   public var baudRate: Int { ram.port[littleEndian: 8, size: 4] }
 
   static let sentenceIDs: [String: UInt8] = ["GGA": 0, "GLL": 1, "GSA": 2, "GSV": 3, "RMC": 4, "VTG": 5, "ZDA": 8]
   static let systemIDs: [UInt8: String] = [0: "gps", 1: "sbas", 2: "galileo", 3: "beidou", 5: "qzss", 6: "glonass"]
 
   public var sentences: Set<String> {
-    Set(Self.sentenceIDs.filter { (output.messages[0xF000 | UInt16($0.value)]?[1] ?? 0) > 0 }.keys)
+    Set(Self.sentenceIDs.filter { (output.messages[0xF000 | UInt16($0.value)]?[Int(hostPort.rawValue)] ?? 0) > 0 }.keys)
   }
 
   public var systems: Set<String> {
@@ -110,7 +122,11 @@ public struct UBlox8Responder: ReceiverResponder {
     }
     switch frame.id {
     case 0x00:  // CFG-PRT
-      if payload.isEmpty || (payload.count == 1 && payload[0] == 1) { return answer(ram.port) }
+      // Without a port: the port the poll came through.
+      if payload.isEmpty { return answer(hostPort == .usb ? ram.usbPort : ram.port) }
+      if payload.count == 1, payload[0] == 1 { return answer(ram.port) }
+      if payload.count == 1, payload[0] == 3 { return answer(ram.usbPort) }
+      if payload.count == 20, payload[0] == 3 { return change(frame) { $0.usbPort = payload } }
       guard payload.count == 20, payload[0] == 1, payload[littleEndian: 8, size: 4] >= 4800 else { return ack(frame, false) }
       let baud = payload[littleEndian: 8, size: 4]
       let ignored = fault == .ignoresBaudChange && baud != baudRate
@@ -127,9 +143,11 @@ public struct UBlox8Responder: ReceiverResponder {
       if payload.count == 2 { return answer(payload + (ram.messages[UInt16(payload[0]) << 8 | UInt16(payload[1])] ?? [0, 0, 0, 0, 0, 0])) }
       guard payload.count == 8 || payload.count == 3 else { return ack(frame, false) }
       let key = UInt16(payload[0]) << 8 | UInt16(payload[1])
+      let hostPort = self.hostPort
       return change(frame) { blocks in
         var rates = blocks.messages[key] ?? [0, 0, 0, 0, 0, 0]
-        if payload.count == 8 { rates = Array(payload[2..<8]) } else { rates[1] = payload[2] }
+        // The short form sets the rate on the port it came through.
+        if payload.count == 8 { rates = Array(payload[2..<8]) } else { rates[Int(hostPort.rawValue)] = payload[2] }
         blocks.messages[key] = rates
       }
     case 0x3E:  // CFG-GNSS

@@ -21,12 +21,18 @@ public struct UBloxResponder: ReceiverResponder {
   /// The output's settings when a fault keeps them from changing.
   private var frozenOutput: [ConfigurationKey: UInt64]?
   private var changed = false
+  /// The port the host talks through: its own keys say what it sends (UART1's change nothing
+  /// a host on USB sees).
+  package let port: UBXPort
+  /// Bytes each port received so far, as `UBX-MON-COMMS` tells them.
+  package private(set) var received: [UBXPort: UInt32] = [.uart1: 0, .usb: 0]
 
   /// A receiver at its defaults: 1 Hz (or `rate`), GGA GLL GSA GSV RMC VTG, every system,
-  /// NMEA out, its port at 38400 baud (or `baud`).
+  /// NMEA out, its UART1 at 38400 baud (or `baud`); read on UART1, or with `onUSB` on its USB port.
   /// With `lacking`, a model without those keys: reading or setting one is refused whole.
-  public init(rate: Int = 1, baud: Int = 38_400, fault: Fault? = nil, lacking: Set<ConfigurationKey> = []) {
+  public init(rate: Int = 1, baud: Int = 38_400, fault: Fault? = nil, lacking: Set<ConfigurationKey> = [], onUSB: Bool = false) {
     self.fault = fault
+    port = onUSB ? .usb : .uart1
     ram = Self.defaults.filter { !lacking.contains($0.key) }
     ram[Self.measurementRate] = UInt64(1000 / max(rate, 1))
     ram[Self.baudRate] = UInt64(baud)
@@ -40,13 +46,19 @@ public struct UBloxResponder: ReceiverResponder {
   static let baudRate = ConfigurationKey(0x4052_0001)
 
   public private(set) var lineSpeed: Int?
-  static let outputsNMEA = ConfigurationKey(0x1074_0002)
-  static let outputsUBX = ConfigurationKey(0x1074_0001)
+  /// CFG-UART1OUTPROT-NMEA and -UBX, CFG-USBOUTPROT-NMEA and -UBX.
+  static func outputsNMEA(_ port: UBXPort) -> ConfigurationKey { ConfigurationKey(port == .usb ? 0x1078_0002 : 0x1074_0002) }
+  static func outputsUBX(_ port: UBXPort) -> ConfigurationKey { ConfigurationKey(port == .usb ? 0x1078_0001 : 0x1074_0001) }
+  /// CFG-MSGOUT-NMEA_ID_…_UART1 (the USB port's keys are two on).
   static let sentenceKeys: [String: ConfigurationKey] = [
     "GGA": ConfigurationKey(0x2091_00BB), "GLL": ConfigurationKey(0x2091_00CA), "GSA": ConfigurationKey(0x2091_00C0),
     "GSV": ConfigurationKey(0x2091_00C5), "RMC": ConfigurationKey(0x2091_00AC), "VTG": ConfigurationKey(0x2091_00B1),
     "ZDA": ConfigurationKey(0x2091_00D9),
   ]
+  /// A CFG-MSGOUT key of UART1 as `port` has it.
+  static func onPort(_ key: ConfigurationKey, _ port: UBXPort) -> ConfigurationKey {
+    ConfigurationKey(key.rawValue - 1 + UInt32(port.rawValue))
+  }
 
   /// The keys this model has, at their defaults.
   static let defaults: [ConfigurationKey: UInt64] = {
@@ -54,11 +66,15 @@ public struct UBloxResponder: ReceiverResponder {
       measurementRate: 1000, ConfigurationKey(0x3021_0002): 1,  // CFG-RATE-NAV
       ConfigurationKey(0x4052_0001): 38_400,  // CFG-UART1-BAUDRATE
       ConfigurationKey(0x2011_0021): 0,  // CFG-NAVSPG-DYNMODEL: portable
-      outputsUBX: 0, outputsNMEA: 1,
+      outputsUBX(.uart1): 0, outputsNMEA(.uart1): 1, outputsUBX(.usb): 0, outputsNMEA(.usb): 1,
       ConfigurationKey(0x4005_0002): 1_000_000, ConfigurationKey(0x4005_0004): 100_000,  // CFG-TP-PERIOD_TP1, LEN_TP1
     ]
-    for (name, key) in sentenceKeys { values[key] = name == "ZDA" ? 0 : 1 }
-    for id: UInt32 in [0x07, 0x16, 0x39, 0x160] { values[ConfigurationKey(0x2091_0000 | id)] = 0 }  // CFG-MSGOUT-UBX_NAV_*_UART1
+    for (name, key) in sentenceKeys {
+      for port in [UBXPort.uart1, .usb] { values[onPort(key, port)] = name == "ZDA" ? 0 : 1 }
+    }
+    for id: UInt32 in [0x07, 0x16, 0x39, 0x160] {  // CFG-MSGOUT-UBX_NAV_*_UART1 and _USB
+      for port in [UBXPort.uart1, .usb] { values[onPort(ConfigurationKey(0x2091_0000 | id), port)] = 0 }
+    }
     for id: UInt32 in [0x1F, 0x20, 0x21, 0x22, 0x24, 0x25] { values[ConfigurationKey(0x1031_0000 | id)] = 1 }  // CFG-SIGNAL-*_ENA
     return values
   }()
@@ -69,18 +85,18 @@ public struct UBloxResponder: ReceiverResponder {
   }
 
   /// Whether it sends NMEA now.
-  public var sendsNMEA: Bool { ((frozenOutput ?? ram)[Self.outputsNMEA] ?? 1) != 0 }
+  public var sendsNMEA: Bool { ((frozenOutput ?? ram)[Self.outputsNMEA(port)] ?? 1) != 0 }
 
   /// UBX out on its port, and NAV-PVT among the messages it sends.
   public var sendsUBX: Bool {
     let values = frozenOutput ?? ram
-    return (values[Self.outputsUBX] ?? 0) != 0 && (values[ConfigurationKey(0x2091_0007)] ?? 0) != 0
+    return (values[Self.outputsUBX(port)] ?? 0) != 0 && (values[Self.onPort(ConfigurationKey(0x2091_0007), port)] ?? 0) != 0
   }
 
   /// The standard sentences it sends now, by type (`GGA`…).
   public var sentences: Set<String> {
     let values = frozenOutput ?? ram
-    return Set(Self.sentenceKeys.filter { (values[$0.value] ?? 0) != 0 }.keys)
+    return Set(Self.sentenceKeys.filter { (values[Self.onPort($0.value, port)] ?? 0) != 0 }.keys)
   }
 
   /// CFG-SIGNAL-…_ENA's keys, by system.
@@ -109,7 +125,9 @@ public struct UBloxResponder: ReceiverResponder {
   /// The answers to `frame`, a command written to the receiver.
   public mutating func handle(_ frame: UBXFrame) -> [UBXFrame] {
     if fault == .silent || (fault == .silentAfterChange && changed) { return [] }
+    received[port, default: 0] &+= UInt32(frame.bytes.count)
     if frame.is(UBXMessage.monitorVersion), frame.payload.isEmpty { return [version.frame] }
+    if frame.is(UBXCommunications.message), frame.payload.isEmpty { return [UBXCommunications(received: received).frame] }
     guard let request = frame.configurationRequest else {
       return frame.is(UBXMessage.valueGet) || frame.is(UBXMessage.valueSet) ? [.acknowledgement(of: frame, accepted: false)] : []
     }

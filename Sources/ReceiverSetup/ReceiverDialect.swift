@@ -25,6 +25,9 @@ protocol ReceiverDialect: Sendable {
   func save(_ settings: ReceiverSettings, current: ReceiverSettings) async throws(SetupError)
   /// Why this kind cannot be told to save, asked before anything is written; `nil` when it can.
   var saveRefusal: String? { get }
+  /// The receiver's port the host talks through, whose settings are read and changed, when
+  /// the kind has several and the receiver said which (u-blox: UART1, USB).
+  var port: UBXPort? { get }
   /// What a save did, for people.
   var savedWhere: String { get }
   /// The receiver's own record of what `change` touches (the baud rate aside), as it holds it:
@@ -39,6 +42,7 @@ protocol ReceiverDialect: Sendable {
 
 extension ReceiverDialect {
   var saveRefusal: String? { nil }
+  var port: UBXPort? { nil }
   var savedWhere: String { "saved to battery-backed RAM and flash" }
 }
 
@@ -68,8 +72,8 @@ func identifyReceiver(_ link: SetupLink, measured: @Sendable () async -> OutputM
   if let version = try await unlessStopped({ () throws(SetupError) in
     try await link.exchange(.versionPoll, what: "UBX-MON-VER", isAnswer: { UBXVersion($0) != nil }).versionAnswer
   }), let version {
-    if let generation = version.generation, generation >= 9 { return UBlox9Dialect(link, version: version) }
-    return UBlox8Dialect(link, version: version)
+    if let generation = version.generation, generation >= 9 { return try await UBlox9Dialect.onItsPort(link, version: version) }
+    return try await UBlox8Dialect.onItsPort(link, version: version)
   }
   if let answer = try await unlessStopped({ () throws(SetupError) in
     try await link.exchange(MTKSentence.queryRelease, isAnswer: { MTKSentence.release($0) != nil })

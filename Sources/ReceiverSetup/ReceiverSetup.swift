@@ -49,6 +49,9 @@ public final class ReceiverSetup: Sendable {
     /// Why this receiver cannot be told to save, when it cannot (a MediaTek keeps what it is
     /// told while its backup battery lasts); `nil` when `--save` would save.
     public var saveRefusal: String? = nil
+    /// The receiver's port whose settings were read and changed, when it has several and said
+    /// which the host talks through ("USB", "UART1").
+    public var port: String? = nil
     /// Whether it was only planned (`dryRun`): nothing was written.
     public var dryRun: Bool
     /// How long it took, on the clock given.
@@ -131,7 +134,7 @@ public final class ReceiverSetup: Sendable {
     guard !dryRun else {
       return Report(
         receiver: dialect.identity, before: before, after: change, measuredBefore: measuredBefore, measuredAfter: nil, saved: false,
-        saveRefusal: dialect.saveRefusal, dryRun: true, duration: started.duration(to: now()))
+        saveRefusal: dialect.saveRefusal, port: dialect.port?.description, dryRun: true, duration: started.duration(to: now()))
     }
 
     // A baud rate is its own step, first: the rest is then set and checked at the new speed.
@@ -169,7 +172,8 @@ public final class ReceiverSetup: Sendable {
       }
       return Report(
         receiver: dialect.identity, before: before, after: change, measuredBefore: measuredBefore, measuredAfter: measuredAfter,
-        saved: save, saveRefusal: dialect.saveRefusal, dryRun: false, duration: started.duration(to: now()))
+        saved: save, saveRefusal: dialect.saveRefusal, port: dialect.port?.description, dryRun: false,
+        duration: started.duration(to: now()))
     } catch {
       let cause = Task.isCancelled ? SetupError.interrupted : error
       progress("restoring the settings as they were")

@@ -2,14 +2,34 @@ import Framing
 
 /// u-blox M8 and older: a block a setting (`CFG-PRT`, `CFG-RATE`, `CFG-MSG`, `CFG-GNSS`,
 /// `CFG-NAV5`, `CFG-TP5`), each polled, changed where gpsbridge changes it, and written back
-/// whole; `CFG-CFG` saves. The blocks live in RAM until saved.
+/// whole; `CFG-CFG` saves. The blocks live in RAM until saved. The port's own block and
+/// message rates are those of the port the host talks through (``port``).
 struct UBlox8Dialect: ReceiverDialect {
   let link: SetupLink
   let identity: ReceiverIdentity
+  /// The port the host talks through, as the receiver's answer to a `CFG-PRT` poll without a
+  /// port said it; `nil` when it did not (UART1's settings are used then).
+  let port: UBXPort?
+  private var ours: UBXPort { port ?? .uart1 }
 
-  init(_ link: SetupLink, version: UBXVersion) {
+  init(_ link: SetupLink, version: UBXVersion, port: UBXPort?) {
     self.link = link
     identity = ReceiverIdentity(version)
+    self.port = port
+  }
+
+  /// The dialect for a receiver whose port is found by asking it: a `CFG-PRT` poll without a
+  /// port is answered with the settings of the port it came through.
+  static func onItsPort(_ link: SetupLink, version: UBXVersion) async throws(SetupError) -> UBlox8Dialect {
+    let answer: UBXPortSettings?
+    do {
+      answer = try await link.poll(UBXPortSettings.currentPortPoll, what: "CFG-PRT", UBXPortSettings.init)
+    } catch .cannotTake {
+      answer = nil
+    } catch .noAnswer {
+      answer = nil
+    }
+    return UBlox8Dialect(link, version: version, port: answer?.port)
   }
 
   var readsBack: Bool { true }
@@ -24,6 +44,10 @@ struct UBlox8Dialect: ReceiverDialect {
   /// The M8's data sheet: 18 Hz from one system, 10 Hz from two or three at once, and at most
   /// three major systems; GPS and QZSS go together.
   func refusal(of change: ReceiverSettings, current: ReceiverSettings) -> String? {
+    if change.baudRate != nil, let port, !port.hasBaudRate {
+      return
+        "The receiver is on its \(port) port, which has no baud rate (it carries what the receiver sends at any rate): leave out --baud."
+    }
     let merged = current.merging(change)
     if let systems = change.constellations, systems.contains(.gps) != systems.contains(.qzss) {
       return "An M8 tracks GPS and QZSS together: name both or neither (\(systems.sorted().map(\.rawValue).joined(separator: ",")))."
@@ -51,7 +75,7 @@ struct UBlox8Dialect: ReceiverDialect {
     }
     var settings = ReceiverSettings()
     if let port = try await optional({ () throws(SetupError) in
-      try await link.poll(UBXPortSettings.poll, what: "CFG-PRT", UBXPortSettings.init)
+      try await link.poll(UBXPortSettings.poll(ours), what: "CFG-PRT", UBXPortSettings.init)
     }) {
       settings.baudRate = port.baudRate
       let out = port.outputProtocols & 0x03
@@ -70,7 +94,7 @@ struct UBlox8Dialect: ReceiverDialect {
         sentences = nil
         break
       }
-      if rate.onUART1 > 0 { sentences?.insert(type) }
+      if rate[ours] > 0 { sentences?.insert(type) }
     }
     settings.sentences = sentences
     if let gnss = try await optional({ () throws(SetupError) in
@@ -102,7 +126,7 @@ struct UBlox8Dialect: ReceiverDialect {
     if change.dynamicModel != nil { polls.append(UBXNavigationSettings.poll) }
     if change.timePulse != nil { polls.append(UBXTimePulseSettings.poll) }
     if change.outputProtocol != nil {
-      polls.append(UBXPortSettings.poll)
+      polls.append(UBXPortSettings.poll(ours))
       polls += Self.navigation.map { UBXMessageRate.poll(messageClass: 0x01, id: $0) }
     }
     return polls
@@ -196,14 +220,15 @@ struct UBlox8Dialect: ReceiverDialect {
       if output != .nmea {
         for id in Self.navigation { try await setMessageRate(0x01, id, 1, what: "CFG-MSG (NAV 0x\(String(id, radix: 16)))") }
       }
-      var port = try await link.poll(UBXPortSettings.poll, what: "CFG-PRT", UBXPortSettings.init)
+      var port = try await link.poll(UBXPortSettings.poll(ours), what: "CFG-PRT", UBXPortSettings.init)
       port.outputProtocols = port.outputProtocols & ~0x03 | (output == .nmea ? 0x02 : output == .ubx ? 0x01 : 0x03)
       try await link.setAcknowledged(port.frame, what: "CFG-PRT (\(output.rawValue) out)")
     }
   }
 
   func requestLineSpeed(_ speed: Int, current: ReceiverSettings) async throws(SetupError) {
-    var port = try await link.poll(UBXPortSettings.poll, what: "CFG-PRT", UBXPortSettings.init)
+    var port = try await link.poll(UBXPortSettings.poll(ours), what: "CFG-PRT", UBXPortSettings.init)
+    guard port.port.hasBaudRate else { throw .cannotTake("The receiver's \(port.port) port has no baud rate.") }
     port.baudRate = speed
     _ = try await link.send(port.frame.bytes)
   }
@@ -220,13 +245,13 @@ struct UBlox8Dialect: ReceiverDialect {
     }
   }
 
-  /// Sets a message's rate on UART1; `keepingRate` keeps a rate already on (GSV every five
-  /// epochs stays so) when it is turned on.
+  /// Sets a message's rate on the host's port; `keepingRate` keeps a rate already on (GSV every
+  /// five epochs stays so) when it is turned on.
   private func setMessageRate(_ messageClass: UInt8, _ id: UInt8, _ rate: UInt8, keepingRate: Bool = false, what: String)
     async throws(SetupError)
   {
     var block = try await messageRate(messageClass, id)
-    block.onUART1 = keepingRate && rate > 0 && block.onUART1 > 0 ? block.onUART1 : rate
+    block[ours] = keepingRate && rate > 0 && block[ours] > 0 ? block[ours] : rate
     try await link.setAcknowledged(block.frame, what: what)
   }
 }

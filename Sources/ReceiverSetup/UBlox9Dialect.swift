@@ -1,23 +1,53 @@
 import Framing
 
 /// u-blox generation 9 and 10: keyed values, read with `CFG-VALGET` and set with `CFG-VALSET`,
-/// in RAM, and with a save in battery-backed RAM and flash too.
+/// in RAM, and with a save in battery-backed RAM and flash too; those of the port the host
+/// talks through (``port``).
 struct UBlox9Dialect: ReceiverDialect {
   let link: SetupLink
   let identity: ReceiverIdentity
+  /// The port the host talks through, as `UBX-MON-COMMS` showed it; `nil` when the receiver
+  /// could not say (UART1's keys are used then, as for a module on its serial line).
+  let port: UBXPort?
+  let keys: UBloxKey
 
-  init(_ link: SetupLink, version: UBXVersion) {
+  init(_ link: SetupLink, version: UBXVersion, port: UBXPort?) {
     self.link = link
     identity = ReceiverIdentity(version)
+    self.port = port
+    keys = UBloxKey(port: port ?? .uart1)
+  }
+
+  /// The dialect for a receiver whose port is found by asking it: `UBX-MON-COMMS` twice; the
+  /// port whose received bytes grew by the second poll, at least, is the one that poll came
+  /// through.
+  static func onItsPort(_ link: SetupLink, version: UBXVersion) async throws(SetupError) -> UBlox9Dialect {
+    // (A MON message is answered without an acknowledgement: asked as an exchange.)
+    func counters() async throws(SetupError) -> UBXCommunications? {
+      do {
+        let answer = try await link.exchange(UBXCommunications.poll, what: "UBX-MON-COMMS") { UBXCommunications($0) != nil }
+        return UBXCommunications(answer)
+      } catch .noAnswer {
+        return nil
+      }
+    }
+    guard let first = try await counters(), let second = try await counters() else {
+      return UBlox9Dialect(link, version: version, port: nil)
+    }
+    let port = second.portReceiving(UBXCommunications.poll.bytes.count, since: first)
+    return UBlox9Dialect(link, version: version, port: port)
   }
 
   var readsBack: Bool { true }
 
-  func refusal(of change: ReceiverSettings, current: ReceiverSettings) -> String? { nil }
+  func refusal(of change: ReceiverSettings, current: ReceiverSettings) -> String? {
+    guard change.baudRate != nil, let port, !port.hasBaudRate else { return nil }
+    return "The receiver is on its \(port) port, which has no baud rate (it carries what the receiver sends at any rate): leave out --baud."
+  }
 
   func read(measured: OutputMeasurement) async throws(SetupError) -> ReceiverSettings {
     do {
-      return UBloxKey.settings(from: try await read(UBloxKey.all))
+      return keys.settings(from: try await read(keys.all))
     } catch .cannotTake {
       // Every generation 9 has a measurement rate: refused that too, it is not what it said.
       guard (try? await read([UBloxKey.measurementRate])) != nil else {
@@ -28,31 +58,32 @@ struct UBlox9Dialect: ReceiverDialect {
       // A model without some key refuses a read that names it: the others, one at a time. A
       // setting whose keys it lacks is left out, so a change to it is refused.
       var values: [ConfigurationKey: UInt64] = [:]
-      for key in UBloxKey.all {
+      for key in keys.all {
         if let value = try? await read([key]) { values.merge(value) { $1 } }
       }
-      return UBloxKey.settings(from: values)
+      return keys.settings(from: values)
     }
   }
 
   func apply(_ change: ReceiverSettings, over current: ReceiverSettings) async throws(SetupError) {
     var change = change
     change.baudRate = nil
-    try await set(UBloxKey.values(for: change), layers: [.ram])
+    try await set(keys.values(for: change), layers: [.ram])
   }
 
   func requestLineSpeed(_ speed: Int, current: ReceiverSettings) async throws(SetupError) {
-    _ = try await link.send(UBXFrame.valueSet([(UBloxKey.baudRate, UInt64(speed))], layers: [.ram]).bytes)
+    guard let key = keys.baudRate else { throw .cannotTake("The receiver's \(keys.port) port has no baud rate.") }
+    _ = try await link.send(UBXFrame.valueSet([(key, UInt64(speed))], layers: [.ram]).bytes)
   }
 
   func answers(within time: Duration) async -> Bool { await link.answersVersionPoll(within: time) }
 
   func save(_ settings: ReceiverSettings, current: ReceiverSettings) async throws(SetupError) {
-    try await set(UBloxKey.values(for: settings), layers: [.batteryBacked, .flash])
+    try await set(keys.values(for: settings), layers: [.batteryBacked, .flash])
   }
 
   func snapshot(of change: ReceiverSettings, measured: OutputMeasurement) async throws(SetupError) -> Snapshot {
-    let keys = UBloxKey.values(for: change).map(\.0).filter { $0 != UBloxKey.baudRate }
+    let keys = self.keys.values(for: change).map(\.0).filter { $0 != self.keys.baudRate }
     let values = try await read(keys)
     return Snapshot(values: keys.compactMap { key in values[key].map { (key, $0) } })
   }

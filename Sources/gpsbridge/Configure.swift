@@ -81,6 +81,7 @@ func describe(_ settings: ReceiverSettings) -> [(String, String)] { settings.des
 
 func describe(_ report: ReceiverSetup.Report) -> String {
   var lines: [String] = []
+  if let port = report.port { lines.append("port             \(port) (the one this machine talks through)") }
   let before = Dictionary(describe(report.before), uniquingKeysWith: { $1 })
   for (name, value) in describe(report.after) {
     lines.append("\(name.padding(to: 17))\(before[name] ?? "?") → \(value)")
@@ -144,6 +145,8 @@ struct ReportJSON: Encodable {
     var ubxFrames: Int
   }
   var receiver: String
+  /// The receiver's port that was changed (`USB`, `UART1`), when it said.
+  var port: String?
   var before: SettingsJSON
   var after: SettingsJSON
   var measuredBefore: Measured
@@ -154,6 +157,7 @@ struct ReportJSON: Encodable {
 
   init(_ report: ReceiverSetup.Report) {
     receiver = report.receiver.model
+    port = report.port
     before = SettingsJSON(nil, report.before)
     after = SettingsJSON(nil, report.after)
     func measured(_ output: OutputMeasurement) -> Measured {

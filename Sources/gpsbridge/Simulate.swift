@@ -22,7 +22,7 @@ func simulate(_ options: SimulateOptions) async -> Int32 {
   let simulation = Simulation(
     route: route, profile: options.profile, rate: options.rate, seed: options.seed, positionNoise: options.noise)
   if let link = options.pty {
-    return await playOnPseudoTerminal(simulation, link: link, latency: options.live ? options.latency : nil)
+    return await playOnPseudoTerminal(simulation, link: link, latency: options.live ? options.latency : nil, onUSB: options.usb)
   }
 
   let output: OpenFile
@@ -56,11 +56,13 @@ func simulate(_ options: SimulateOptions) async -> Int32 {
 /// `link`, as a USB receiver would appear; stops at its end, on Ctrl-C or SIGTERM. Bytes nobody
 /// reads are dropped, as on a serial line. With a `latency` (milliseconds) each epoch is sent
 /// that long after the system clock reaches its time, as a live receiver's are.
-func playOnPseudoTerminal(_ simulation: Simulation, link: String, latency: Int? = nil) async -> Int32 {
+func playOnPseudoTerminal(_ simulation: Simulation, link: String, latency: Int? = nil, onUSB: Bool = false) async -> Int32 {
   // u-blox, MediaTek and SiRF receivers answer configuration (gpsbridge configure) as the real
   // ones do; the RTK rover takes corrections.
-  let responder = simulation.profile.responder(rate: max(1, Int(simulation.rate.rounded())), baud: 38_400)
-  let what = "\(simulation.profile.name) receiver" + (simulation.profile.commands.map { ", taking \($0)" } ?? "")
+  let responder = simulation.profile.responder(rate: max(1, Int(simulation.rate.rounded())), baud: 38_400, onUSB: onUSB)
+  let what =
+    "\(simulation.profile.name) receiver" + (onUSB ? " on its USB port" : "")
+    + (simulation.profile.commands.map { ", taking \($0)" } ?? "")
   return await playOnPseudoTerminal(link: link, what: what) { master, _ in
     await LiveReceiver(simulation: simulation, port: master, latency: latency, responder: responder).run()
   }

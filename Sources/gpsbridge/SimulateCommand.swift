@@ -13,6 +13,9 @@ struct SimulateOptions: Equatable {
   var live = false
   /// With `live`: how long after the second each burst starts, milliseconds.
   var latency = 150
+  /// With `--pty`: a u-blox read on its USB port (`--usb`), where only that port's settings
+  /// change what it sends, as a USB receiver on /dev/ttyACM0 is.
+  var usb = false
   /// A reference station's RTCM 3 stream instead of a receiver's NMEA (`--rtcm`).
   var rtcm = false
 
@@ -90,6 +93,11 @@ struct SimulateOptions: Equatable {
         }
         options.latency = milliseconds
       }.attached(to: "--live"),
+      CommandOption(
+        names: ["--usb"], value: nil,
+        help:
+          "With --pty and a u-blox profile: the receiver is read on its USB port, as on /dev/ttyACM0, where only that port's settings (not UART1's) change what it sends."
+      ) { options, _ in options.usb = true }.attached(to: "--pty"),
       .flag(
         "--rtcm", \.rtcm,
         help:
@@ -113,6 +121,9 @@ struct SimulateOptions: Equatable {
     }
     if options.live, options.pty == nil {
       throw UsageError(message: "--live plays in step with the clock, so it needs --pty <link>.", topic: .simulate)
+    }
+    if options.usb, (options.profile != .ublox && options.profile != .ublox8) || options.rtcm {
+      throw UsageError(message: "--usb puts a u-blox on its USB port: give --profile ublox or ublox8.", topic: .simulate)
     }
     return .simulate(options)
   }

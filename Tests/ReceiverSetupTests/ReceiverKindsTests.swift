@@ -105,6 +105,33 @@ struct ReceiverKindsTests {
     #expect(Self.isAsItStarted(configuration))
   }
 
+  /// A u-blox read on its own USB port (the commonest setup: /dev/ttyACM0) is set there, where
+  /// its output changes: its UART1's settings change nothing this machine sees (a change made
+  /// there was acknowledged, did nothing, and was rolled back). The report names the port; the
+  /// same receiver read on UART1 is set on UART1.
+  @Test(arguments: [ReceiverProfile.ublox, .ublox8], [true, false])
+  func aUBloxIsSetOnThePortItIsReadThrough(profile: ReceiverProfile, onUSB: Bool) async throws {
+    let bench = try await Bench.running(profile, baud: 115_200, onUSB: onUSB)
+    let setup = ReceiverSetup(bench.receiver, timing: Self.fast)
+    let report = try await setup.configure(ReceiverSettings(rate: 5, sentences: [.gga, .rmc]))
+    let state = Self.state(bench.configuration)
+    await bench.stop()
+    #expect(report.port == (onUSB ? "USB" : "UART1"))
+    #expect(state.rate == 5 && report.measuredAfter?.rate.map { abs($0 - 5) < 0.5 } == true, "\(String(describing: report.measuredAfter))")
+    #expect(report.measuredAfter?.sentences == [.gga, .rmc], "\(String(describing: report.measuredAfter))")
+    #expect(!report.saved)
+  }
+
+  /// A USB port has no baud rate: asked for one, the change is refused before anything is
+  /// written, and says why.
+  @Test(arguments: [ReceiverProfile.ublox, .ublox8])
+  func aBaudRateOnTheUSBPortIsRefused(profile: ReceiverProfile) async throws {
+    let bench = try await Bench.running(profile, baud: 115_200, onUSB: true)
+    let failure = await failure { try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(baudRate: 9600)) }
+    await bench.stop()
+    #expect("\(String(describing: failure))".contains("on its USB port, which has no baud rate"), "\(String(describing: failure))")
+  }
+
   /// 9600 baud to 115200 and back, each kind told with its own command, the port following.
   @Test(arguments: kinds)
   func theBaudRateGoesUpAndBack(profile: ReceiverProfile) async throws {

@@ -77,12 +77,15 @@ struct ConfigureProgramTests {
 
   @Test func theReadmesConfigureLinesWorkAsWritten() async throws {
     let readme = try String(contentsOf: Program.fixtures.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
-    let lines = readme.split(separator: "\n").map(String.init).filter { $0.hasPrefix("gpsbridge configure --device /dev/ttyACM0") }
+    let lines = readme.split(separator: "\n").map(String.init).filter {
+      $0.hasPrefix("gpsbridge configure --device /dev/ttyACM0") || $0.hasPrefix("gpsbridge configure --device /dev/ttyUSB0")
+    }.map { $0.components(separatedBy: "   #").first! }
     #expect(lines.count >= 3)
     let (simulator, link) = try await Self.simulatedReceiver("configure-readme")
     var results: [(String, Int32, String)] = []
     for line in lines {
-      let arguments = line.replacingOccurrences(of: "/dev/ttyACM0", with: link).split(separator: " ").dropFirst().map(String.init)
+      let arguments = line.replacingOccurrences(of: "/dev/ttyACM0", with: link).replacingOccurrences(of: "/dev/ttyUSB0", with: link)
+        .split(separator: " ").dropFirst().map(String.init)
       let result = try await Program.run(arguments)
       results.append((line, result.status, result.error))
     }

@@ -15,11 +15,12 @@ final class Bench: @unchecked Sendable {
   let playing: Task<Void, Never>
   let running: Task<Void, Never>
 
-  init(_ profile: ReceiverProfile, rate: Int, baud: Int, fault: ResponderFault?) throws {
+  init(_ profile: ReceiverProfile, rate: Int, baud: Int, fault: ResponderFault?, onUSB: Bool = false) throws {
     pty = try PseudoTerminal()
     let simulation = Simulation(route: Route.demoDrive.lasting(600).startingNow, profile: profile, rate: Double(rate))
     simulated = LiveReceiver(
-      simulation: simulation, port: pty.master, latency: 20, responder: profile.responder(rate: rate, baud: baud, fault: fault))
+      simulation: simulation, port: pty.master, latency: 20,
+      responder: profile.responder(rate: rate, baud: baud, fault: fault, onUSB: onUSB))
     receiver = Receiver(SerialSource(path: pty.slavePath, baudRate: .fixed(baud)))
     let simulated = simulated, receiver = receiver
     playing = Task(executorPreference: DedicatedExecutor.own()) { await simulated.run() }
@@ -27,8 +28,10 @@ final class Bench: @unchecked Sendable {
   }
 
   /// A bench whose receiver has opened its port.
-  static func running(_ profile: ReceiverProfile, rate: Int = 1, baud: Int = 9600, fault: ResponderFault? = nil) async throws -> Bench {
-    let bench = try Bench(profile, rate: rate, baud: baud, fault: fault)
+  static func running(
+    _ profile: ReceiverProfile, rate: Int = 1, baud: Int = 9600, fault: ResponderFault? = nil, onUSB: Bool = false
+  ) async throws -> Bench {
+    let bench = try Bench(profile, rate: rate, baud: baud, fault: fault, onUSB: onUSB)
     #expect(await bench.pty.waitUntilHeld())
     return bench
   }
