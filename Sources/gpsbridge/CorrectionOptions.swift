@@ -26,7 +26,8 @@ struct CorrectionOptions: Equatable {
         guard let value, let address = NTRIPAddress(parsing: value) else {
           throw UsageError(
             message:
-              "--ntrip takes ntrip://[USER:PASSWORD@]HOST[:PORT]/MOUNTPOINT, like ntrip://caster.example.org:2101/BASE1; got something else.",
+              "--ntrip takes ntrip://[USER:PASSWORD@]HOST[:PORT]/MOUNTPOINT, like ntrip://caster.example.org:2101/BASE1; "
+              + ntripProblem(value ?? ""),
             topic: topic)
         }
         draft.ntrip = address
@@ -42,4 +43,22 @@ struct CorrectionOptions: Equatable {
       }.attached(to: "--ntrip"),
     ]
   }
+}
+
+/// What is wrong with `value` as an NTRIP address, and what to write instead (its password,
+/// if it has one, never said).
+func ntripProblem(_ value: String) -> String {
+  let shown = "'\(withoutCredentials(value))'"
+  let lower = value.lowercased()
+  if lower.hasPrefix("https://") || lower.hasPrefix("ntrips://") {
+    return "\(shown) asks for TLS, which gpsbridge does not speak to casters: use the caster's plain port (usually 2101) with ntrip://."
+  }
+  if lower.hasPrefix("http://") {
+    return "\(shown) is a web address: write ntrip:// instead of http:// (gpsbridge asks as NTRIP 2, which is HTTP, either way)."
+  }
+  let afterScheme = lower.hasPrefix("ntrip://") ? String(value.dropFirst("ntrip://".count)) : value
+  if !afterScheme.contains("/") || afterScheme.hasSuffix("/") {
+    return "\(shown) names no mountpoint: 'gpsbridge ntrip HOST[:PORT]' lists the caster's."
+  }
+  return "got \(shown)."
 }

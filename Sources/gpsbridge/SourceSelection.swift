@@ -2,6 +2,12 @@ import GPSD
 import GPSLocation
 import Station
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// A source opened for the run: its manager, a name for the status line, the status line,
 /// and whether it is the demo drive.
 struct OpenedSource {
@@ -74,9 +80,31 @@ func openSource(
 /// minute (a real visit needs 5 minutes).
 let demoVisitDwell: Double = 20
 
-/// The options that make the demo what it is, as a user would type them.
+/// The options that make the demo what it is, as a user would type them, its regions file
+/// named by a path that works from anywhere (the package's copy, or the source checkout's).
 func demoOptions(visitDwell: Double) -> String {
-  "--heading --visits --visit-dwell \(Int(visitDwell)) --regions Fixtures/demo.regions.json"
+  "--heading --visits --visit-dwell \(Int(visitDwell)) --regions \(demoRegionsFile)"
+}
+
+/// Where the demo drive's regions file is: the installed package's, one beside the program's
+/// prefix, the working directory's checkout, else the checkout the program was built from, by
+/// its absolute path.
+var demoRegionsFile: String {
+  let name = "demo.regions.json"
+  var candidates = ["/usr/share/gpsbridge/" + name]
+  if let program = realpath("/proc/self/exe", nil) {
+    let path = String(cString: program)
+    free(program)
+    let bin = path.split(separator: "/").dropLast().joined(separator: "/")
+    candidates.append("/" + bin + "/../share/gpsbridge/" + name)
+  }
+  if let directory = getcwd(nil, 0) {
+    candidates.append(String(cString: directory) + "/Fixtures/" + name)
+    free(directory)
+  }
+  // The checkout this program was built from, wherever it is run.
+  candidates.append(String(#filePath).split(separator: "/").dropLast(3).map { "/" + $0 }.joined() + "/Fixtures/" + name)
+  return candidates.first { access($0, R_OK) == 0 } ?? "Fixtures/" + name
 }
 
 /// The manager for `source`, its receiver telling the terminal its progress ("NMEA at 9600

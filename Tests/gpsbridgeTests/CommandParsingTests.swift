@@ -146,6 +146,14 @@ import Testing
         + " gpsbridge does not speak TLS (mqtts://) itself: publish to a Mosquitto on this machine (mqtt://localhost/PREFIX)"
         + " that bridges to the TLS broker, as the README's 'A fleet of boxes' shows."
     ),
+    (
+      ["--ntrip", "http://user:pw@caster.example.org:2101/BASE1"],
+      "--ntrip takes ntrip://[USER:PASSWORD@]HOST[:PORT]/MOUNTPOINT, like ntrip://caster.example.org:2101/BASE1; 'http://…@caster.example.org:2101/BASE1' is a web address: write ntrip:// instead of http:// (gpsbridge asks as NTRIP 2, which is HTTP, either way)."
+    ),
+    (
+      ["--ntrip", "ntrip://caster.example.org:2101"],
+      "--ntrip takes ntrip://[USER:PASSWORD@]HOST[:PORT]/MOUNTPOINT, like ntrip://caster.example.org:2101/BASE1; 'ntrip://caster.example.org:2101' names no mountpoint: 'gpsbridge ntrip HOST[:PORT]' lists the caster's."
+    ),
     (["--mqtt-interval", "5"], "--mqtt-interval goes with --mqtt: give --mqtt too."),
     (["serve", "--ntrip-gga", "5"], "--ntrip-gga goes with --ntrip: give --ntrip too."),
     (

@@ -368,6 +368,28 @@ import Testing
     }
   }
 
+  /// The demo names its regions file by a path that works wherever it is run from (it named
+  /// Fixtures/demo.regions.json, which exists only in a checkout's root).
+  @Test func theDemosRegionsFileIsNamedByAPathThatExists() async throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
+    process.arguments = ["--demo", "--json"]
+    process.currentDirectoryURL = scratchDirectory("demo-elsewhere")
+    let error = Pipe()
+    process.standardError = error
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    try await Task.sleep(for: .seconds(1))
+    process.terminate()
+    let message = try await offThePool {
+      let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitForExit()
+      return message
+    }
+    let path = try #require(message.components(separatedBy: "--regions ").dropFirst().first?.split(separator: ";").first, "\(message)")
+    #expect(path.hasPrefix("/") && FileManager.default.fileExists(atPath: String(path)), "\(message)")
+  }
+
   /// Before a person's eyes (standard output a terminal), the main job with nothing plugged in
   /// is the README's first command: the demo drive, said to be simulated.
   @Test func onATerminalWithoutAReceiverItShowsTheDemo() async throws {
