@@ -9,8 +9,11 @@ import SourceStatus
 ///   or a fix, prove it. After the whole list without one, ``SourceError/noNMEAAtAnyRate``
 ///   is said, and the search goes on.
 /// - **Silence**: no byte for `silenceTimeout` is said once, until bytes come again.
-/// - **Bytes but no sentence** for `silenceTimeout` at a settled rate: the receiver changed
-///   rate (or the rate was settled wrongly). Autobaud starts over; a fixed rate says so once.
+/// - **Bytes but no sentence** for `silenceTimeout` at a settled rate, or ``garbageLimit``
+///   bytes without a sentence or frame for a second (garbage flowing: bytes buffered at another
+///   speed settled the rate wrongly, as gpsd re-hunts after a few hundred bad bytes): the
+///   receiver changed rate, or the rate was settled wrongly. Autobaud starts over; a fixed rate
+///   says so once.
 struct LineWatch: Sendable {
   struct Timing: Hashable, Sendable {
     var probeWindow: Duration
@@ -33,7 +36,13 @@ struct LineWatch: Sendable {
     var fixes = 0
     var lastByte: ContinuousClock.Instant?
     var lastSentence: ContinuousClock.Instant?
+    /// Bytes read since the last sentence or frame.
+    var bytesSinceFrame = 0
   }
+
+  /// Bytes without a sentence or binary frame that say the rate is wrong: more than a UBX or
+  /// RTCM frame gpsbridge reads holds, far fewer than a wrong rate's seconds of garbage.
+  static let garbageLimit = 2048
 
   let path: String
   let automatic: Bool
@@ -95,7 +104,8 @@ struct LineWatch: Sendable {
       silenceReported = false
     }
     let sinceSentence = counters.lastSentence.map { $0.duration(to: now) } ?? started.duration(to: now)
-    if counters.lastByte != nil, quiet < timing.silenceTimeout, sinceSentence >= timing.silenceTimeout {
+    let garbageFlows = counters.bytesSinceFrame >= Self.garbageLimit && sinceSentence >= .seconds(1)
+    if counters.lastByte != nil, quiet < timing.silenceTimeout, sinceSentence >= timing.silenceTimeout || garbageFlows {
       if automatic {
         probing = true
         knownRate = nil

@@ -158,7 +158,12 @@ final class PortReader: @unchecked Sendable {
     let fixesBefore = pipeline.decoder.assembler.counters.epochs
     pipeline.take(bytes, arrivedAt: WallClock.now, uptime: WallClock.uptime, for: receiver)
     let framed = self.framed
-    if framed > before { counters.lastSentence = arrival }
+    if framed > before {
+      counters.lastSentence = arrival
+      counters.bytesSinceFrame = 0
+    } else {
+      counters.bytesSinceFrame += bytes.count
+    }
     counters.sentences = framed
     counters.fixes += pipeline.decoder.assembler.counters.epochs - fixesBefore
   }

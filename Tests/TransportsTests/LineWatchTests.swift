@@ -73,4 +73,20 @@ import Testing
     #expect(fixed.tick(garbage, now: at(7200)).isEmpty)
     #expect(fixed.rate == 4800)
   }
+
+  /// Garbage flowing at a settled rate (bytes buffered at another speed made the first probe
+  /// look right): autobaud starts over after a couple of kilobytes without a sentence, not
+  /// after the silence time-out's seconds.
+  @Test func garbageFlowingAtASettledRateStartsAutobaudOverSoon() {
+    var watch = watch()
+    _ = watch.tick(.init(sentences: 2, lastByte: at(900), lastSentence: at(1000)), now: at(1000))
+    #expect(!watch.probing)
+    // 1.5 s later, 2.5 kB and no sentence.
+    let flowing = LineWatch.Counters(sentences: 2, lastByte: at(2400), lastSentence: at(1000), bytesSinceFrame: 2500)
+    #expect(watch.tick(flowing, now: at(2500)) == [.probe(rate: BaudRate.candidates[0])])
+    // A big binary frame's worth in a moment is no garbage.
+    var busy = self.watch()
+    _ = busy.tick(.init(sentences: 2, lastByte: at(900), lastSentence: at(1000)), now: at(1000))
+    #expect(busy.tick(.init(sentences: 2, lastByte: at(1300), lastSentence: at(1000), bytesSinceFrame: 1500), now: at(1400)).isEmpty)
+  }
 }
