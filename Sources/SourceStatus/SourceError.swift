@@ -96,9 +96,9 @@ public enum SourceError: Error, Hashable, Sendable, CustomStringConvertible {
     case .unsupportedBaudRate(let path, let rate, let supported):
       "Cannot set \(path) to \(rate) baud: the serial port takes \(supported.sorted().map(String.init).joined(separator: ", ")). Give one of those, or automatic to find it."
     case .deviceFailed(let path, let description):
-      "Cannot use \(path): \(description)."
+      "Cannot use \(path): \(description). Check the device ('gpsbridge devices' lists them), or plug it in again."
     case .deviceLost(let path, let description):
-      "The receiver at \(path) went away\(description.map { " (\($0))" } ?? "")."
+      "The receiver at \(path) went away\(description.map { " (\($0))" } ?? ""). Plug it in again if it was unplugged."
     case .silentDevice(let path, let seconds):
       "No data from \(path) for \(seconds) s. Is the receiver powered and connected?"
     case .noNMEAAtRate(let path, let seconds):
@@ -116,7 +116,7 @@ public enum SourceError: Error, Hashable, Sendable, CustomStringConvertible {
     case .gpsdSilent(let address, let seconds):
       "The server at \(address) accepted the connection and sent nothing for \(seconds) s: a gpsd greets every client at once. Is it a gpsd, and is it running normally?"
     case .gpsdConnectionLost(let address, let description):
-      "Lost the connection to gpsd on \(address) (\(description))."
+      "Lost the connection to gpsd on \(address) (\(description)). Check that gpsd runs (systemctl status gpsd)."
     case .gpsdError(let address, let message):
       "gpsd on \(address) says: \(message). Check the --gpsd device name."
     case .gpsdHasNoDevice(let address):
