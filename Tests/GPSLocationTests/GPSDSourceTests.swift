@@ -289,7 +289,8 @@ struct GPSDSourceTests {
     #expect(
       sequence == [
         "location", "paused",
-        "Lost the connection to gpsd on 127.0.0.1:\(server.port) (no report for 1.0 seconds). Check that gpsd runs (systemctl status gpsd). Reconnecting.", "resumed",
+        "Lost the connection to gpsd on 127.0.0.1:\(server.port) (no report for 1.0 seconds). Check that gpsd runs (systemctl status gpsd). Reconnecting.",
+        "resumed",
       ])
     await manager.stopUpdatingLocation()
   }
