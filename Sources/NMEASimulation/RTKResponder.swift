@@ -46,24 +46,42 @@ public struct RTKResponder: ReceiverResponder {
     return (corrected >= Self.fixedAfter ? 4 : corrected >= Self.floatAfter ? 5 : 2, age)
   }
 
-  /// The epoch with its GGA's quality, age and station as the corrections make them.
+  /// How much larger than RTK fixed (centimetres) the error estimates are at each GGA quality:
+  /// a plain GPS fix is good to a metre or two, DGPS to half a metre, RTK float to decimetres.
+  static let errorScale: [Int: Double] = [1: 100, 2: 30, 5: 10, 4: 1]
+  /// RMC's mode at each GGA quality: autonomous, differential, float, RTK.
+  static let modes: [Int: String] = [1: "A", 2: "D", 5: "F", 4: "R"]
+
+  /// The epoch as the corrections make it: GGA's quality, age and station, GST's error
+  /// estimates and RMC's mode (a rover without corrections claims no centimetres).
   public func filter(_ epoch: [UInt8]) -> [UInt8] {
     let (digit, age) = quality(at: now())
     var output: [UInt8] = []
     for line in epoch.split(separator: 0x0A, omittingEmptySubsequences: true) {
       let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: "\r")
-      guard text.dropFirst(3).hasPrefix("GGA"), let star = text.lastIndex(of: "*") else {
+      let type = text.dropFirst(3).prefix(3)
+      guard ["GGA", "GST", "RMC"].contains(type), let star = text.lastIndex(of: "*") else {
         output += line + [0x0A]
         continue
       }
       var fields = text[text.index(after: text.startIndex)..<star].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-      guard fields.count >= 15, fields[6] != "0" else {
+      switch type {
+      case "GGA" where fields.count >= 15 && fields[6] != "0":
+        fields[6] = String(digit)
+        fields[13] = age.map { String((($0 * 10).rounded() / 10)) } ?? ""
+        fields[14] = age == nil ? "" : String(format4(stationID ?? 0))
+      case "GST" where fields.count >= 9:
+        let scale = Self.errorScale[digit] ?? 1
+        for index in [2, 3, 4, 6, 7, 8] {
+          guard let value = Double(fields[index]) else { continue }
+          fields[index] = String((value * scale * 1000).rounded() / 1000)
+        }
+      case "RMC" where fields.count >= 13:
+        fields[12] = Self.modes[digit] ?? fields[12]
+      default:
         output += line + [0x0A]
         continue
       }
-      fields[6] = String(digit)
-      fields[13] = age.map { String((($0 * 10).rounded() / 10)) } ?? ""
-      fields[14] = age == nil ? "" : String(format4(stationID ?? 0))
       let body = fields.joined(separator: ",")
       let checksum = body.utf8.reduce(UInt8(0), ^)
       let hex = Array("0123456789ABCDEF")

@@ -241,13 +241,14 @@ public final class Station: Sendable {
   /// Calls `found` with each device that matches `pattern`: those there now, then each
   /// one that appears, until the task is cancelled; `none` says when none is there at start.
   /// A device is found once while it is there; once its receiver has `ended` (it failed, or
-  /// went away), at the next change that a scan sees: when it comes back, or, for one that
-  /// failed, when something else changes, never in a tight loop.
+  /// went away), again only when its node is another (plugged in again, its permissions set
+  /// anew), never at an unrelated change and never in a tight loop.
   package static func watch(
     _ pattern: DevicePattern, ended: Locked<Set<String>>, found: (String) -> Void, none: (String) -> Void
   ) async {
     let watcher = pattern.watcher()
     var known: Set<String> = []
+    var endedNodes = EndedNodes()
     while !Task.isCancelled {
       let seen = watcher.changes
       let devices = pattern.matchingDevices()
@@ -255,8 +256,13 @@ public final class Station: Sendable {
         none("gpsbridge: No receiver matches '\(pattern)' yet: waiting for one to be plugged in.")
       }
       known.formIntersection(devices)
-      known.subtract(ended.withLock { $0 })
-      for path in devices where known.insert(path).inserted { found(path) }
+      let gone = ended.withLock { $0 }
+      for path in known.intersection(gone) { endedNodes.note(path) }
+      known.subtract(gone)
+      for path in devices where !known.contains(path) && endedNodes.isNew(path) {
+        known.insert(path)
+        found(path)
+      }
       guard await watcher.waitForChange(after: seen) else { return }
     }
   }

@@ -62,7 +62,10 @@ struct TextOutput: ActionOutput {
     case .didUpdateLocations(let locations):
       guard let location = locations.last else { return clock(time) + "   location   (none)" }
       var text = clock(location.timestamp) + "   location   " + coordinate(location.coordinate)
-      if location.horizontalAccuracy >= 0 { text += "  ±" + format(location.horizontalAccuracy, 1) + " m" }
+      // Centimetres (RTK) keep their digits: ±0.02 m, never ±0.0 m.
+      if location.horizontalAccuracy >= 0 {
+        text += "  ±" + format(location.horizontalAccuracy, location.horizontalAccuracy < 0.1 ? 2 : 1) + " m"
+      }
       if location.verticalAccuracy >= 0 || location.ellipsoidalAltitude != nil { text += "  alt " + format(location.altitude, 1) + " m" }
       if location.speed >= 0 { text += "  " + format(location.speed, 1) + " m/s" }
       if location.course >= 0 { text += "  " + format(location.course, 0) + "°" }

@@ -122,6 +122,28 @@ struct ReceiverKindsTests {
     #expect(!report.saved)
   }
 
+  /// The speed a baud switch is said to start from is the line's, as the host opened it, not
+  /// the receiver's record of its port (it said "switching from 38400" on a line at 9600).
+  @Test func aBaudSwitchStartsFromTheSpeedTheLineRunsAt() async throws {
+    let pty = try PseudoTerminal()
+    let simulation = Simulation(route: Route.demoDrive.lasting(600).startingNow, profile: .ublox, rate: 1)
+    let simulated = LiveReceiver(simulation: simulation, port: pty.master, latency: 20, responder: UBloxResponder(baud: 38_400))
+    let receiver = Receiver(SerialSource(path: pty.slavePath, baudRate: .fixed(9600)))
+    let playing = Task(executorPreference: DedicatedExecutor.own()) { await simulated.run() }
+    let running = Task(executorPreference: DedicatedExecutor.own()) { await receiver.run() }
+    #expect(await pty.waitUntilHeld())
+    let said = Locked<[String]>([])
+    _ = try? await ReceiverSetup(receiver, timing: Self.fast).configure(ReceiverSettings(baudRate: 115_200)) { message in
+      said.withLock { $0.append(message) }
+    }
+    running.cancel()
+    playing.cancel()
+    await running.value
+    await playing.value
+    pty.unplug()
+    #expect(said.withLock { $0 }.contains("switching from 9600 to 115200 baud"), "\(said.withLock { $0 })")
+  }
+
   /// A USB port has no baud rate: asked for one, the change is refused before anything is
   /// written, and says why.
   @Test(arguments: [ReceiverProfile.ublox, .ublox8])

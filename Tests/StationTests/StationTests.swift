@@ -82,4 +82,35 @@ struct StationTests {
     #expect(served.withLock { $0 } == [node, other])
     #expect(said.withLock { $0 }.count == 1, "\(said.withLock { $0 })")
   }
+
+  /// A path the pattern matches whose receiver ended for good (no serial device: a link to
+  /// /dev/null) is not found again at every change in its directory (it was said again every
+  /// few seconds), only once its node is another.
+  @Test func anEndedReceiverIsFoundAgainOnlyWhenItsNodeChanges() async throws {
+    let directory = scratchDirectory("gpsbridge-ended-\(UUID().uuidString.prefix(8))")
+    let link = directory.appendingPathComponent("gps0").path
+    #expect(symlink("/dev/null", link) == 0)
+    let pattern = try #require(try DevicePattern(directory.path + "/gps*"))
+    let served = Locked(0)
+    let station = Station(Station.Configuration(patterns: [Station.Pattern(pattern)]))
+    let running = Task {
+      try await station.run { member in
+        served.withLock { $0 += 1 }
+        await member.receiver.run()
+      }
+    }
+    defer { running.cancel() }
+    #expect(await eventually(timeout: .seconds(20)) { served.withLock { $0 } == 1 })
+    #expect(await eventually(timeout: .seconds(20)) { station.hasStoppedReceiver })
+    // Unrelated changes in the directory: nothing new for gps0.
+    for name in ["gps-other.txt", "notes"] {
+      _ = FileManager.default.createFile(atPath: directory.appendingPathComponent(name).path, contents: Data())
+      try await Task.sleep(for: .milliseconds(300))
+    }
+    #expect(served.withLock { $0 } == 1)
+    // Plugged in again (the link made anew, to another node): found again.
+    unlink(link)
+    #expect(symlink("/dev/zero", link) == 0)
+    #expect(await eventually(timeout: .seconds(20)) { served.withLock { $0 } == 2 })
+  }
 }

@@ -368,6 +368,49 @@ import Testing
     }
   }
 
+  /// With --json, a cause that ends the run says so (`"permanent":true`): random bytes are no
+  /// capture, not a fix that may come ("locationUnknown" alone looked like a passing wait).
+  @Test func aPermanentErrorSaysSoInJSON() async throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("random-\(getpid()).bin")
+    var generator = SystemRandomNumberGenerator()
+    try Data((0..<3000).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let result = try await Program.run(["--replay", file.path, "--json"])
+    #expect(result.status == 1)
+    let last = try #require(result.output.split(separator: "\n").last)
+    let error = (try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])?["error"] as? [String: Any]
+    #expect(error?["permanent"] as? Bool == true, "\(last)")
+  }
+
+  /// On a terminal (stdout and stderr the same), a cause that ends the run is said once: the
+  /// event line, not an "Error:" line again beneath it.
+  @Test func aPermanentErrorOnATerminalIsSaidOnce() async throws {
+    let terminal = try PseudoTerminal()
+    defer { terminal.unplug() }
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("not-serial-\(getpid())").path
+    _ = FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+    defer { unlink(file) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
+    process.arguments = ["--device", file]
+    process.standardOutput = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
+    process.standardError = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
+    try process.run()
+    let shown = try await offThePool { () -> String in
+      var bytes: [UInt8] = []
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      let deadline = Date().addingTimeInterval(20)
+      while Date() < deadline {
+        let count = read(terminal.master, &buffer, buffer.count)
+        if count > 0 { bytes += buffer[0..<count] } else if !process.isRunning { break } else { usleep(20_000) }
+      }
+      process.waitForExit()
+      return String(decoding: bytes, as: UTF8.self)
+    }
+    #expect(process.exitStatus == 1)
+    #expect(shown.components(separatedBy: "is not a serial device").count - 1 == 1, "\(shown.debugDescription)")
+  }
+
   /// The demo names its regions file by a path that works wherever it is run from (it named
   /// Fixtures/demo.regions.json, which exists only in a checkout's root).
   @Test func theDemosRegionsFileIsNamedByAPathThatExists() async throws {
