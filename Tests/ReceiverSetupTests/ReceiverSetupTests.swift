@@ -25,6 +25,15 @@ struct ReceiverSetupTests {
     return timing
   }
 
+  /// A receiver that does not answer is told what to check whatever its kind: never to be a
+  /// u-blox (a MediaTek was told "Check that it is a u-blox receiver").
+  @Test func noAnswerSaysWhatToCheckForEveryKind() {
+    for request in ["PMTK220", "CFG-VALSET", "PSRF103"] {
+      let said = SetupError.rolledBack(cause: .noAnswer(request: request), restored: true).description
+      #expect(said.contains("did not answer \(request)") && !said.contains("u-blox"), "\(said)")
+    }
+  }
+
   @Test func itSaysWhatTheReceiverIsAndHowItIsSet() async throws {
     let bench = try await Self.bench()
     let (version, settings) = try await ReceiverSetup(bench.receiver, timing: Self.fast).currentSettings()
