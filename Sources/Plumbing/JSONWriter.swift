@@ -91,7 +91,43 @@ package struct JSONWriter: TextOutputStream {
   package mutating func field(_ key: StaticString, _ value: Double) {
     guard value.isFinite else { return }
     self.key(key)
-    // `Double.write(to:)` hands its digits to `_writeASCII` below: no `String` is made.
+    appendShortest(value)
+  }
+
+  /// Appends `value` as `value.description` spells it: the shortest decimal that reads back
+  /// as the same `Double`.
+  ///
+  /// What a receiver reports has few decimals (47.3769, 410.0, 0.0), and for those the
+  /// decimal is found directly: the fewest decimals `d` (up to 9) for which `value` rounded to
+  /// `d` decimals reads back exactly (IEEE division rounds correctly, as parsing does), and
+  /// is the only such decimal (a unit of the last decimal is wider than two of `value`'s
+  /// ulps). That takes a few multiplications where the general algorithm takes about ten
+  /// times as long; anything else (more decimals, exponents) goes to `Double.write(to:)`,
+  /// which hands its digits to ``_writeASCII(_:)`` without making a `String`.
+  package mutating func appendShortest(_ value: Double) {
+    if value == 0 {
+      let text: StaticString = value.sign == .minus ? "-0.0" : "0.0"
+      text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+      return
+    }
+    let magnitude = value.magnitude
+    // Outside this range `description` may use an exponent.
+    if magnitude >= 0.001, magnitude < 1e15 {
+      var scale = 1.0
+      for decimals in 0...9 {
+        let scaled = (magnitude * scale).rounded()
+        if scaled / scale == magnitude, magnitude.ulp * 2 < 1 / scale {
+          let units = UInt64(scaled)
+          let unit = UInt64(scale)
+          if value < 0 { bytes.append(UInt8(ascii: "-")) }
+          appendDigits(UInt(units / unit))
+          bytes.append(UInt8(ascii: "."))
+          appendDigits(UInt(units % unit), count: max(decimals, 1))
+          return
+        }
+        scale *= 10
+      }
+    }
     value.write(to: &self)
   }
 
@@ -170,14 +206,17 @@ package struct JSONWriter: TextOutputStream {
 
   /// Appends the last `count` decimal digits of `value`, with leading zeros as needed.
   package mutating func appendDigits(_ value: UInt, count: Int) {
+    // Written backwards into room made at once: one capacity check, not one per digit.
     let start = bytes.count
-    for _ in 0..<count { bytes.append(UInt8(ascii: "0")) }
-    var remaining = value
-    var index = bytes.count - 1
-    while index >= start {
-      bytes[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
-      remaining /= 10
-      index -= 1
+    bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+    bytes.withUnsafeMutableBufferPointer { buffer in
+      var remaining = value
+      var index = start + count - 1
+      while index >= start {
+        buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
+        remaining /= 10
+        index -= 1
+      }
     }
   }
 

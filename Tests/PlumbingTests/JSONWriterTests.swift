@@ -14,6 +14,42 @@ import Testing
     }
   }
 
+  /// The fast path for few decimals must spell every value as `description` does, and the
+  /// values around its edges (an exponent's thresholds, ties of ulps, nine decimals and ten)
+  /// go to the general one; a fixed seed keeps the run the same.
+  @Test func doublesWithFewDecimalsAreSpelledAsDescriptionSpellsThem() {
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func random() -> UInt64 {
+      state ^= state << 13
+      state ^= state >> 7
+      state ^= state << 17
+      return state
+    }
+    var values: [Double] = [
+      0.001, 0.000999, 0.0001, 1e15, 999_999_999_999_999.9, 1e14, 0.5, 1.0 / 3, 0.1 + 0.2, 9_007_199_254_740_992,
+      123_456.123456789, 123_456.1234567891, -0.0, 0.0, 8.5417, -180, 179.999999999, 1e16, 9.1e15,
+      123_456_789_012_345.67,
+    ]
+    for _ in 0..<200_000 {
+      var scale = 1.0
+      for _ in 0..<Int(random() % 11) { scale *= 10 }
+      let units = Double(Int64(bitPattern: random()) % 100_000_000_000)
+      values.append(units / scale)
+      values.append(Double(bitPattern: random()))
+      // Large values, whose ulps are wider than their last decimals.
+      values.append(Double(random() % 100_000_000_000_000_000) / scale)
+    }
+    var writer = JSONWriter()
+    for value in values where value.isFinite {
+      writer.removeAll()
+      writer.appendShortest(value)
+      if writer.string != value.description {
+        Issue.record("\(value.description) written as \(writer.string)")
+        return
+      }
+    }
+  }
+
   @Test func unknownValuesAreLeftOut() {
     var writer = JSONWriter()
     writer.beginObject()
