@@ -240,18 +240,22 @@ public final class GPSDServer: @unchecked Sendable {
   }
 
   /// Whether the server's queue still turns and it still listens: its queue runs a block
-  /// within `timeout` (for a watchdog; blocks until then, so call it off the cooperative pool).
-  package func isResponsive(within timeout: Duration) -> Bool {
-    let done = DispatchSemaphore(value: 0)
-    let listening = Locked(false)
-    queue.async { [self] in
-      listening.withLock { $0 = !acceptSources.isEmpty && acceptSources.allSatisfy { !$0.isCancelled } }
-      done.signal()
-    }
+  /// within `timeout` (for a watchdog). No thread waits: the answer is whichever comes first,
+  /// the queue's block or a timer's.
+  package func isResponsive(within timeout: Duration) async -> Bool {
     let (seconds, attoseconds) = timeout.components
-    guard done.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) == .success
-    else { return false }
-    return listening.withLock { $0 }
+    let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+    return await withCheckedContinuation { continuation in
+      let answered = Locked(false)
+      @Sendable func answer(_ responsive: Bool) {
+        guard answered.withLock({ answered in defer { answered = true }; return !answered }) else { return }
+        continuation.resume(returning: responsive)
+      }
+      DispatchQueue.global().asyncAfter(deadline: deadline) { answer(false) }
+      queue.async { [self] in
+        answer(!acceptSources.isEmpty && acceptSources.allSatisfy { !$0.isCancelled })
+      }
+    }
   }
 
   /// Blocks the server's queue for `duration`: for a watchdog's tests only.

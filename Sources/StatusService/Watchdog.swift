@@ -27,16 +27,16 @@ public final class Watchdog: Sendable {
     self.station = station
   }
 
-  /// What is wrong with gpsbridge itself, `nil` when nothing is. Blocks for up to two
-  /// seconds while it asks the server's queue: call it off the cooperative pool.
-  public func problem(now: ContinuousClock.Instant = .now) -> String? {
+  /// What is wrong with gpsbridge itself, `nil` when nothing is. Takes up to two seconds
+  /// when the server's queue does not answer; no thread waits for it.
+  public func problem(now: ContinuousClock.Instant = .now) async -> String? {
     for monitor in status.monitorsNow {
       if let turned = monitor.receiver.lastTurn, turned.duration(to: now) > Self.queueStall {
         return "the queue reading \(monitor.device) has not turned for \(turned.duration(to: now).formatted)"
       }
     }
     if let problem = timeProblem(now: now) { return problem }
-    guard gpsd.isResponsive(within: .seconds(2)) else { return "the gpsd server's queue has not turned for 2 s, or it stopped listening" }
+    guard await gpsd.isResponsive(within: .seconds(2)) else { return "the gpsd server's queue has not turned for 2 s, or it stopped listening" }
     return nil
   }
 
@@ -73,10 +73,7 @@ public final class Watchdog: Sendable {
   ) async {
     var stopped = false
     while await sleepUnlessCancelled(interval) {
-      let problem = await withCheckedContinuation { continuation in
-        detachThread { continuation.resume(returning: self.problem()) }
-      }
-      if let problem {
+      if let problem = await problem() {
         if !stopped { said("gpsbridge: the watchdog is not pinged: \(problem).") }
         stopped = true
       } else {

@@ -41,8 +41,8 @@ struct WatchdogTests {
       gpsd.stop()
     }
 
-    func problem() async throws -> String? {
-      try await offThePool { self.watchdog.problem() }
+    func problem() async -> String? {
+      await watchdog.problem()
     }
   }
 
@@ -50,16 +50,16 @@ struct WatchdogTests {
     let rig = try Rig()
     #expect(await eventually { rig.receiver.lastTurn != nil })
     // Nothing from the receiver, no fix: not gpsbridge's failure.
-    #expect(try await rig.problem() == nil)
+    #expect(await rig.problem() == nil)
     #expect(rig.receiver.freezeSessionForTesting(.seconds(6)))
     var problem: String?
-    _ = try await eventually(every: .milliseconds(250)) {
-      problem = try await rig.problem()
+    _ = await eventually(every: .milliseconds(250)) {
+      problem = await rig.problem()
       return problem != nil
     }
     #expect(problem?.contains("the queue reading \(rig.terminal.slavePath) has not turned for") == true, "\(problem ?? "none")")
     // It turns again: healthy again.
-    #expect(try await eventually(every: .milliseconds(250)) { try await rig.problem() == nil })
+    #expect(await eventually(every: .milliseconds(250)) { await rig.problem() == nil })
   }
 
   @Test func aFrozenServerStopsThePingsUntilItTurnsAgain() async throws {
