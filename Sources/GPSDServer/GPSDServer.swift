@@ -248,8 +248,12 @@ public final class GPSDServer: @unchecked Sendable {
     return await withCheckedContinuation { continuation in
       let answered = Locked(false)
       @Sendable func answer(_ responsive: Bool) {
-        guard answered.withLock({ answered in defer { answered = true }; return !answered }) else { return }
-        continuation.resume(returning: responsive)
+        let first = answered.withLock { answered in
+          let first = !answered
+          answered = true
+          return first
+        }
+        if first { continuation.resume(returning: responsive) }
       }
       DispatchQueue.global().asyncAfter(deadline: deadline) { answer(false) }
       queue.async { [self] in

@@ -36,7 +36,9 @@ public final class Watchdog: Sendable {
       }
     }
     if let problem = timeProblem(now: now) { return problem }
-    guard await gpsd.isResponsive(within: .seconds(2)) else { return "the gpsd server's queue has not turned for 2 s, or it stopped listening" }
+    guard await gpsd.isResponsive(within: .seconds(2)) else {
+      return "the gpsd server's queue has not turned for 2 s, or it stopped listening"
+    }
     return nil
   }
 
