@@ -8,8 +8,9 @@ import Plumbing
 ///
 /// ``publish(_:)`` never blocks: messages wait in a bounded queue while the broker is away;
 /// when it is full the oldest QoS 0 message goes first (else the oldest), counted and said.
-/// A broker that refuses the user or password is a clear stop. The broker is spoken to on a
-/// thread of the client's own, never the cooperative pool; its password is never said.
+/// A broker that refuses the user or password is a clear stop. The broker is spoken to through
+/// a ``ClientConnection`` (Dispatch sources and timers: no thread waits for it); its password
+/// is never said.
 public final class MQTTClient: Sendable {
   public struct Configuration: Sendable {
     public var address: MQTTAddress
@@ -84,10 +85,6 @@ public final class MQTTClient: Sendable {
   public let configuration: Configuration
   private let said: @Sendable (String) -> Void
   private let shared = Locked(Shared())
-  /// A pipe that wakes the client's thread when a message is queued or it is to stop: its
-  /// read end, polled with the socket, and its write end.
-  private let wake: Int32
-  private let waker: Int32
 
   private struct Shared {
     var statistics = Statistics()
@@ -97,23 +94,13 @@ public final class MQTTClient: Sendable {
     /// The latest retained message of each topic that went out, for a broker that restarts.
     var retained: [String: Message] = [:]
     var retainedOrder: [String] = []
+    /// The connection now, woken when a message is queued or the client is to stop.
+    var connection: ClientConnection?
   }
 
   public init(_ configuration: Configuration, said: @escaping @Sendable (String) -> Void = { _ in }) {
     self.configuration = configuration
     self.said = said
-    var ends: [Int32] = [-1, -1]
-    _ = pipe(&ends)
-    for end in ends {
-      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-      _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-    }
-    (wake, waker) = (ends[0], ends[1])
-  }
-
-  deinit {
-    close(wake)
-    close(waker)
   }
 
   public var statistics: Statistics { shared.withLock { $0.statistics } }
@@ -154,9 +141,9 @@ public final class MQTTClient: Sendable {
     signal()
   }
 
+  /// Wakes the session waiting for the broker: there is something to do.
   private func signal() {
-    var one: UInt8 = 1
-    _ = write(waker, &one, 1)
+    shared.withLock { $0.connection }?.wake()
   }
 
   /// Publishes until the task is cancelled, then sends what is queued (5 s at most) and
@@ -164,8 +151,11 @@ public final class MQTTClient: Sendable {
   /// - Throws: ``Failure`` when the broker refuses the user or password, or this client.
   public func run() async throws(Failure) {
     let outcome: Result<Void, Failure> = await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        detachThread { continuation.resume(returning: Result { () throws(Failure) in try self.loop() }) }
+      do throws(Failure) {
+        try await loop()
+        return .success(())
+      } catch {
+        return .failure(error)
       }
     } onCancel: {
       shared.withLock { $0.stopped = true }
@@ -184,13 +174,13 @@ public final class MQTTClient: Sendable {
   }
 
   /// Sessions, one after another, with backoff, until stopped.
-  private func loop() throws(Failure) {
+  private func loop() async throws(Failure) {
     var backoff = Duration.seconds(1)
     var lastSaid = ""
     while true {
       let ending: SessionEnd
       do {
-        ending = try session()
+        ending = try await session()
       } catch {
         setState("stopped: \(error)", connected: false)
         throw error
@@ -201,7 +191,7 @@ public final class MQTTClient: Sendable {
       if ending.reason != lastSaid { said("gpsbridge: MQTT \(configuration.address): \(message).") }
       lastSaid = ending.reason
       setState(message, connected: false)
-      if waitForWake(upTo: backoff) { return }
+      guard await sleepUnlessCancelled(backoff), !isStopped else { return }
       backoff = min(backoff * 2, configuration.longestBackoff)
     }
   }
@@ -211,12 +201,13 @@ public final class MQTTClient: Sendable {
     var connected: Bool
   }
 
-  private func session() throws(Failure) -> SessionEnd {
+  private func session() async throws(Failure) -> SessionEnd {
     let address = configuration.address
     setState("connecting")
-    let socket: FileDescriptor
+    let connection: ClientConnection
     do {
-      socket = try FileDescriptor.connectTCP(host: address.host, port: address.port)
+      // A region event goes the moment it is known, not 40 ms later behind the one before.
+      connection = try await ClientConnection.connect(host: address.host, port: address.port, noDelay: true, label: "gpsbridge.mqtt")
     } catch {
       switch error {
       case .unknownHost: return SessionEnd(reason: "the host name \(address.host) does not resolve", connected: false)
@@ -224,15 +215,23 @@ public final class MQTTClient: Sendable {
       case .system(let errno): return SessionEnd(reason: "cannot connect to \(address.host):\(address.port): \(errno)", connected: false)
       }
     }
-    defer { try? socket.close() }
-    // A region event goes the moment it is known, not 40 ms later behind the one before.
-    socket.sendsAtOnce()
-    var connection = Connection(socket: socket)
+    shared.withLock { $0.connection = connection }
+    if isStopped { connection.wake() }
+    let ending = try await session(on: connection)
+    shared.withLock { $0.connection = nil }
+    await connection.close()
+    return ending
+  }
+
+  /// One connected session: CONNECT, then the queue, until the broker goes or the client stops.
+  private func session(on connection: ClientConnection) async throws(Failure) -> SessionEnd {
+    let address = configuration.address
+    var reader = PacketReader()
     let keepAlive = UInt16(clamping: configuration.keepAlive.components.seconds)
     let connect = MQTTPacket.Connect(
       clientID: configuration.clientID, keepAlive: keepAlive, user: address.user, password: address.password,
       will: configuration.will.map(Self.packet))
-    guard connection.send(MQTTPacket.connect(connect).bytes) else {
+    guard await connection.send(MQTTPacket.connect(connect).bytes) else {
       return SessionEnd(reason: "the broker closed the connection at once", connected: false)
     }
     // CONNACK, within the connect timeout.
@@ -244,7 +243,7 @@ public final class MQTTClient: Sendable {
       guard left > .zero else {
         return SessionEnd(reason: "the broker did not answer CONNECT in \(seconds(configuration.connectTimeout)) s", connected: false)
       }
-      switch connection.receive(within: min(left, .milliseconds(200)), wake: wake) {
+      switch await reader.receive(from: connection, within: left) {
       case .closed: return SessionEnd(reason: "the broker closed the connection without answering CONNECT", connected: false)
       case .broken(let why): return SessionEnd(reason: "the broker's answer is not MQTT (\(why))", connected: false)
       case .packets(let packets): answer = packets.first
@@ -280,7 +279,7 @@ public final class MQTTClient: Sendable {
     var unacknowledged: [(id: UInt16, message: Message, sent: ContinuousClock.Instant)] = []
     for message in configuration.birth + retainedAgain.filter({ retained in !configuration.birth.contains { $0.topic == retained.topic } })
     {
-      guard connection.send(Self.packet(message).bytesWith(id: nil)) else {
+      guard await connection.send(Self.packet(message).bytesWith(id: nil)) else {
         return SessionEnd(reason: "the broker closed the connection", connected: true)
       }
     }
@@ -296,8 +295,8 @@ public final class MQTTClient: Sendable {
         stopping = end
         let drained = unacknowledged.isEmpty && shared.withLock { $0.queue.isEmpty }
         if drained || ContinuousClock.now >= end {
-          for message in configuration.farewell { _ = connection.send(Self.packet(message).bytesWith(id: nil)) }
-          _ = connection.send(MQTTPacket.disconnect.bytes)
+          for message in configuration.farewell { _ = await connection.send(Self.packet(message).bytesWith(id: nil)) }
+          _ = await connection.send(MQTTPacket.disconnect.bytes)
           return SessionEnd(reason: "stopped", connected: true)
         }
       }
@@ -308,7 +307,7 @@ public final class MQTTClient: Sendable {
           nextID = nextID == .max ? 1 : nextID + 1
           unacknowledged.append((id, message, .now))
         }
-        guard connection.send(Self.packet(message).bytesWith(id: id)) else {
+        guard await connection.send(Self.packet(message).bytesWith(id: id)) else {
           // (This one is still first in the queue: it is not put back twice.)
           if id != nil { unacknowledged.removeLast() }
           requeue(unacknowledged.map(\.message))
@@ -336,14 +335,14 @@ public final class MQTTClient: Sendable {
         return SessionEnd(reason: "the broker stopped answering", connected: true)
       }
       if pingSent == nil, lastSent.duration(to: .now) >= keepAliveInterval / 2 {
-        guard connection.send(MQTTPacket.pingRequest.bytes) else {
+        guard await connection.send(MQTTPacket.pingRequest.bytes) else {
           requeue(unacknowledged.map(\.message))
           return SessionEnd(reason: "the broker closed the connection", connected: true)
         }
         pingSent = .now
         lastSent = .now
       }
-      switch connection.receive(within: .milliseconds(500), wake: wake) {
+      switch await reader.receive(from: connection, within: .milliseconds(500)) {
       case .nothing: continue
       case .closed:
         requeue(unacknowledged.map(\.message))
@@ -378,18 +377,6 @@ public final class MQTTClient: Sendable {
       shared.statistics.published -= messages.count
       shared.statistics.queued = shared.queue.count
     }
-  }
-
-  /// Waits `duration`, or less when stopped; whether it was stopped.
-  private func waitForWake(upTo duration: Duration) -> Bool {
-    let end = ContinuousClock.now.advanced(by: duration)
-    while !isStopped, ContinuousClock.now < end {
-      var descriptor = pollfd(fd: wake, events: Int16(POLLIN), revents: 0)
-      _ = poll(&descriptor, 1, 100)
-      var drained = [UInt8](repeating: 0, count: 64)
-      _ = read(wake, &drained, 64)
-    }
-    return isStopped
   }
 
   private static func packet(_ message: Message) -> MQTTPacket.Publish {
