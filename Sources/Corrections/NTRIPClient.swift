@@ -11,8 +11,8 @@ import Transports
 /// backoff, after an error, a closed stream or a stall. A caster that refuses the user or has
 /// no such mountpoint is a clear stop. Nothing here ever says the password.
 ///
-/// The caster is read on a thread of its own (blocking reads with a timeout), never on the
-/// cooperative pool.
+/// The caster is read through a ``ClientConnection``: every wait is a Dispatch source or timer,
+/// and no thread waits for the caster.
 public final class NTRIPClient: Sendable {
   public struct Configuration: Sendable {
     public var address: NTRIPAddress
@@ -74,7 +74,8 @@ public final class NTRIPClient: Sendable {
     var lastFrame: ContinuousClock.Instant?
     var latestFix: (fix: Fix, at: ContinuousClock.Instant)?
     var stopped = false
-    var socket: FileDescriptor?
+    /// The connection now, woken when the client is to stop.
+    var connection: ClientConnection?
     /// When the current connection began streaming (the wall clock's time, for gpsd's DEVICE).
     var connectedSince: UTCTimestamp?
     /// Whether the mountpoint wants the GGA, as its sourcetable said (asked once, first).
@@ -119,14 +120,18 @@ public final class NTRIPClient: Sendable {
     }
     defer { receiver.stopListening(listener) }
     let outcome: Result<Void, Failure> = await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        detachThread { continuation.resume(returning: Result { () throws(Failure) in try self.loop() }) }
+      do throws(Failure) {
+        try await loop()
+        return .success(())
+      } catch {
+        return .failure(error)
       }
     } onCancel: {
-      shared.withLock { shared in
+      let connection = shared.withLock { shared in
         shared.stopped = true
-        if let socket = shared.socket { shutdown(socket.rawValue, Int32(SHUT_RDWR)) }
+        return shared.connection
       }
+      connection?.wake()
     }
     try outcome.get()
   }
@@ -137,13 +142,13 @@ public final class NTRIPClient: Sendable {
   var connectedSince: UTCTimestamp? { shared.withLock { $0.connectedSince } }
 
   /// Sessions, one after another, with backoff, until stopped.
-  private func loop() throws(Failure) {
+  private func loop() async throws(Failure) {
     var backoff = Duration.seconds(1)
     var lastSaid = ""
     while !isStopped {
       let ending: SessionEnd
       do {
-        ending = try session()
+        ending = try await session()
       } catch {
         setState("stopped: \(error)")
         said("gpsbridge: corrections: \(error)")
@@ -156,7 +161,7 @@ public final class NTRIPClient: Sendable {
       if ending.reason != lastSaid { said("gpsbridge: corrections from \(configuration.address): \(message).") }
       lastSaid = ending.reason
       setState(message)
-      sleep(backoff)
+      guard await sleepUnlessCancelled(backoff) else { return }
       backoff = min(backoff * 2, configuration.longestBackoff)
     }
   }
@@ -168,18 +173,19 @@ public final class NTRIPClient: Sendable {
   }
 
   /// One connection: request, answer, stream until it ends.
-  private func session() throws(Failure) -> SessionEnd {
+  private func session() async throws(Failure) -> SessionEnd {
     let address = configuration.address
     setState("connecting")
     // Whether to send the GGA up: asked of the sourcetable once, before the stream (a table
     // read after it would hold the stream up while it came).
     if configuration.ggaInterval == nil, shared.withLock({ $0.tableWantsGGA }) == nil {
-      let wants = (try? NTRIPSourcetableRequest.fetch(host: address.host, port: address.port, timeout: 5))?[address.mountpoint]?.wantsGGA
+      let wants = (try? await NTRIPSourcetableRequest.fetch(host: address.host, port: address.port, timeout: 5))?[address.mountpoint]?
+        .wantsGGA
       shared.withLock { $0.tableWantsGGA = wants ?? false }
     }
-    let socket: FileDescriptor
+    let connection: ClientConnection
     do {
-      socket = try FileDescriptor.connectTCP(host: address.host, port: address.port)
+      connection = try await ClientConnection.connect(host: address.host, port: address.port, label: "gpsbridge.ntrip")
     } catch {
       let reason: String
       switch error {
@@ -189,20 +195,25 @@ public final class NTRIPClient: Sendable {
       }
       return SessionEnd(reason: reason, delivered: false)
     }
-    shared.withLock { $0.socket = socket }
-    defer {
-      shared.withLock { shared in
-        shared.socket = nil
-        shared.health.connected = false
-      }
-      try? socket.close()
+    shared.withLock { $0.connection = connection }
+    let ending = try await session(on: connection)
+    shared.withLock { shared in
+      shared.connection = nil
+      shared.health.connected = false
     }
+    await connection.close()
+    return ending
+  }
+
+  /// One connection, from the request on.
+  private func session(on socket: ClientConnection) async throws(Failure) -> SessionEnd {
+    let address = configuration.address
     if isStopped { return SessionEnd(reason: "stopped", delivered: false) }
     var request = "GET /\(address.mountpoint) HTTP/1.1\r\nHost: \(address.host)\r\nNtrip-Version: Ntrip/2.0\r\n"
     request += "User-Agent: NTRIP gpsbridge/\(Release.version)\r\n"
     if let authorization = address.authorization { request += "Authorization: \(authorization)\r\n" }
     request += "Connection: close\r\n\r\n"
-    guard sendAll(Array(request.utf8), on: socket) else {
+    guard await sendAll(Array(request.utf8), on: socket) else {
       return SessionEnd(reason: "the caster closed the connection at once", delivered: false)
     }
 
@@ -210,7 +221,7 @@ public final class NTRIPClient: Sendable {
     var received: [UInt8] = []
     var answer: (NTRIPResponse, bodyStart: Int)?
     while answer == nil {
-      switch read(socket) {
+      switch await read(socket) {
       case .bytes(let bytes): received += bytes
       case .closed:
         // A head the caster ended by closing (an RTKLIB 401 has no empty line after it).
@@ -241,7 +252,7 @@ public final class NTRIPClient: Sendable {
       // which mountpoints there are.
       var table = Array(received[bodyStart...])
       let deadline = now().advanced(by: .seconds(10))
-      while table.count < 1 << 20, now() < deadline, case .bytes(let bytes) = read(socket, within: now().duration(to: deadline)) {
+      while table.count < 1 << 20, now() < deadline, case .bytes(let bytes) = await read(socket, within: now().duration(to: deadline)) {
         table += bytes
       }
       let names = Sourcetable(text: String(decoding: table, as: UTF8.self)).mountpoints.map(\.name)
@@ -285,12 +296,12 @@ public final class NTRIPClient: Sendable {
       }
       if wantsGGA, lastGGA.map({ $0.duration(to: now()) >= ggaInterval }) ?? true {
         if let gga = upstreamGGA() {
-          guard sendAll(gga, on: socket) else { return SessionEnd(reason: "the caster closed the connection", delivered: delivered) }
+          guard await sendAll(gga, on: socket) else { return SessionEnd(reason: "the caster closed the connection", delivered: delivered) }
           shared.withLock { $0.health.ggaSent += 1 }
           lastGGA = now()
         }
       }
-      switch read(socket, within: wantsGGA ? min(configuration.stall, .seconds(1)) : configuration.stall) {
+      switch await read(socket, within: wantsGGA ? min(configuration.stall, .seconds(1)) : configuration.stall) {
       case .bytes(let bytes): pending = bytes
       case .closed: return SessionEnd(reason: "the caster closed the stream", delivered: delivered)
       case .quiet:
@@ -378,26 +389,19 @@ public final class NTRIPClient: Sendable {
   }
 
   /// What the caster sends within `within` (the stall time by default).
-  private func read(_ socket: FileDescriptor, within: Duration? = nil) -> ReadOutcome {
-    let timeout = Int(Self.seconds(within ?? configuration.stall) * 1000)
-    var descriptor = pollfd(fd: socket.rawValue, events: Int16(POLLIN), revents: 0)
-    let ready = poll(&descriptor, 1, Int32(timeout))
+  private func read(_ socket: ClientConnection, within: Duration? = nil) async -> ReadOutcome {
+    let received = await socket.receive(within: within ?? configuration.stall)
     if isStopped { return .stopped }
-    guard ready > 0 else { return ready == 0 ? .quiet : .closed }
-    var buffer = [UInt8](repeating: 0, count: 16_384)
-    let count = (try? socket.read(into: &buffer)) ?? -1
-    guard count > 0 else { return isStopped ? .stopped : .closed }
-    return .bytes(Array(buffer[0..<count]))
+    switch received {
+    case .bytes(let bytes): return .bytes(bytes)
+    case .quiet, .woken: return .quiet
+    case .closed: return .closed
+    }
   }
 
-  private func sendAll(_ bytes: [UInt8], on socket: FileDescriptor) -> Bool {
-    !isStopped && socket.sendAll(bytes)
-  }
-
-  /// Waits `duration`, or less when stopped.
-  private func sleep(_ duration: Duration) {
-    let end = now().advanced(by: duration)
-    while !isStopped, now() < end { usleep(50_000) }
+  private func sendAll(_ bytes: [UInt8], on socket: ClientConnection) async -> Bool {
+    guard !isStopped else { return false }
+    return await socket.send(bytes)
   }
 
   static func seconds(_ duration: Duration) -> Double {

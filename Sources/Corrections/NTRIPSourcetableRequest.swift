@@ -7,46 +7,44 @@ public enum NTRIPSourcetableRequest {
     public var description: String
   }
 
-  /// The sourcetable of the caster at `host:port`. Blocking, for up to `timeout` seconds:
-  /// call it off the cooperative pool.
-  public static func fetch(host: String, port: Int = NTRIPAddress.standardPort, timeout: Int = 10) throws(Failure) -> Sourcetable {
-    let socket: FileDescriptor
+  /// The sourcetable of the caster at `host:port`, within `timeout` seconds. No thread waits
+  /// for the caster: its connection is a ``ClientConnection``.
+  public static func fetch(host: String, port: Int = NTRIPAddress.standardPort, timeout: Int = 10) async throws(Failure) -> Sourcetable {
+    let connection: ClientConnection
     do {
-      socket = try FileDescriptor.connectTCP(host: host, port: port)
+      connection = try await ClientConnection.connect(host: host, port: port, label: "gpsbridge.ntrip.table")
     } catch {
       switch error {
       case .unknownHost, .lookupUnanswered: throw Failure(description: "the host name \(host) does not resolve.")
       case .system(let errno): throw Failure(description: "cannot connect to \(host):\(port): \(errno).")
       }
     }
-    defer { try? socket.close() }
     let request =
       "GET / HTTP/1.1\r\nHost: \(host)\r\nNtrip-Version: Ntrip/2.0\r\nUser-Agent: NTRIP gpsbridge/\(Release.version)\r\nConnection: close\r\n\r\n"
-    _ = Array(request.utf8).withUnsafeBytes { raw in try? socket.sendSome(raw) }
     var received: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 16_384)
     var answer: (NTRIPResponse, bodyStart: Int)?
     // The head, then, for a table only, the table to its end (or the caster's close), all
     // within `timeout`: a caster that dribbles a byte now and then holds nobody up.
     let deadline = ContinuousClock.now.advanced(by: .seconds(timeout))
-    while received.count < 4 << 20 {
-      let left = ContinuousClock.now.duration(to: deadline)
-      guard left > .zero else { break }
-      if answer == nil { answer = NTRIPResponse.read(received) }
-      if let (response, _) = answer {
-        guard case .sourcetable = response else { break }
-        if String(decoding: received.suffix(64), as: UTF8.self).contains("ENDSOURCETABLE") { break }
+    if await connection.send(Array(request.utf8), within: .seconds(timeout)) {
+      reading: while received.count < 4 << 20 {
+        let left = ContinuousClock.now.duration(to: deadline)
+        guard left > .zero else { break }
+        if answer == nil { answer = NTRIPResponse.read(received) }
+        if let (response, _) = answer {
+          guard case .sourcetable = response else { break }
+          if String(decoding: received.suffix(64), as: UTF8.self).contains("ENDSOURCETABLE") { break }
+        }
+        switch await connection.receive(within: left) {
+        case .bytes(let bytes): received += bytes
+        case .quiet, .woken: break reading
+        case .closed:
+          if answer == nil, let last = NTRIPResponse.readAtEnd(received) { answer = (last, received.count) }
+          break reading
+        }
       }
-      var descriptor = pollfd(fd: socket.rawValue, events: Int16(POLLIN), revents: 0)
-      let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
-      guard poll(&descriptor, 1, Int32(clamping: max(1, milliseconds))) > 0 else { break }
-      let count = (try? socket.read(into: &buffer)) ?? -1
-      if count <= 0 {
-        if answer == nil, let last = NTRIPResponse.readAtEnd(received) { answer = (last, received.count) }
-        break
-      }
-      received += buffer[0..<count]
     }
+    await connection.close()
     guard let (response, bodyStart) = answer ?? NTRIPResponse.read(received) else {
       throw Failure(description: "the caster at \(host):\(port) did not answer.")
     }

@@ -5,6 +5,9 @@ extension FileDescriptor {
   /// closing (a pulled cable, a suspended host) is noticed within about half a minute even
   /// when no data is expected. The corresponding C functions are `getaddrinfo(3)`,
   /// `socket(2)`, `connect(2)` and `setsockopt(2)`.
+  ///
+  /// It blocks in `connect(2)`: for tests and tools. The program connects with
+  /// ``TCPConnect/connect(host:port:timeout:)``, which holds no thread.
   package static func connectTCP(host: String, port: Int, timeout: Int = 3) throws(ConnectFailure) -> FileDescriptor {
     try withTCPAddresses(host: host, port: port) { (first) throws(ConnectFailure) in try connectTCP(first, timeout: timeout) }
   }
@@ -86,26 +89,5 @@ extension FileDescriptor {
   package func sendsAtOnce() {
     var on: CInt = 1
     setsockopt(rawValue, CInt(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<CInt>.size))
-  }
-}
-
-extension FileDescriptor {
-  /// Sends all of `bytes` on a non-blocking socket, waiting for room up to `milliseconds` each
-  /// time it is full; false when the peer is gone or takes nothing for that long. (A socket
-  /// shut down by another thread fails it at once.)
-  package func sendAll(_ bytes: [UInt8], waitingUpTo milliseconds: Int32 = 5000) -> Bool {
-    var sent = 0
-    while sent < bytes.count {
-      let count = bytes.withUnsafeBytes { raw in
-        (try? Result { () throws(Errno) in try sendSome(UnsafeRawBufferPointer(rebasing: raw[sent...])) }.get()) ?? -1
-      }
-      if count < 0 { return false }
-      if count == 0 {
-        var descriptor = pollfd(fd: rawValue, events: Int16(POLLOUT), revents: 0)
-        guard poll(&descriptor, 1, milliseconds) > 0 else { return false }
-      }
-      sent += count
-    }
-    return true
   }
 }

@@ -81,7 +81,7 @@ public struct GPSDSource: ByteSource {
   public var initialAuthorization: AuthorizationStatus { .notDetermined }
 
   public func isPresent() async -> Bool {
-    guard let socket = try? FileDescriptor.connectTCP(host: host, port: port, timeout: 1) else { return false }
+    guard let socket = try? await TCPConnect.connect(host: host, port: port, timeout: .seconds(1)) else { return false }
     try? socket.close()
     return true
   }
@@ -105,7 +105,7 @@ public struct GPSDSource: ByteSource {
       open: { () async throws(SourceError) -> FileDescriptor in
         let socket: FileDescriptor
         do throws(ConnectFailure) {
-          socket = try FileDescriptor.connectTCP(host: host, port: port, timeout: timing.connectTimeout)
+          socket = try await TCPConnect.connect(host: host, port: port, timeout: .seconds(timing.connectTimeout))
         } catch {
           switch error {
           case .unknownHost(let name): throw .hostNotFound(host: name)

@@ -3,10 +3,10 @@ import FoundationEssentials
 
 /// `gpsbridge ntrip`: a caster's mountpoints, with what each sends, how far it is and whether it
 /// wants the receiver's GGA; 1 when the table cannot be read.
-func listMountpoints(_ options: NtripOptions) -> Int32 {
+func listMountpoints(_ options: NtripOptions) async -> Int32 {
   let table: Sourcetable
   do {
-    table = try NTRIPSourcetableRequest.fetch(host: options.host, port: options.port)
+    table = try await NTRIPSourcetableRequest.fetch(host: options.host, port: options.port)
   } catch {
     Terminal.diagnostic("Error: \(error)")
     return 1

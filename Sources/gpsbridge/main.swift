@@ -62,8 +62,10 @@ case .time(let options):
   Interruption.restoreDefault()
   exit(checkTime(options))
 case .ntrip(let options):
+  // Ctrl-C ends it as it would any short command: nothing to undo.
   Interruption.restoreDefault()
-  exit(listMountpoints(options))
+  Task.detached { exit(await listMountpoints(options)) }
+  dispatchMain()
 case .check(let options):
   Interruption.restoreDefault()
   exit(check(options))
