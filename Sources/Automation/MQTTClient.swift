@@ -175,8 +175,7 @@ public final class MQTTClient: Sendable {
 
   /// Sessions, one after another, with backoff, until stopped.
   private func loop() async throws(Failure) {
-    var backoff = Duration.seconds(1)
-    var lastSaid = ""
+    var policy = ReconnectPolicy(longest: configuration.longestBackoff)
     while true {
       let ending: SessionEnd
       do {
@@ -186,13 +185,11 @@ public final class MQTTClient: Sendable {
         throw error
       }
       if isStopped { return }
-      if ending.connected { backoff = .seconds(1) }
+      let (backoff, say) = policy.ended(reason: ending.reason, worked: ending.connected)
       let message = "\(ending.reason); connecting again in \(seconds(backoff)) s"
-      if ending.reason != lastSaid { said("gpsbridge: MQTT \(configuration.address): \(message).") }
-      lastSaid = ending.reason
+      if say { said("gpsbridge: MQTT \(configuration.address): \(message).") }
       setState(message, connected: false)
       guard await sleepUnlessCancelled(backoff), !isStopped else { return }
-      backoff = min(backoff * 2, configuration.longestBackoff)
     }
   }
 

@@ -143,8 +143,7 @@ public final class NTRIPClient: Sendable {
 
   /// Sessions, one after another, with backoff, until stopped.
   private func loop() async throws(Failure) {
-    var backoff = Duration.seconds(1)
-    var lastSaid = ""
+    var policy = ReconnectPolicy(longest: configuration.longestBackoff)
     while !isStopped {
       let ending: SessionEnd
       do {
@@ -155,14 +154,11 @@ public final class NTRIPClient: Sendable {
         throw error
       }
       if isStopped { return }
-      if ending.delivered { backoff = .seconds(1) }
+      let (backoff, say) = policy.ended(reason: ending.reason, worked: ending.delivered)
       let message = "\(ending.reason); connecting again in \(Self.seconds(backoff).formatted) s"
-      // Said once while it stays the same, not at every attempt.
-      if ending.reason != lastSaid { said("gpsbridge: corrections from \(configuration.address): \(message).") }
-      lastSaid = ending.reason
+      if say { said("gpsbridge: corrections from \(configuration.address): \(message).") }
       setState(message)
       guard await sleepUnlessCancelled(backoff) else { return }
-      backoff = min(backoff * 2, configuration.longestBackoff)
     }
   }
 
