@@ -171,7 +171,9 @@ let package = Package(
     .testTarget(name: "GeomagnetismTests", dependencies: ["Geomagnetism", "NMEA", "GPSLocationEngine", "GPSD", "TestHelpers"]),
     .testTarget(
       name: "GPSDServerTests",
-      dependencies: ["GPSDServer", "GPSD", "GPSLocation", "NMEA", "NMEASimulation", "TestHelpers", "Plumbing", "Transports"],
+      dependencies: [
+        "GPSDServer", "GPSD", "GPSLocation", "NMEA", "NMEASimulation", "TestHelpers", "Plumbing", "Transports", "TimeService",
+      ],
       exclude: ["Clients", "Support/replacing-gpsd.sh"]),
     .testTarget(name: "GPSLocationEngineTests", dependencies: ["GPSLocationEngine", "NMEA", "NMEASimulation"]),
     .testTarget(

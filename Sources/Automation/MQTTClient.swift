@@ -214,10 +214,16 @@ public final class MQTTClient: Sendable {
     }
     shared.withLock { $0.connection = connection }
     if isStopped { connection.wake() }
-    let ending = try await session(on: connection)
+    // Closed whichever way the session ends, a refusal too.
+    let ending: Result<SessionEnd, Failure>
+    do {
+      ending = .success(try await session(on: connection))
+    } catch {
+      ending = .failure(error)
+    }
     shared.withLock { $0.connection = nil }
     await connection.close()
-    return ending
+    return try ending.get()
   }
 
   /// One connected session: CONNECT, then the queue, until the broker goes or the client stops.

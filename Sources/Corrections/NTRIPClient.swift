@@ -111,14 +111,15 @@ public final class NTRIPClient: Sendable {
     }
   }
 
-  /// Streams corrections until the task is cancelled.
+  /// Streams corrections until the task is cancelled. It wants the receiver's fixes (for the
+  /// GGA it sends up), which keeps the receiver's session going meanwhile; when it was the
+  /// last to want it, it returns once the device is closed.
   /// - Throws: ``Failure`` when the caster refuses the user or password, or has no such
   ///   mountpoint: causes that retrying cannot mend.
   public func run() async throws(Failure) {
     let listener = receiver.listen(wanting: .fixes) { [shared, now] event in
       if case .fix(let fix) = event { shared.withLock { $0.latestFix = (fix, now()) } }
     }
-    defer { receiver.stopListening(listener) }
     let outcome: Result<Void, Failure> = await withTaskCancellationHandler {
       do throws(Failure) {
         try await loop()
@@ -133,6 +134,8 @@ public final class NTRIPClient: Sendable {
       }
       connection?.wake()
     }
+    receiver.stopListening(listener)
+    await receiver.sessionClosed()
     try outcome.get()
   }
 
@@ -192,13 +195,19 @@ public final class NTRIPClient: Sendable {
       return SessionEnd(reason: reason, delivered: false)
     }
     shared.withLock { $0.connection = connection }
-    let ending = try await session(on: connection)
+    // Closed whichever way the session ends, a refusal too.
+    let ending: Result<SessionEnd, Failure>
+    do {
+      ending = .success(try await session(on: connection))
+    } catch {
+      ending = .failure(error)
+    }
     shared.withLock { shared in
       shared.connection = nil
       shared.health.connected = false
     }
     await connection.close()
-    return ending
+    return try ending.get()
   }
 
   /// One connection, from the request on.

@@ -46,9 +46,12 @@ extension GPSDServer {
       feeds.append(feed)
       receiver.update(listener, wanting: Self.alwaysWanted.union(watched))
     }
-    await receiver.run()
+    // The listener wants fixes: the receiver's session goes on until this task is cancelled
+    // or the source ends by itself.
+    await receiver.waitForEnd()
     queue.sync { feeds.removeAll { $0.listener == listener && $0.receiver === receiver } }
     receiver.stopListening(listener)
+    await receiver.sessionClosed()
   }
 
   /// A served receiver and the server's listener of it.

@@ -36,7 +36,7 @@ final class FrameInbox: Sendable {
     self.receiver = receiver
     self.sleep = sleep
     let state = self.state
-    listener = receiver.listen(wanting: [.frames, .sentences]) { event in
+    listener = receiver.observe(wanting: [.frames, .sentences]) { event in
       let frame: Answer
       switch event {
       case .frame(.ubx(let ubx)): frame = .ubx(ubx)

@@ -62,7 +62,7 @@ final class OutputMeter: Sendable {
   init(_ receiver: Receiver) {
     self.receiver = receiver
     let state = self.state
-    listener = receiver.listen(wanting: [.fixes, .sentences, .frames]) { event in
+    listener = receiver.observe(wanting: [.fixes, .sentences, .frames]) { event in
       switch event {
       case .fix(let fix):
         let time = fix.timestamp?.secondsSince1970 ?? Double(fix.time.nanosecondsSinceMidnight) / 1e9

@@ -9,8 +9,9 @@ import Transports
 /// asked. On any failure after the change was applied, and on cancellation (Ctrl-C), the
 /// snapshot is put back. gpsbridge writes to a receiver only through this, and only when asked.
 ///
-/// The receiver must be running (a session is open: a manager, a server or a task runs it);
-/// its bytes are read as ever, and the answers are picked out of them.
+/// The receiver's session must be open (a manager, a server or a listener of yours wants its
+/// fixes): its bytes are read as ever, and the answers are picked out of them. The setup only
+/// observes; it never keeps a device open by itself.
 ///
 /// ```swift
 /// let setup = ReceiverSetup(receiver)

@@ -28,7 +28,7 @@ final class SetupLink: Sendable {
     let inbox = FrameInbox(receiver, sleep: sleep)
     self.inbox = inbox
     let lost = self.lost
-    listener = receiver.listen(wanting: []) { event in
+    listener = receiver.observe(wanting: []) { event in
       switch event {
       case .status(.paused(let error)), .status(.stopped(let error)):
         lost.withLock { $0 = $0 ?? error.description }
@@ -164,7 +164,7 @@ final class SetupLink: Sendable {
   /// question still shows that it speaks at the port's speed.
   func hearsOutput(within time: Duration) async -> Bool {
     let heard = Locked(false)
-    let listener = receiver.listen(wanting: [.sentences, .frames]) { event in
+    let listener = receiver.observe(wanting: [.sentences, .frames]) { event in
       switch event {
       case .sentence, .frame(.ubx): heard.withLock { $0 = true }
       default: break

@@ -40,7 +40,7 @@ extension Station {
   /// link udev adds a moment later does not make it a second receiver. Once its receiver has
   /// `ended`, it is found again at the next change a scan sees, as with a pattern.
   package static func watch(
-    _ discovery: DeviceDiscovery, ended: Locked<Set<String>>, found: (String) -> Void, none: (String) -> Void
+    _ discovery: DeviceDiscovery, ended: @Sendable () -> Set<String>, found: (String) -> Void, none: (String) -> Void
   ) async {
     let watcher = discovery.nodeWatcher()
     var known: [String: String] = [:]
@@ -55,7 +55,7 @@ extension Station {
           "gpsbridge: No receiver is plugged in yet: waiting for one (a known GPS receiver, or a USB device that says GPS or GNSS;"
             + " name any other with --device PATH).")
       }
-      let gone = ended.withLock { $0 }
+      let gone = ended()
       for (node, name) in known where gone.contains(name) { endedNodes.note(node) }
       known = known.filter { node, name in receivers.contains { $0.node == node } && !gone.contains(name) }
       for device in receivers where known[device.node] == nil && endedNodes.isNew(device.node) {

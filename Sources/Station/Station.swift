@@ -92,19 +92,29 @@ public final class Station: Sendable {
 
   public let configuration: Configuration
   private let said: @Sendable (String) -> Void
-  /// Set once a receiver has stopped for a cause that cannot go away.
-  private let stopped = Locked(false)
-  /// Each receiver's clock feed, under its name.
-  private let feeds = Locked<[(device: String, feed: ClockFeed)]>([])
-  /// The receivers admitted, in order: a receiver's place here is its number.
-  private let admitted = Locked<[String]>([])
-  /// Receivers turned away because the station was full, said once each, with their pulses:
-  /// they are offered again when a slot is freed.
-  private let refused = Locked<[String: PulseSource?]>([:])
-  /// Paths whose receiver has ended: a pattern finds them again when they next appear.
-  private let ended = Locked<Set<String>>([])
-  /// Where receivers found by a pattern (or offered again) arrive, while ``run(serving:)`` runs.
-  private let arrivals = Locked<AsyncStream<(String, PulseSource?)>.Continuation?>(nil)
+  /// Everything the station's tasks share, behind one lock.
+  private let state = Locked(State())
+
+  private struct State {
+    /// Set once a receiver has stopped for a cause that cannot go away.
+    var stopped = false
+    /// Each receiver's clock feed, under its name.
+    var feeds: [(device: String, feed: ClockFeed)] = []
+    /// The receivers admitted, in order: a receiver's place here is its number.
+    var admitted: [String] = []
+    /// Receivers turned away because the station was full, said once each, with their
+    /// pulses: they are offered again when a slot is freed.
+    var refused: [String: PulseSource?] = [:]
+    /// Paths whose receiver has ended: a pattern finds them again when they next appear.
+    var ended: Set<String> = []
+    /// Where receivers found by a pattern (or offered again) arrive, while ``run(serving:)`` runs.
+    var arrivals: AsyncStream<(String, PulseSource?)>.Continuation?
+  }
+
+  /// The paths whose receiver has ended, now.
+  private var endedNames: @Sendable () -> Set<String> {
+    { [state] in state.withLock { $0.ended } }
+  }
 
   /// A station for `configuration`; `said` hears, in words for people, what happens to it: a
   /// receiver turned away, a pattern that matches nothing yet, each receiver's time service.
@@ -115,10 +125,13 @@ public final class Station: Sendable {
 
   /// Whether a receiver has stopped for a cause that cannot go away (a program ends with
   /// status 1 for it).
-  public var hasStoppedReceiver: Bool { stopped.withLock { $0 } }
+  public var hasStoppedReceiver: Bool { state.withLock { $0.stopped } }
+
+  /// The receivers served now, by name, in the order they were admitted.
+  package var servedNames: [String] { state.withLock { $0.admitted } }
 
   /// Each receiver's clock feed now, under its name: what `?TIMESERVICE;` reports.
-  public var clockFeeds: [(device: String, feed: ClockFeed)] { feeds.withLock { $0 } }
+  public var clockFeeds: [(device: String, feed: ClockFeed)] { state.withLock { $0.feeds } }
 
   /// Serves the receivers named at start and every receiver a pattern matches, now or when it
   /// is plugged in, each through `serving`, until all have ended (or the task is cancelled).
@@ -139,7 +152,7 @@ public final class Station: Sendable {
     await withTaskGroup(of: Void.self) { group in
       for member in members { group.addTask { await self.serve(member, serving: serving) } }
       let (found, arrivals) = AsyncStream.makeStream(of: (String, PulseSource?).self)
-      self.arrivals.withLock { $0 = arrivals }
+      self.state.withLock { $0.arrivals = arrivals }
       let patterns = configuration.patterns
       let discovery = configuration.discovery
       group.addTask {
@@ -147,11 +160,11 @@ public final class Station: Sendable {
           for pattern in patterns {
             watchers.addTask {
               await Self.watch(
-                pattern.pattern, ended: self.ended, found: { arrivals.yield(($0, pattern.pulses)) }, none: self.said)
+                pattern.pattern, ended: self.endedNames, found: { arrivals.yield(($0, pattern.pulses)) }, none: self.said)
             }
           }
           if let discovery {
-            watchers.addTask { await Self.watch(discovery, ended: self.ended, found: { arrivals.yield(($0, nil)) }, none: self.said) }
+            watchers.addTask { await Self.watch(discovery, ended: self.endedNames, found: { arrivals.yield(($0, nil)) }, none: self.said) }
           }
         }
         arrivals.finish()
@@ -177,14 +190,14 @@ public final class Station: Sendable {
     -> Member?
   {
     let limit = configuration.maximumReceivers
-    let number: Int? = admitted.withLock { admitted in
-      guard !admitted.contains(name), admitted.count < limit else { return nil }
-      admitted.append(name)
-      return admitted.count - 1
+    let (number, newlyRefused) = state.withLock { state -> (Int?, Bool) in
+      guard !state.admitted.contains(name) else { return (nil, false) }
+      guard state.admitted.count < limit else { return (nil, state.refused.updateValue(pulses, forKey: name) == nil) }
+      state.admitted.append(name)
+      return (state.admitted.count - 1, false)
     }
     guard let number else {
-      let isServed = admitted.withLock { $0.contains(name) }
-      if !isServed, refused.withLock({ $0.updateValue(pulses, forKey: name) == nil }) {
+      if newlyRefused {
         said("gpsbridge: \(name) is not opened: \(limit) receivers are served already, the most gpsd's clients can list.")
       }
       return nil
@@ -195,22 +208,22 @@ public final class Station: Sendable {
       do {
         feed = try feedClock(from: receiver, outputs: outputs, device: source.device, number: number, pulses: pulses)
       } catch {
-        admitted.withLock { $0.removeAll { $0 == name } }
+        state.withLock { $0.admitted.removeAll { $0 == name } }
         throw error
       }
     }
-    ended.withLock { _ = $0.remove(name) }
+    state.withLock { _ = $0.ended.remove(name) }
     return Member(source: source, receiver: receiver, name: name, clockFeed: feed?.0, feeding: feed?.1)
   }
 
   /// Serves one member until `serving` returns (or, with `endsWhenGone`, its device is gone),
   /// then frees its slot.
   private func serve(_ member: Member, serving: @escaping @Sendable (Member) async -> Void, endsWhenGone: Bool = false) async {
-    let stopped = self.stopped
+    let state = self.state
     let running = Task { await serving(member) }
     let listener = member.receiver.listen(wanting: []) { event in
       switch event {
-      case .status(.stopped): stopped.withLock { $0 = true }
+      case .status(.stopped): state.withLock { $0.stopped = true }
       case .status(.failed(.noDevice)) where endsWhenGone: running.cancel()
       default: break
       }
@@ -220,21 +233,25 @@ public final class Station: Sendable {
     } onCancel: {
       running.cancel()
     }
-    member.receiver.stopListening(listener)
+    // The clock feed's wants last: once it has let go, the session ends, and its device is
+    // closed before the slot is free (a program that ends here exits with it closed).
     member.feeding?.cancel()
+    await member.feeding?.value
+    member.receiver.stopListening(listener)
+    await member.receiver.sessionClosed()
     release(member.name)
   }
 
   /// Frees `name`'s slot and offers the receivers turned away for want of one again.
   private func release(_ name: String) {
-    admitted.withLock { $0.removeAll { $0 == name } }
-    ended.withLock { _ = $0.insert(name) }
-    feeds.withLock { $0.removeAll { $0.device == name } }
-    let waiting = refused.withLock { refused in
-      defer { refused.removeAll() }
-      return refused
+    let waiting = state.withLock { state in
+      state.admitted.removeAll { $0 == name }
+      state.ended.insert(name)
+      state.feeds.removeAll { $0.device == name }
+      defer { state.refused.removeAll() }
+      return state.refused
     }
-    let arrivals = arrivals.withLock { $0 }
+    let arrivals = state.withLock { $0.arrivals }
     for (path, pulses) in waiting where access(path, F_OK) == 0 { arrivals?.yield((path, pulses)) }
   }
 
@@ -244,7 +261,7 @@ public final class Station: Sendable {
   /// went away), again only when its node is another (plugged in again, its permissions set
   /// anew), never at an unrelated change and never in a tight loop.
   package static func watch(
-    _ pattern: DevicePattern, ended: Locked<Set<String>>, found: (String) -> Void, none: (String) -> Void
+    _ pattern: DevicePattern, ended: @Sendable () -> Set<String>, found: (String) -> Void, none: (String) -> Void
   ) async {
     let watcher = pattern.watcher()
     var known: Set<String> = []
@@ -256,7 +273,7 @@ public final class Station: Sendable {
         none("gpsbridge: No receiver matches '\(pattern)' yet: waiting for one to be plugged in.")
       }
       known.formIntersection(devices)
-      let gone = ended.withLock { $0 }
+      let gone = ended()
       for path in known.intersection(gone) { endedNodes.note(path) }
       known.subtract(gone)
       for path in devices where !known.contains(path) && endedNodes.isNew(path) {
@@ -279,7 +296,7 @@ public final class Station: Sendable {
     let said = said
     let feed = try ClockFeed(outputs, said: { said(prefix + $0) })
     let feeding = try feed.start(from: receiver, pulses: pulses, serialPort: device) { said(prefix + $0) }
-    feeds.withLock { $0.append((device, feed)) }
+    state.withLock { $0.feeds.append((device, feed)) }
     return (feed, feeding)
   }
 }

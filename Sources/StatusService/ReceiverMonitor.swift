@@ -31,7 +31,8 @@ final class ReceiverMonitor: Sendable {
     self.device = device
     self.receiver = receiver
     let state = self.state
-    listener = receiver.listen(wanting: [.fixes, .satellites]) { [receiver] event in
+    // An observer: the page follows the receiver without keeping its device open.
+    listener = receiver.observe(wanting: [.fixes, .satellites]) { [receiver] event in
       switch event {
       case .fix(let fix):
         // After the listeners before this one (the gpsd server's): the report has gone out.

@@ -11,11 +11,16 @@ import SourceStatus
 /// listener says what it needs beyond fixes and status (``Interests``), so that nobody pays for
 /// copies of bytes and sentences that nobody reads.
 ///
+/// The receiver runs by its listeners' demand: the session starts (the device is opened, the
+/// capture played) when the listeners together first want something, and ends (the device
+/// closed, its settings restored) when none wants anything any more. Nobody runs it, and one
+/// listener leaving never restarts what another hears: a replay is played once, a device
+/// opened once, however many listen. A listener that wants nothing (`[]`) only hears the
+/// status of a session others want.
+///
 /// ```swift
 /// let receiver = Receiver(SerialSource(path: "/dev/ttyACM0"))
-/// let events = receiver.events()
-/// Task { await receiver.run() }
-/// for await event in events { print(event) }
+/// for await event in receiver.events() { print(event) }
 /// ```
 public final class Receiver: Sendable, ReceiverEventSink {
   /// What a listener wants besides the source's status, notices, rejects and flushes, which
@@ -43,6 +48,8 @@ public final class Receiver: Sendable, ReceiverEventSink {
   private struct Entry {
     var id: Int
     var interests: Interests
+    /// Whether what it wants keeps the session going (an observer's does not).
+    var demands = true
     var handler: @Sendable (ReceiverEvent) -> Void
     var waitForRoom: (@Sendable () async -> Void)?
   }
@@ -51,15 +58,22 @@ public final class Receiver: Sendable, ReceiverEventSink {
     var entries: [Entry] = []
     var nextID = 0
     var interests: Interests = []
+    /// What the listeners that keep the session going want together: not empty, it runs.
+    var demand: Interests = []
     /// Where ``send(_:)`` hands bytes: the open session's writer, if the source can write.
     var outlet: (id: Int, outlet: Outlet)?
-    /// The runner whose task runs the source now, if any.
-    var leader: Int?
-    /// The other runners, each waiting for the leader's session to end (a continuation once
-    /// it waits; `nil` before).
-    var followers: [Int: CheckedContinuation<SessionOutcome, Never>?] = [:]
-    /// Outcomes decided for followers before they started waiting.
-    var decided: [Int: SessionOutcome] = [:]
+    /// The session running now, if any, and which one it is.
+    var session: (id: Int, task: Task<Void, Never>)?
+    /// The last session cancelled, until it has closed its device: the next one waits for it.
+    var closing: Task<Void, Never>?
+    /// The source ended by itself (a capture's end, a cause that cannot go away) while
+    /// listeners still wanted it: nothing starts it again until they have all stopped wanting.
+    var endedByItself = false
+    /// Who waits in ``waitForEnd()``.
+    var endWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    /// What the open session said of its authorization last (the device is open and read),
+    /// until it pauses or ends: a listener that joins a session already open hears it first.
+    var authorization: AuthorizationStatus?
     /// The serial port's speed, as its session last said it.
     var lineSpeed: Int?
     /// What its pipeline has taken so far.
@@ -70,6 +84,24 @@ public final class Receiver: Sendable, ReceiverEventSink {
     /// What the listeners want together, after one left or changed its mind.
     mutating func updateInterests() {
       interests = entries.reduce(into: []) { $0.formUnion($1.interests) }
+      demand = entries.reduce(into: []) { if $1.demands { $0.formUnion($1.interests) } }
+    }
+
+    /// What the demand asks of the session now: to start one (its id), or nothing.
+    mutating func followDemand() -> Int? {
+      if demand.isEmpty {
+        endedByItself = false
+        if let session {
+          session.task.cancel()
+          closing = session.task
+          self.session = nil
+          authorization = nil
+        }
+        return nil
+      }
+      guard session == nil, !endedByItself else { return nil }
+      defer { nextID += 1 }
+      return nextID
     }
   }
 
@@ -167,111 +199,136 @@ public final class Receiver: Sendable, ReceiverEventSink {
     self.source = source
   }
 
-  /// Reads the source until the task is cancelled or the source ends, publishing as it goes.
-  ///
-  /// The receiver owns its session: however many tasks run it at once (a `LocationManager`,
-  /// a gpsd server and a recording sharing one receiver), the source runs once, so the device
-  /// is opened once. The first to run leads: the source runs in its task (on its executor, with
-  /// its cancellation), and it returns once the source has stopped (its device closed, its
-  /// settings restored). The others wait: each returns when it is cancelled, or when the
-  /// source ends by itself (the end of a capture, a cause that cannot go away); when the
-  /// leader is cancelled, one of them takes over and opens the device again.
-  public func run() async {
-    while !Task.isCancelled {
-      let (id, leads) = state.withLock { state -> (Int, Bool) in
-        defer { state.nextID += 1 }
-        if state.leader == nil {
-          state.leader = state.nextID
-          return (state.nextID, true)
-        }
-        state.followers[state.nextID] = .some(nil)
-        return (state.nextID, false)
-      }
-      if leads {
+  /// Starts session `id` (``State/followDemand()`` chose it), after the last one has closed.
+  /// Its task is the listener's that asked first: its task-local values and its executor
+  /// preference (a test's dedicated thread) hold for the source too.
+  private func startSession(_ id: Int?) {
+    guard let id else { return }
+    state.withLock { state in
+      let closing = state.closing
+      let task = Task { [self] in
+        await closing?.value
+        guard !Task.isCancelled else { return }
         await source.run(for: self)
-        let outcome: SessionOutcome = Task.isCancelled ? .leaderLeft : .ended
-        let waiting = state.withLock { state -> [CheckedContinuation<SessionOutcome, Never>] in
-          state.leader = nil
-          var waiting: [CheckedContinuation<SessionOutcome, Never>] = []
-          for (follower, continuation) in state.followers {
-            if let continuation { waiting.append(continuation) } else { state.decided[follower] = outcome }
-          }
-          state.followers.removeAll()
-          return waiting
-        }
-        for continuation in waiting { continuation.resume(returning: outcome) }
-        return
+        sessionEnded(id, byItself: !Task.isCancelled)
       }
-      let outcome = await withTaskCancellationHandler {
-        await withCheckedContinuation { (continuation: CheckedContinuation<SessionOutcome, Never>) in
-          let decided = state.withLock { state -> SessionOutcome? in
-            if let outcome = state.decided.removeValue(forKey: id) { return outcome }
-            state.followers[id] = continuation
-            return nil
-          }
-          if let decided { continuation.resume(returning: decided) }
-        }
-      } onCancel: {
-        let waiting = state.withLock { state -> CheckedContinuation<SessionOutcome, Never>? in
-          guard let entry = state.followers.removeValue(forKey: id) else { return nil }
-          guard let continuation = entry else {
-            state.decided[id] = .cancelled
-            return nil
-          }
-          return continuation
-        }
-        waiting?.resume(returning: .cancelled)
-      }
-      state.withLock { _ = $0.decided.removeValue(forKey: id) }
-      // The leader was cancelled while this one still runs: take over.
-      guard outcome == .leaderLeft else { return }
+      state.session = (id, task)
     }
   }
 
-  /// How a follower's wait in ``run()`` ended.
-  enum SessionOutcome: Sendable {
-    /// The source ended by itself: everyone returns.
-    case ended
-    /// The leader was cancelled: a follower still running takes over.
-    case leaderLeft
-    /// The follower itself was cancelled.
-    case cancelled
+  /// Session `id` returned: by itself, or cancelled.
+  private func sessionEnded(_ id: Int, byItself: Bool) {
+    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      guard state.session?.id == id else { return [] }
+      state.session = nil
+      state.authorization = nil
+      guard byItself else { return [] }
+      state.endedByItself = true
+      defer { state.endWaiters.removeAll() }
+      return Array(state.endWaiters.values)
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Returns when the source ends by itself (a capture's end, a cause that cannot go away;
+  /// at once if it has while someone still wants it), or when the task is cancelled. It
+  /// wants nothing itself: a listener that serves the receiver awaits this.
+  public func waitForEnd() async {
+    let id = state.withLock { state in
+      defer { state.nextID += 1 }
+      return state.nextID
+    }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let ended = state.withLock { state -> Bool in
+          if state.endedByItself || Task.isCancelled { return true }
+          state.endWaiters[id] = continuation
+          return false
+        }
+        if ended { continuation.resume() }
+      }
+    } onCancel: {
+      state.withLock { $0.endWaiters.removeValue(forKey: id) }?.resume()
+    }
+  }
+
+  /// Returns once the last session that was stopped has closed its device (at once when none
+  /// is closing).
+  public func sessionClosed() async {
+    await state.withLock { $0.closing }?.value
+  }
+
+  /// Keeps the session going until the task is cancelled or the source ends by itself: a
+  /// listener that wants fixes and only waits. It returns once the session has stopped (its
+  /// device closed, its settings restored) when it was the last to want it.
+  public func run() async {
+    let listener = listen(wanting: .fixes) { _ in }
+    await waitForEnd()
+    stopListening(listener)
+    await sessionClosed()
   }
 
   /// Adds a listener: `handler` is called with every event it wants from now on, on the
-  /// source's queue or task, and must not block. `waitForRoom`, if given, is awaited by a source that
-  /// prefers lossless delivery (a replay) before it goes on, so a listener with a queue of
-  /// its own can slow a replay instead of dropping events.
+  /// source's queue or task, and must not block. Joining a session already open, it first
+  /// hears (here, at once) the session's last word on its authorization. `waitForRoom`, if
+  /// given, is awaited by a source that prefers lossless delivery (a replay) before it goes
+  /// on, so a listener with a queue of its own can slow a replay instead of dropping events.
   @discardableResult
   public func listen(
     wanting interests: Interests = .fixes, waitForRoom: (@Sendable () async -> Void)? = nil,
     _ handler: @escaping @Sendable (ReceiverEvent) -> Void
   ) -> Listener {
-    state.withLock { state in
+    add(Entry(id: 0, interests: interests, handler: handler, waitForRoom: waitForRoom))
+  }
+
+  /// Adds a listener that hears what it wants of a session others keep going, and keeps none
+  /// going itself: a status page or a line on a terminal follows a receiver without holding
+  /// its device open. ``stopListening(_:)`` takes it back.
+  @discardableResult
+  public func observe(wanting interests: Interests, _ handler: @escaping @Sendable (ReceiverEvent) -> Void) -> Listener {
+    add(Entry(id: 0, interests: interests, demands: false, handler: handler))
+  }
+
+  private func add(_ entry: Entry) -> Listener {
+    let handler = entry.handler
+    let (listener, start, authorization) = state.withLock { state in
       defer { state.nextID += 1 }
-      state.entries.append(Entry(id: state.nextID, interests: interests, handler: handler, waitForRoom: waitForRoom))
-      state.interests.formUnion(interests)
-      return Listener(id: state.nextID)
+      var entry = entry
+      entry.id = state.nextID
+      state.entries.append(entry)
+      state.updateInterests()
+      return (Listener(id: state.nextID), state.followDemand(), state.authorization)
     }
+    // A session already open said so before this listener came (a gpsd server joining after
+    // a clock feed): it hears it now, once.
+    if let authorization { handler(.status(.authorization(authorization))) }
+    startSession(start)
+    return listener
   }
 
   /// Removes a listener; it is called no more once this returns (unless an event is being
-  /// delivered to it on another thread at this moment).
+  /// delivered to it on another thread at this moment). When it was the last to want
+  /// anything, the session stops; ``sessionClosed()`` returns once its device is closed.
   public func stopListening(_ listener: Listener) {
-    state.withLock { state in
+    let start = state.withLock { state in
       state.entries.removeAll { $0.id == listener.id }
       state.updateInterests()
+      return state.followDemand()
     }
+    startSession(start)
   }
 
   /// Changes what `listener` wants, from the next event on: a gpsd server wants sentences
-  /// only while a client watches them.
-  package func update(_ listener: Listener, wanting interests: Interests) {
-    state.withLock { state in
-      guard let index = state.entries.firstIndex(where: { $0.id == listener.id }) else { return }
+  /// only while a client watches them; a location manager wants fixes only while it updates
+  /// (wanting nothing, it no longer keeps the session going).
+  public func update(_ listener: Listener, wanting interests: Interests) {
+    let start = state.withLock { state -> Int? in
+      guard let index = state.entries.firstIndex(where: { $0.id == listener.id }) else { return nil }
       state.entries[index].interests = interests
       state.updateInterests()
+      return state.followDemand()
     }
+    startSession(start)
   }
 
   /// A stream of every event from now on, for a program that reads them at its own pace: a
@@ -304,8 +361,15 @@ public final class Receiver: Sendable, ReceiverEventSink {
 
   /// Hands `event` to every listener that wants it, in the order they were added.
   package func publish(_ event: ReceiverEvent) {
-    if case .lineSpeed(let speed) = event { state.withLock { $0.lineSpeed = speed } }
-    let entries = state.withLock { $0.entries }
+    let entries = state.withLock { state in
+      switch event {
+      case .lineSpeed(let speed): state.lineSpeed = speed
+      case .status(.authorization(let status)): state.authorization = status
+      case .status(.paused), .status(.ended), .status(.stopped): state.authorization = nil
+      default: break
+      }
+      return state.entries
+    }
     let kind: Interests =
       switch event {
       case .fix: .fixes

@@ -9,7 +9,8 @@ func configure(_ options: ConfigureOptions) async -> Int32 {
   let receiver = Receiver(SerialSource(path: options.device))
   let settled = Shared(false)
   let problems = Shared<[String]>([])
-  receiver.listen(wanting: []) { event in
+  // Wanting fixes keeps the session going while the work lasts.
+  let listener = receiver.listen(wanting: .fixes) { event in
     switch event {
     case .lineSpeed: settled.withLock { $0 = true }
     case .notice(let notice): Terminal.diagnostic("gpsbridge: \(notice)")
@@ -17,12 +18,11 @@ func configure(_ options: ConfigureOptions) async -> Int32 {
     default: break
     }
   }
-  let running = Task { await receiver.run() }
   let status = await configure(receiver, options, settled: settled, problems: problems)
   // The session ends before the program does: the port closed with its settings as they
   // were, its lock released (a process that exits first leaves the line at its last speed).
-  running.cancel()
-  await running.value
+  receiver.stopListening(listener)
+  await receiver.sessionClosed()
   return status
 }
 

@@ -6,7 +6,7 @@ import NMEA
 /// fix that drops from RTK fixed is seen, and why (the corrections' health is said beside it).
 func followFixQuality(of receiver: Receiver, moved: @escaping @Sendable (_ from: FixQuality, _ to: FixQuality) -> Void) {
   let quality = Shared<FixQuality?>(nil)
-  receiver.listen(wanting: [.fixes]) { event in
+  receiver.observe(wanting: [.fixes]) { event in
     guard case .fix(let fix) = event, fix.hasPosition else { return }
     let before = quality.withLock { last in
       defer { last = fix.quality }

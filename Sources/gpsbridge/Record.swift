@@ -45,7 +45,8 @@ func record(_ options: RecordOptions) async -> Int32 {
   }
   let receiver = Receiver(source)
   let (events, continuation) = AsyncStream.makeStream(of: SourceEvent.self)
-  receiver.listen(wanting: .bytes) { event in
+  // Wanting nothing yet: the session starts once the header is written.
+  let listener = receiver.listen(wanting: []) { event in
     switch event {
     case .bytes(let bytes):
       guard writeFailure.withLock({ $0 }) == nil else { return }
@@ -75,9 +76,10 @@ func record(_ options: RecordOptions) async -> Int32 {
       + (options.duration.map { " for \(format($0, 0)) s" } ?? "; stop with Ctrl-C") + ".")
 
   let started = ContinuousClock.now
+  receiver.update(listener, wanting: .bytes)
   let status: Int32 = await withTaskGroup(of: Void.self) { group in
     group.addTask {
-      await receiver.run()
+      await receiver.waitForEnd()
       continuation.finish()
     }
     if let duration = options.duration {
@@ -103,6 +105,9 @@ func record(_ options: RecordOptions) async -> Int32 {
     group.cancelAll()
     return status
   }
+  // The device closed before the program says how it went.
+  receiver.stopListening(listener)
+  await receiver.sessionClosed()
   let interrupted = Task.isCancelled
   let elapsed = started.duration(to: .now)
   let ran = format(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, 1)

@@ -218,7 +218,7 @@ func sayWhatHappens(to receiver: Receiver, name: String, status: ServeStatus) {
   // A cause that stays the same through the reconnection's attempts is said once, until
   // something else happens (it said "is not a serial device" every 5 s).
   let lastProblem = Shared<String?>(nil)
-  receiver.listen(wanting: [.fixes]) { event in
+  receiver.observe(wanting: [.fixes]) { event in
     switch event {
     case .status(.failed(let error)), .status(.paused(let error)), .status(.ended(let error)):
       let message = "gpsbridge: \(error.message)"

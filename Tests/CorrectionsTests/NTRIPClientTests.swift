@@ -52,6 +52,9 @@ struct NTRIPClientTests {
       client = NTRIPClient(configuration, receiver: receiver, said: { message in said.withLock { $0.append(message) } })
       let (receiver, client, pty) = (receiver, client, pty)
       tasks.append(Task(executorPreference: DedicatedExecutor.own()) { await receiver.run() })
+      // The receiver's port open before the caster's first frame comes (a frame while it is
+      // away is dropped and counted, and the test wants them all).
+      _ = pty.waitUntilHeldBlocking()
       tasks.append(Task(executorPreference: DedicatedExecutor.own()) { try? await client.run() })
       // A dated fix a second (RMC and GGA), stamped now.
       tasks.append(

@@ -38,8 +38,9 @@ struct ClientConnectionTests {
     let (listening, port) = try Self.listener()
     defer { try? listening.close() }
     let connection = try await ClientConnection.connect(host: "127.0.0.1", port: port, label: "test")
+    // (Closed once, below: a second close would close whatever another test opened since
+    // under the same number.)
     let accepted = try #require(try await eventuallyAccepted(listening))
-    defer { try? accepted.close() }
 
     #expect(await connection.receive(within: .milliseconds(50)) == .quiet)
     _ = Array("hello".utf8).withUnsafeBytes { try? accepted.sendSome($0) }

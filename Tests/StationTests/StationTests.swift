@@ -102,6 +102,8 @@ struct StationTests {
     defer { running.cancel() }
     #expect(await eventually(timeout: .seconds(20)) { served.withLock { $0 } == 1 })
     #expect(await eventually(timeout: .seconds(20)) { station.hasStoppedReceiver })
+    // Its slot given back (it ended) before anything changes in the directory.
+    #expect(await eventually(timeout: .seconds(20)) { station.servedNames.isEmpty })
     // Unrelated changes in the directory: nothing new for gps0.
     for name in ["gps-other.txt", "notes"] {
       _ = FileManager.default.createFile(atPath: directory.appendingPathComponent(name).path, contents: Data())

@@ -2,8 +2,9 @@ import NMEA
 import Plumbing
 
 /// The one object behind a live or replay `LocationManager`: it owns the engine, listens to
-/// the receiver, runs the receiver's source while the engine needs it and stops it after, and
-/// turns the injected clock into `requestLocation` timeouts. The manager's closures only
+/// the receiver, wants its fixes while the engine needs them (which keeps the receiver's
+/// session going) and nothing after, and turns the injected clock into `requestLocation`
+/// timeouts. The manager's closures only
 /// forward here.
 ///
 /// The receiver's events reach the engine on the source's own queue, under the engine's lock,
@@ -16,7 +17,9 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
   let broadcaster = Broadcaster<LocationManager.Action>()
   /// What both the listener and the actor touch.
   private let state: Locked<State>
-  private var sourceTask: Task<Void, Never>?
+  /// The core's listener: it wants fixes while the engine needs them, else nothing (it still
+  /// hears the session's status).
+  private let listener: Receiver.Listener
   private var timerTask: Task<Void, Never>?
 
   struct State {
@@ -56,18 +59,18 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
       receiver.source.prefersLosslessDelivery ? { @Sendable in await broadcaster.waitForRoom() } : nil
     // The engine's work needs only the state and the broadcaster; the core itself is asked
     // (weakly) only when the source or the timer must change.
-    let listener = Listener()
+    let weakCore = WeakCore()
     let state = self.state
-    receiver.listen(waitForRoom: waitForRoom) { event in
-      guard Self.receive(event, state, broadcaster), let core = listener.core else { return }
+    listener = receiver.listen(wanting: [], waitForRoom: waitForRoom) { event in
+      guard Self.receive(event, state, broadcaster), let core = weakCore.core else { return }
       Task { await core.reconcile() }
     }
-    listener.core = self
+    weakCore.core = self
   }
 
   /// The core as its receiver's listener knows it: weakly, so the last manager value going
   /// away still stops everything.
-  private final class Listener: @unchecked Sendable {
+  private final class WeakCore: @unchecked Sendable {
     weak var core: ManagerCore?
   }
 
@@ -184,31 +187,21 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
     }
   }
 
-  private func sourceFinished(generation: Int) {
-    let current = state.withLock { state in
-      guard generation == state.generation else { return false }
-      state.running = false
-      Self.flush(&state, broadcaster)
-      return true
-    }
-    guard current else { return }
-    sourceTask = nil
-    reconcile()
-  }
-
   /// Starts the source when the engine needs it and stops it when not; sets the timer for
   /// the engine's next deadline. Returns the source's task when it was just cancelled.
-  private enum Change { case start(Int), stop, none }
+  private enum Change { case start, stop, none }
 
   @discardableResult
   fileprivate func reconcile() -> Task<Void, Never>? {
     let (change, deadline): (Change, Duration?) = state.withLock { state in
       var change = Change.none
-      if state.engine.needsSource, !state.running, !state.sourceEnded {
+      let wantsSource = state.engine.needsSource && !state.sourceEnded
+      if wantsSource, !state.running {
         state.generation += 1
         state.running = true
-        change = .start(state.generation)
-      } else if !state.engine.needsSource, state.running {
+        change = .start
+      } else if !wantsSource, state.running {
+        // Not needed any more, or it ended by itself (its end was heard).
         // What the source's last fixes caused goes out before the source stops.
         Self.flush(&state, broadcaster)
         state.generation += 1
@@ -222,16 +215,12 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
     }
     var stopping: Task<Void, Never>?
     switch change {
-    case .start(let generation):
-      let receiver = self.receiver
-      sourceTask = Task { [weak self] in
-        await receiver.run()
-        await self?.sourceFinished(generation: generation)
-      }
+    case .start:
+      receiver.update(listener, wanting: .fixes)
     case .stop:
-      sourceTask?.cancel()
-      stopping = sourceTask
-      sourceTask = nil
+      receiver.update(listener, wanting: [])
+      let receiver = self.receiver
+      stopping = Task { await receiver.sessionClosed() }
     case .none:
       break
     }
@@ -271,10 +260,10 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
     reconcile()
   }
 
-  /// The last manager value is gone: stop the source (closing the device) and the timer,
-  /// and end the delegate streams.
+  /// The last manager value is gone: stop wanting the source (the receiver closes the device
+  /// when nobody else wants it) and the timer, and end the delegate streams.
   deinit {
-    sourceTask?.cancel()
+    receiver.stopListening(listener)
     timerTask?.cancel()
     broadcaster.finish()
   }
@@ -282,8 +271,9 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
 
 extension LocationManager {
   /// A manager over a `Receiver`: how `.serial`, `.gpsd` and `.replay` are built, and how to
-  /// plug in a source of your own (any `ByteSource`). The manager runs the receiver's source
-  /// while it needs locations; the receiver's other listeners hear it meanwhile.
+  /// plug in a source of your own (any `ByteSource`). The manager wants the receiver's fixes
+  /// while it needs locations, which keeps its session going; the receiver's other listeners
+  /// hear it meanwhile.
   public static func receiver(
     _ receiver: Receiver,
     configuration: LocationEngine.Configuration = .init(),

@@ -148,8 +148,8 @@ for _ in 1 2 3 4 5; do
   timeout 20 gpspipe -w -n 24 127.0.0.1:2947 >"$scratch/two.json" 2>&1 || true
   grep -q "\"device\":\"$dev/second\"" "$scratch/two.json" && grep -q "\"device\":\"$dev/first\"" "$scratch/two.json" && break
 done
-grep -q "\"class\":\"TPV\",\"device\":\"$dev/second\"" "$scratch/two.json" || fail "no TPV from the second receiver"
-grep -q "\"class\":\"TPV\",\"device\":\"$dev/first\"" "$scratch/two.json" || fail "no TPV from the first receiver"
+grep -q "\"class\":\"TPV\",\"device\":\"$dev/second\"" "$scratch/two.json" || fail "no TPV from the second receiver: $(cat "$scratch/two.json")"
+grep -q "\"class\":\"TPV\",\"device\":\"$dev/first\"" "$scratch/two.json" || fail "no TPV from the first receiver: $(cat "$scratch/two.json")"
 
 say "Security: listening beyond loopback warns"
 warning=$(timeout 2 "$gpsbridge" serve --replay /dev/null --listen 0.0.0.0:2960 2>&1 || true)
