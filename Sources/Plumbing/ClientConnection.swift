@@ -26,6 +26,10 @@ package final class ClientConnection: @unchecked Sendable {
   private let queue: DispatchQueue
   /// Touched on `queue` only, as is everything below.
   private var readSource: (any DispatchSourceRead)?
+  /// Whether the read source runs: only while a receive waits. (Linux's Dispatch re-arms a
+  /// source after each event, so one left running while bytes wait unread would fire again
+  /// and again.)
+  private var readSourceRunning = false
   private var writeSource: (any DispatchSourceWrite)?
   private var writeSourceRunning = false
   private var receiving: (continuation: CheckedContinuation<Received, Never>, timer: any DispatchSourceTimer)?
@@ -74,7 +78,6 @@ package final class ClientConnection: @unchecked Sendable {
     readSource = read
     writeSource = write
     liveSources = 2
-    read.activate()
   }
 
   /// What the peer sends next, up to 16 KiB: what is waiting in the socket at once, else the
@@ -89,13 +92,16 @@ package final class ClientConnection: @unchecked Sendable {
         }
         if closed { return continuation.resume(returning: .closed) }
         if let now = readNow() { return continuation.resume(returning: now) }
-        // Nothing yet: the read source's next event (a new arrival: Linux's sources are
-        // edge-triggered, and this read just drained the socket) or the timer, first wins.
+        // Nothing yet: the read source's next event or the timer, first wins.
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + timeout.dispatchInterval)
         timer.setEventHandler { [self] in endReceive(.quiet) }
         receiving = (continuation, timer)
         timer.activate()
+        if !readSourceRunning {
+          readSourceRunning = true
+          readSource?.resume()
+        }
       }
     }
   }
@@ -121,6 +127,10 @@ package final class ClientConnection: @unchecked Sendable {
     guard let (continuation, timer) = receiving else { return }
     receiving = nil
     timer.cancel()
+    if readSourceRunning, !closed {
+      readSourceRunning = false
+      readSource?.suspend()
+    }
     continuation.resume(returning: outcome)
   }
 
@@ -190,6 +200,9 @@ package final class ClientConnection: @unchecked Sendable {
           if liveSources == 0 {
             try? socket.close()
           } else {
+            // A suspended (or never started) source never completes its cancellation.
+            if !readSourceRunning { readSource?.resume() }
+            readSourceRunning = true
             readSource?.cancel()
             if !writeSourceRunning { writeSource?.resume() }
             writeSourceRunning = true

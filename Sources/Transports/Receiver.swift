@@ -86,23 +86,6 @@ public final class Receiver: Sendable, ReceiverEventSink {
       interests = entries.reduce(into: []) { $0.formUnion($1.interests) }
       demand = entries.reduce(into: []) { if $1.demands { $0.formUnion($1.interests) } }
     }
-
-    /// What the demand asks of the session now: to start one (its id), or nothing.
-    mutating func followDemand() -> Int? {
-      if demand.isEmpty {
-        endedByItself = false
-        if let session {
-          session.task.cancel()
-          closing = session.task
-          self.session = nil
-          authorization = nil
-        }
-        return nil
-      }
-      guard session == nil, !endedByItself else { return nil }
-      defer { nextID += 1 }
-      return nextID
-    }
   }
 
   /// Where the bytes come from.
@@ -199,27 +182,47 @@ public final class Receiver: Sendable, ReceiverEventSink {
     self.source = source
   }
 
-  /// Starts session `id` (``State/followDemand()`` chose it), after the last one has closed.
-  /// Its task is the listener's that asked first: its task-local values and its executor
-  /// preference (a test's dedicated thread) hold for the source too.
-  private func startSession(_ id: Int?) {
-    guard let id else { return }
-    state.withLock { state in
-      let closing = state.closing
-      let task = Task { [self] in
-        await closing?.value
-        guard !Task.isCancelled else { return }
-        await source.run(for: self)
-        sessionEnded(id, byItself: !Task.isCancelled)
-      }
-      state.session = (id, task)
+  /// Under the lock, after a change of what the listeners want: starts a session when the
+  /// demand asks for one and none runs, or takes the running one off when nothing is wanted
+  /// any more, returning it to be cancelled once the lock is let go. The task is made here,
+  /// under the lock, so two listeners arriving at once never start two sessions on one
+  /// device; it is the task of the listener that asked first (its task-local values and
+  /// executor preference, a test's dedicated thread, hold for the source too), and it waits
+  /// for the session before it to have closed its device.
+  private func followDemand(_ state: inout State) -> Task<Void, Never>? {
+    if state.demand.isEmpty {
+      state.endedByItself = false
+      guard let session = state.session else { return nil }
+      state.closing = session.task
+      state.session = nil
+      state.authorization = nil
+      return session.task
     }
+    guard state.session == nil, !state.endedByItself else { return nil }
+    let id = state.nextID
+    state.nextID += 1
+    let closing = state.closing
+    let task = Task { [self] in
+      await closing?.value
+      guard !Task.isCancelled else { return }
+      // What the session before said of itself is not this one's to repeat.
+      self.state.withLock { state in if state.session?.id == id { state.authorization = nil } }
+      await source.run(for: self)
+      sessionEnded(id, byItself: !Task.isCancelled)
+    }
+    state.session = (id, task)
+    return nil
   }
 
   /// Session `id` returned: by itself, or cancelled.
   private func sessionEnded(_ id: Int, byItself: Bool) {
     let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-      guard state.session?.id == id else { return [] }
+      guard state.session?.id == id else {
+        // A session stopped earlier: what it said last (it may have reopened its device as it
+        // was being stopped) says nothing of a session now.
+        if state.session == nil { state.authorization = nil }
+        return []
+      }
       state.session = nil
       state.authorization = nil
       guard byItself else { return [] }
@@ -291,18 +294,21 @@ public final class Receiver: Sendable, ReceiverEventSink {
 
   private func add(_ entry: Entry) -> Listener {
     let handler = entry.handler
-    let (listener, start, authorization) = state.withLock { state in
-      defer { state.nextID += 1 }
+    let (listener, stopping, authorization) = state.withLock { state in
       var entry = entry
       entry.id = state.nextID
+      state.nextID += 1
       state.entries.append(entry)
       state.updateInterests()
-      return (Listener(id: state.nextID), state.followDemand(), state.authorization)
+      // A new want starts the source again, even after it ended by itself.
+      if entry.demands, !entry.interests.isEmpty { state.endedByItself = false }
+      return (Listener(id: entry.id), followDemand(&state), state.authorization)
     }
+    stopping?.cancel()
     // A session already open said so before this listener came (a gpsd server joining after
-    // a clock feed): it hears it now, once.
+    // a clock feed): it hears it now, once. (An event the source publishes meanwhile may
+    // reach it first.)
     if let authorization { handler(.status(.authorization(authorization))) }
-    startSession(start)
     return listener
   }
 
@@ -310,25 +316,32 @@ public final class Receiver: Sendable, ReceiverEventSink {
   /// delivered to it on another thread at this moment). When it was the last to want
   /// anything, the session stops; ``sessionClosed()`` returns once its device is closed.
   public func stopListening(_ listener: Listener) {
-    let start = state.withLock { state in
+    let stopping = state.withLock { state in
       state.entries.removeAll { $0.id == listener.id }
       state.updateInterests()
-      return state.followDemand()
+      return followDemand(&state)
     }
-    startSession(start)
+    stopping?.cancel()
   }
 
   /// Changes what `listener` wants, from the next event on: a gpsd server wants sentences
   /// only while a client watches them; a location manager wants fixes only while it updates
   /// (wanting nothing, it no longer keeps the session going).
   public func update(_ listener: Listener, wanting interests: Interests) {
-    let start = state.withLock { state -> Int? in
-      guard let index = state.entries.firstIndex(where: { $0.id == listener.id }) else { return nil }
+    let (stopping, replay) = state.withLock { state -> (Task<Void, Never>?, (@Sendable (ReceiverEvent) -> Void, AuthorizationStatus)?) in
+      guard let index = state.entries.firstIndex(where: { $0.id == listener.id }) else { return (nil, nil) }
+      let entry = state.entries[index]
+      let startsWanting = entry.demands && entry.interests.isEmpty && !interests.isEmpty
       state.entries[index].interests = interests
       state.updateInterests()
-      return state.followDemand()
+      // Wanting again starts the source again, even after it ended by itself; and a listener
+      // that starts wanting hears what an open session said of itself, as a new one does.
+      if startsWanting { state.endedByItself = false }
+      let replay = startsWanting ? state.authorization.map { (entry.handler, $0) } : nil
+      return (followDemand(&state), replay)
     }
-    startSession(start)
+    stopping?.cancel()
+    if let (handler, authorization) = replay { handler(.status(.authorization(authorization))) }
   }
 
   /// A stream of every event from now on, for a program that reads them at its own pace: a

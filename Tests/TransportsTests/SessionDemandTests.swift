@@ -4,6 +4,7 @@ import NMEASimulation
 import Plumbing
 import TestHelpers
 import Testing
+import SourceStatus
 import Transports
 
 /// A receiver's session runs by its listeners' demand, once for all of them: one of them
@@ -39,6 +40,41 @@ import Transports
     await second.value
     #expect(times.count == 40, "every epoch once: \(times.count)")
     #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "never from the start again")
+  }
+
+  /// A source that counts its sessions, and how many run at once.
+  final class CountingSource: ByteSource {
+    let counts = Locked((sessions: 0, running: 0, mostRunning: 0))
+    var initialAuthorization: AuthorizationStatus { .authorizedAlways }
+    func isPresent() async -> Bool { true }
+    func checkAuthorization() async -> AuthorizationStatus { .authorizedAlways }
+    func run(for receiver: Receiver) async {
+      counts.withLock { counts in
+        counts.sessions += 1
+        counts.running += 1
+        counts.mostRunning = max(counts.mostRunning, counts.running)
+      }
+      while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
+      counts.withLock { $0.running -= 1 }
+    }
+  }
+
+  @Test func listenersArrivingAtOnceStartOneSession() async throws {
+    let source = CountingSource()
+    let receiver = Receiver(source)
+    // Sixty-four listeners from as many tasks at once, then all gone, five times over.
+    for round in 1...5 {
+      let listeners = await withTaskGroup(of: Receiver.Listener.self) { group in
+        for _ in 0..<64 { group.addTask { receiver.listen(wanting: .fixes) { _ in } } }
+        return await group.reduce(into: []) { $0.append($1) }
+      }
+      #expect(await eventually { source.counts.withLock { $0.sessions } == round })
+      for listener in listeners { receiver.stopListening(listener) }
+      await receiver.sessionClosed()
+      #expect(source.counts.withLock { $0.running } == 0, "the last one gone, the session ended")
+    }
+    #expect(source.counts.withLock { $0.mostRunning } == 1, "never two sessions at once")
+    #expect(source.counts.withLock { $0.sessions } == 5)
   }
 
   @Test func theSessionStartsWithTheFirstWantAndEndsWithTheLast() async throws {
