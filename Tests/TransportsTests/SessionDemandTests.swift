@@ -2,9 +2,9 @@ import Foundation
 import NMEA
 import NMEASimulation
 import Plumbing
+import SourceStatus
 import TestHelpers
 import Testing
-import SourceStatus
 import Transports
 
 /// A receiver's session runs by its listeners' demand, once for all of them: one of them
