@@ -350,6 +350,8 @@ final class Watcher: @unchecked Sendable {
   let socket: Int32
   let arrivals = Mutex<[(epoch: Int, at: ContinuousClock.Instant)]>([])
   let reports = Mutex(0)
+  /// How its reading ended early, if it did: "closed by the server", or the error.
+  let ending = Mutex<String?>(nil)
   private let stopped = Mutex(false)
   private var thread: Thread?
 
@@ -373,7 +375,11 @@ final class Watcher: @unchecked Sendable {
     var pending: [UInt8] = []
     while !stopped.withLock({ $0 }) {
       let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-      if count <= 0 { break }
+      if count <= 0 {
+        let why = count == 0 ? "closed by the server" : "error \(errno)"
+        if !stopped.withLock({ $0 }) { ending.withLock { $0 = why } }
+        break
+      }
       let now = ContinuousClock.now
       pending += buffer[0..<count]
       while let newline = pending.firstIndex(of: 0x0A) {
@@ -433,9 +439,15 @@ func clients(_ start: (String) throws -> Server?) async throws -> String? {
   watchers.forEach { $0.stop() }
   await playing.value
 
+  // A client that got no TPV in the window says what it did get, so a stall can be told from
+  // a client that was never served.
+  let starved = zip(watchers, rates).filter { $1 == 0 }.map { watcher, _ in
+    "\(watcher.reports.withLock { $0 }) lines, \(watcher.tpvCount) TPVs in all, \(watcher.ending.withLock { $0 } ?? "still connected")"
+  }
   return "\(server.name): \(watchers.count) clients, TPVs per client per second min \(format(rates.min() ?? 0)) "
     + "median \(format(percentile(rates, 0.5))); CPU \(format(load))% of a core; peak RSS \(format(Double(peak) / 1024)) MB, "
     + "PSS \(format(Double(pss) / 1024)) MB, Private_Dirty \(format(Double(dirty) / 1024)) MB"
+    + (starved.isEmpty ? "" : "; \(starved.count) got no TPV in the window (\(starved.joined(separator: "; ")))")
 }
 
 // MARK: 2. Latency
