@@ -243,8 +243,7 @@ public final class GPSDServer: @unchecked Sendable {
   /// within `timeout` (for a watchdog). No thread waits: the answer is whichever comes first,
   /// the queue's block or a timer's.
   package func isResponsive(within timeout: Duration) async -> Bool {
-    let (seconds, attoseconds) = timeout.components
-    let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+    let deadline = DispatchTime.now() + timeout.dispatchInterval
     return await withCheckedContinuation { continuation in
       let answered = Locked(false)
       @Sendable func answer(_ responsive: Bool) {

@@ -38,8 +38,7 @@ private final class ReadableWait: @unchecked Sendable {
       source.setEventHandler { [self] in decide(true) }
       source.setCancelHandler { [self] in self.continuation?.resume(returning: result ?? false) }
       timer.setEventHandler { [self] in decide(false) }
-      let parts = timeout.components
-      timer.schedule(deadline: .now() + .nanoseconds(Int(parts.seconds) * 1_000_000_000 + Int(parts.attoseconds / 1_000_000_000)))
+      timer.schedule(deadline: .now() + timeout.dispatchInterval)
       source.activate()
       timer.activate()
       if result != nil { decideNow() }

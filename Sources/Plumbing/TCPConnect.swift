@@ -5,8 +5,8 @@ import Dispatch
 /// gives up on), as ``ClientConnection`` reads and writes.
 package enum TCPConnect {
   /// A connected, non-blocking socket to `host:port` (a name, IPv4 or IPv6), each address
-  /// tried in turn for up to `timeout`, with TCP keepalive on (idle 10 s, then 3 probes 5 s
-  /// apart) so a peer that vanished without closing is noticed within about half a minute.
+  /// tried in turn for up to `timeout`, with TCP keepalive on
+  /// (``FileDescriptor/noticesVanishedPeers()``).
   ///
   /// The name lookup (`getaddrinfo(3)`) is the one blocking call: the kernel offers no
   /// readiness for it. It runs on a Dispatch worker, never the cooperative pool; a numeric
@@ -68,12 +68,9 @@ package enum TCPConnect {
         return .failure(Errno(rawValue: outcome))
       }
     }
-    var on: CInt = 1, idle: CInt = 10, interval: CInt = 5, count: CInt = 3
-    setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, socklen_t(MemoryLayout<CInt>.size))
-    setsockopt(fd, CInt(IPPROTO_TCP), tcpKeepaliveIdle, &idle, socklen_t(MemoryLayout<CInt>.size))
-    setsockopt(fd, CInt(IPPROTO_TCP), TCP_KEEPINTVL, &interval, socklen_t(MemoryLayout<CInt>.size))
-    setsockopt(fd, CInt(IPPROTO_TCP), TCP_KEEPCNT, &count, socklen_t(MemoryLayout<CInt>.size))
-    return .success(FileDescriptor(rawValue: fd))
+    let socket = FileDescriptor(rawValue: fd)
+    socket.noticesVanishedPeers()
+    return .success(socket)
   }
 
   /// Waits for a connect in progress on `fd`: 0 once connected, else its error (`ETIMEDOUT`

@@ -421,14 +421,7 @@ import Testing
     let error = Pipe()
     process.standardError = error
     process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    try await Task.sleep(for: .seconds(1))
-    process.terminate()
-    let message = try await offThePool {
-      let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      process.waitForExit()
-      return message
-    }
+    let message = try await Self.errorOutput(of: process, from: error, after: .seconds(1))
     let path = try #require(message.components(separatedBy: "--regions ").dropFirst().first?.split(separator: ";").first, "\(message)")
     #expect(path.hasPrefix("/") && FileManager.default.fileExists(atPath: String(path)), "\(message)")
   }
@@ -445,16 +438,21 @@ import Testing
     process.standardOutput = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
     let error = Pipe()
     process.standardError = error
+    let message = try await Self.errorOutput(of: process, from: error, after: .seconds(2))
+    guard !message.contains("using gpsd on") else { return }
+    #expect(message.contains("so this is a simulated drive in real time, not a receiver, shown with --heading --visits"), "\(message)")
+  }
+
+  /// What `process` says on standard error (`error`) when it is stopped `after` its start.
+  static func errorOutput(of process: Process, from error: Pipe, after: Duration) async throws -> String {
     try process.run()
-    try await Task.sleep(for: .seconds(2))
+    try await Task.sleep(for: after)
     process.terminate()
-    let message = try await offThePool {
+    return try await offThePool {
       let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
       process.waitForExit()
       return message
     }
-    guard !message.contains("using gpsd on") else { return }
-    #expect(message.contains("so this is a simulated drive in real time, not a receiver, shown with --heading --visits"), "\(message)")
   }
 }
 
