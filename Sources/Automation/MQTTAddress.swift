@@ -24,7 +24,7 @@ public struct MQTTAddress: Hashable, Sendable, CustomStringConvertible {
       case .notMQTT: "it is not mqtt://[USER:PASSWORD@]HOST[:PORT]/PREFIX"
       case .tls:
         "gpsbridge does not speak TLS (mqtts://) itself: publish to a Mosquitto on this machine (mqtt://localhost/PREFIX)"
-          + " that bridges to the TLS broker, as the README's 'A fleet of boxes' shows"
+          + " that bridges to the TLS broker, as the documentation's 'A fleet of boxes' (AFleetOfBoxes.md) shows"
       case .badPort: "its port is not a number from 1 to 65535"
       case .wildcard(let prefix): "its topic prefix '\(prefix)' has a wildcard (+ or #), which MQTT allows only in subscriptions"
       case .emptyPrefix: "it has no topic prefix (like /gpsbridge at its end)"

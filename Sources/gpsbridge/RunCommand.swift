@@ -62,7 +62,7 @@ extension RunOptions {
       }.attached(to: "--gpsd").completing(.words(["json", "libgps"])),
       .flag(
         "--json", \.options.json,
-        help: "One JSON object per line, for other programs (the format is in the README under \"Output format\")."),
+        help: "One JSON object per line, for other programs (the format: the documentation's \"Output format\", OutputFormat.md)."),
       .flag("--heading", \.options.heading, help: "Also report headings (course over ground, or HDT/THS)."),
       CommandOption(names: ["--region"], value: "<id,lat,lon,radius>", help: "Monitor a circular region (radius in metres). Repeatable.") {
         draft, value throws(UsageError) in

@@ -10,8 +10,7 @@ import Testing
   .serialized, .timeLimit(.minutes(4)), .enabled(if: Broker.mosquitto != nil && Broker.subscriber != nil, "mosquitto is not installed"))
 struct ReadmeAutomationTests {
   static func section(_ title: String) throws -> String {
-    let readme = try String(contentsOf: fixturesDirectory.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
-    return readme.components(separatedBy: "## \(title)\n").dropFirst().first?.components(separatedBy: "\n## ").first ?? ""
+    try Documentation.section(title)
   }
 
   /// The lines of the section's code blocks.

@@ -2,13 +2,12 @@ import Foundation
 import TestHelpers
 import Testing
 
-/// The README's "Corrections (RTK)": its try-it lines run as written (on free ports, in a
+/// The documentation's "Corrections (RTK)": its try-it lines run as written (on free ports, in a
 /// scratch directory) reach RTK fixed, and `gpsbridge ntrip` lists str2str's mountpoint.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct ReadmeCorrectionsTests {
   static func section() throws -> String {
-    let readme = try String(contentsOf: fixturesDirectory.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
-    return readme.components(separatedBy: "## Corrections (RTK)").dropFirst().first?.components(separatedBy: "\n## ").first ?? ""
+    try Documentation.section("Corrections (RTK)")
   }
 
   @Test(.enabled(if: Caster.str2str != nil, "str2str is not installed (Debian: rtklib)"))

@@ -25,9 +25,7 @@ struct ReadmeLibraryCorrectionsTests {
 
   @Test func theExampleIsTheReadmes() throws {
     let here = URL(fileURLWithPath: #filePath)
-    let readme = try String(
-      contentsOf: here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("README.md"), encoding: .utf8)
+    let readme = try Documentation.text()
     let block = try #require(
       readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "\n```")[0] }
         .first { $0.contains("NTRIPClient(") })

@@ -137,7 +137,6 @@ struct ReplacingGPSDTests {
         && FileManager.default.fileExists(atPath: "/lib/systemd/system/gpsd.socket") && Installed.path("gpspipe") != nil,
       "needs root allowed to make mount and network namespaces, systemd and Debian's gpsd (Debian: systemd gpsd gpsd-clients util-linux)"))
   func theReadmesReplacingGPSDSectionWorksAsWritten() async throws {
-    let root = Served.fixtures.deletingLastPathComponent()
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Support/replacing-gpsd.sh")
     let scratch = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("gpsbridge-replacing-gpsd-\(getpid())")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -148,7 +147,7 @@ struct ReplacingGPSDTests {
       URL(fileURLWithPath: "/usr/bin/timeout"),
       [
         "-s", "INT", "200", Installed.path("unshare")!, "--mount", "--net", "--propagation", "private", "sh", script.path,
-        Gpsbridge.executable, root.appendingPathComponent("README.md").path, scratch.path,
+        Gpsbridge.executable, try Documentation.file(holding: "Replacing gpsd").path, scratch.path,
       ], timeout: 230)
     #expect(result.status == 0 && result.output.hasSuffix("OK\n"), "\(result.output)\n\(result.error)")
     #expect(result.output.contains("served as user gpsbridge"), "\(result.output)")

@@ -3,7 +3,7 @@ import GPSLocation
 import GPSLocationTestSupport
 import Testing
 
-// The README's test snippet, exactly as printed there (`theReadmesTestSnippetIsThisFile`
+// The documentation's test snippet (The LocationManager on Linux), exactly as printed there (`theReadmesTestSnippetIsThisFile`
 // holds them equal): it must run as a newcomer pastes it.
 
 @Test func theFeatureSeesTheLocationItIsGiven() async {
@@ -30,9 +30,10 @@ import Testing
 @Suite struct ReadmeTestSnippetTests {
   @Test func theReadmesTestSnippetIsThisFile() throws {
     let here = URL(fileURLWithPath: #filePath)
+    // (Read here, not through TestHelpers' Documentation: this file starts as the snippet does.)
+    let repository = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let readme = try String(
-      contentsOf: here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("README.md"), encoding: .utf8)
+      contentsOf: repository.appendingPathComponent("Sources/GPSLocation/GPSLocation.docc/LocationManagerOnLinux.md"), encoding: .utf8)
     let snippet = try #require(
       readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "\n```")[0] }
         .first { $0.contains("LocationManager.controlled(manager)") })

@@ -219,19 +219,15 @@ extension WatchingTheBoxTests {
 }
 
 extension WatchingTheBoxTests {
-  static let readme = fixturesDirectory.deletingLastPathComponent().appendingPathComponent("README.md")
-
   /// The lines of the README's "Watching the box" section that start with `prefix`.
   static func readmeLines(startingWith prefix: String) throws -> [String] {
-    let text = try String(contentsOf: readme, encoding: .utf8)
-    let section = text.components(separatedBy: "## Watching the box").dropFirst().first?.components(separatedBy: "\n## ").first ?? ""
+    let section = try Documentation.section("Watching the box")
     return section.split(separator: "\n").map(String.init).filter { $0.hasPrefix(prefix) }
   }
 
   /// The README's Prometheus scrape configuration, its port and interval changed for a test.
   static func readmeScrapeConfiguration(port: Int) throws -> String {
-    let text = try String(contentsOf: readme, encoding: .utf8)
-    let section = text.components(separatedBy: "## Watching the box").dropFirst().first ?? ""
+    let section = try Documentation.section("Watching the box")
     let yaml = try #require(section.components(separatedBy: "```yaml\n").dropFirst().first?.components(separatedBy: "```").first)
     return yaml.replacingOccurrences(of: "127.0.0.1:8947", with: "127.0.0.1:\(port)")
       .replacingOccurrences(of: "scrape_interval: 5s", with: "scrape_interval: 1s")
@@ -277,7 +273,7 @@ extension WatchingTheBoxTests {
     #expect(
       await eventually(every: .milliseconds(200)) { (await fetch("/status.json", port: port) ?? "").contains(#""mode":"3D""#) },
       "\(serve.said)")
-    let text = try String(contentsOf: Self.readme, encoding: .utf8)
+    let text = try Documentation.text()
     let jq = try #require(
       text.split(separator: "\n").compactMap { line -> String? in
         guard let start = line.range(of: "`curl -s http://127.0.0.1:8947/status.json | jq") else { return nil }

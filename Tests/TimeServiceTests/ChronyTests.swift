@@ -36,8 +36,7 @@ struct ChronyTests {
 
   /// The README's chrony.conf line for the SOCK refclock, for the socket at `path`.
   static func readmeChronyLine(socket path: String) throws -> String {
-    let readme = try String(
-      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md"), encoding: .utf8)
+    let readme = try Documentation.text()
     let line = try #require(readme.split(separator: "\n").first { $0.hasPrefix("refclock SOCK /run/chrony.gps.sock") })
     return line.replacingOccurrences(of: "/run/chrony.gps.sock", with: path)
   }

@@ -9,9 +9,7 @@ import Testing
   .serialized, .timeLimit(.minutes(2)), .enabled(if: Chronyd.isAvailable, "chrony is not installed, or this is not root (Debian: chrony)"))
 struct ReadmeChronyTests {
   @Test func theThrowAwayChronydTakesTheReceiversTime() async throws {
-    let readme = try String(
-      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("README.md"), encoding: .utf8)
+    let readme = try Documentation.text()
     let start = try #require(readme.range(of: "mkdir -m 700 -p /tmp/chrony-try"))
     let end = try #require(readme[start.lowerBound...].range(of: "\n```"))
     let directory = scratchDirectory("chrony-try-\(UUID().uuidString.prefix(8))").path

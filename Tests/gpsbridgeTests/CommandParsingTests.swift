@@ -144,7 +144,7 @@ import Testing
       ["--mqtt", "mqtts://van7:s3cret@broker.example.org:8883/fleet"],
       "--mqtt takes mqtt://[USER:PASSWORD@]HOST[:PORT]/PREFIX, like mqtt://localhost/gpsbridge; 'mqtts://…@broker.example.org:8883/fleet':"
         + " gpsbridge does not speak TLS (mqtts://) itself: publish to a Mosquitto on this machine (mqtt://localhost/PREFIX)"
-        + " that bridges to the TLS broker, as the README's 'A fleet of boxes' shows."
+        + " that bridges to the TLS broker, as the documentation's 'A fleet of boxes' (AFleetOfBoxes.md) shows."
     ),
     (
       ["--ntrip", "http://user:pw@caster.example.org:2101/BASE1"],

@@ -76,7 +76,7 @@ struct ConfigureProgramTests {
   }
 
   @Test func theReadmesConfigureLinesWorkAsWritten() async throws {
-    let readme = try String(contentsOf: Program.fixtures.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+    let readme = try Documentation.text()
     let lines = readme.split(separator: "\n").map(String.init).filter {
       $0.hasPrefix("gpsbridge configure --device /dev/ttyACM0") || $0.hasPrefix("gpsbridge configure --device /dev/ttyUSB0")
     }.map { $0.components(separatedBy: "   #").first! }

@@ -4,17 +4,16 @@ import Testing
 
 @testable import gpsbridge
 
-/// Every command the README and `--help` show, run as written, except those that need a
+/// Every command the README, the DocC articles and `--help` show, run as written, except those that need a
 /// receiver or a gpsd: in a scratch directory holding `drive.nmea` (made by the README's own
 /// `simulate` example) and `Fixtures/demo.regions.json`, through `sh`, with `gpsbridge` on
 /// the PATH. A command passes when it exits 0, or is still printing when its time is up (a
 /// real-time replay, a server); with nothing on stderr that says Error, and no `null` out of jq.
 @Suite(.serialized, .enabled(if: JQ.isInstalled, "jq is not installed (Debian: jq)"))
 struct ExampleCommandTests {
-  /// The README's `sh` blocks' `gpsbridge` lines and every help page's examples.
+  /// The documentation's `sh` blocks' `gpsbridge` lines and every help page's examples.
   static let commands: [String] = {
-    let readme =
-      (try? String(contentsOf: Program.fixtures.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+    let readme = (try? Documentation.text()) ?? ""
     var lines: [String] = []
     var inShell = false
     for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {

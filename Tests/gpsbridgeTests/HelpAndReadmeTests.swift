@@ -1,10 +1,11 @@
 import Foundation
+import TestHelpers
 import Testing
 
 @testable import gpsbridge
 
 /// The help is made from the option tables the parser reads; these pin what a reader sees, and
-/// that the README lists exactly the options `--help` does.
+/// that the Command line article lists exactly the options `--help` does.
 @Suite struct HelpAndReadmeTests {
   /// Every `--option` named in `text`.
   static func optionNames(in text: some StringProtocol) -> Set<String> {
@@ -38,15 +39,15 @@ import Testing
     }
   }
 
-  /// The README's synopsis block is made from the option tables, as `--help`'s USAGE is: the
-  /// two show the same options, brackets and alternatives.
-  @Test func theReadmesSynopsesAreTheOnesTheOptionTablesMake() throws {
-    let readme = try String(contentsOf: Program.fixtures.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
-    let start = try #require(readme.range(of: "## Command line\n\n```\n"))
-    let end = try #require(readme[start.upperBound...].range(of: "\n```"))
-    let block = String(readme[start.upperBound..<end.lowerBound])
+  /// The documentation's synopsis block ("Command line") is made from the option tables, as
+  /// `--help`'s USAGE is: the two show the same options, brackets and alternatives.
+  @Test func theDocumentedSynopsesAreTheOnesTheOptionTablesMake() throws {
+    let section = try Documentation.section("Command line")
+    let start = try #require(section.range(of: "\n```\n"))
+    let end = try #require(section[start.upperBound...].range(of: "\n```"))
+    let block = String(section[start.upperBound..<end.lowerBound])
     let expected = Help.synopses.joined(separator: "\n")
-    #expect(block == expected, "the README's block should be:\n\(expected)")
+    #expect(block == expected, "the Command line article's block should be:\n\(expected)")
     // And --help's USAGE is the same synopsis, wrapped for a terminal.
     for topic in HelpTopic.allCases {
       let usage = Help.page(topic).usage.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
@@ -56,15 +57,12 @@ import Testing
     }
   }
 
-  @Test func theReadmeListsExactlyTheOptionsOfTheHelp() throws {
-    let readme = try String(contentsOf: Program.fixtures.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
-    let start = try #require(readme.range(of: "## Command line"))
-    let end = try #require(readme[start.upperBound...].range(of: "\n## "))
-    let section = readme[start.upperBound..<end.lowerBound]
+  @Test func theCommandLineArticleListsExactlyTheOptionsOfTheHelp() throws {
+    let section = try Documentation.section("Command line")
     let help = HelpTopic.allCases.map { Help.text($0) }.joined(separator: "\n")
     let inHelp = Self.optionNames(in: help).subtracting(["--help", "--version"])
     let inReadme = Self.optionNames(in: section).subtracting(["--help", "--version"])
-    #expect(inReadme.subtracting(inHelp).sorted() == [], "in the README but not in --help")
-    #expect(inHelp.subtracting(inReadme).sorted() == [], "in --help but not in the README's Command line section")
+    #expect(inReadme.subtracting(inHelp).sorted() == [], "in the Command line article but not in --help")
+    #expect(inHelp.subtracting(inReadme).sorted() == [], "in --help but not in the Command line article")
   }
 }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The README's "Replacing gpsd" section, run as written on a real systemd, in a sandbox: new
+# The "Replacing gpsd" section (the "Serving gpsd clients" article), run as written on a real systemd, in a sandbox: new
 # mount and network namespaces (unshare -m -n), in which /etc and /usr/local are overlays
 # (useradd and the unit files change nothing outside) and /run is fresh, and a cgroup of its
 # own (systemd moves the processes of the cgroup it starts in into an init.scope: started in
@@ -11,7 +11,7 @@
 # pseudo-terminals given to dialout, as udev gives serial ports; the README's device paths
 # are replaced by theirs. Debian's own gpsd.socket and gpsd.service are the package's files.
 #
-#   timeout -s INT 200 unshare -m -n --propagation private sh replacing-gpsd.sh GPSBRIDGE README SCRATCH
+#   timeout -s INT 200 unshare -m -n --propagation private sh replacing-gpsd.sh GPSBRIDGE ARTICLE SCRATCH
 #
 # Prints what it checks; exits 1 at the first thing that is not as the README says.
 set -eu
@@ -87,7 +87,7 @@ done
 chmod 777 /run/manager/systemd/notify
 
 # The README's commands: its code blocks (not sh ones) in the section, translated.
-section=$(awk '/^### Replacing gpsd/ { on = 1; next } /^##/ { on = 0 } on' "$readme")
+section=$(awk '/^##+ Replacing gpsd$/ { on = 1; next } /^##/ { on = 0 } on' "$readme")
 commands=$(printf '%s\n' "$section" | awk '/^```/ { if (inside) inside = 0; else inside = ($0 == "```") ? 1 : 2; next } inside == 1')
 translate() { sed -e 's/^sudo //' -e 's/| sudo /| /' -e 's/|| sudo /|| /' -e 's/systemctl /systemctl --user /' -e 's#/etc/systemd/system/#/etc/systemd/user/#'; }
 
@@ -121,7 +121,7 @@ done
 
 say "After Scripts/install /usr/local (the built program in its place), the README's unit commands"
 install -D -m 0755 "$gpsbridge" /usr/local/bin/gpsbridge
-cd "$(dirname "$readme")"
+cd "$(dirname "$0")/../../.."  # the repository, where the commands find Scripts/systemd
 printf '%s\n' "$commands" | grep -v 'gpsd.socket gpsd.service' | translate \
   | sed -e "s#/dev/serial/by-id/[^\"]*#$dev/first#" | while read -r line; do
   echo "\$ $line"
