@@ -69,7 +69,7 @@ extension GPSDServer {
   /// the reports, only while some client watches them.
   func clientsChanged() {
     var wanted: Receiver.Interests = []
-    for client in clients.values {
+    for client in clients {
       if client.watch.wantsSentences { wanted.insert(.sentences) }
       if client.watch.wantsBytes { wanted.insert(.bytes) }
     }

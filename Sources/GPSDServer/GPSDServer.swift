@@ -104,13 +104,9 @@ public final class GPSDServer: @unchecked Sendable {
   private var listeners: [FileDescriptor] = []
   private var acceptSources: [any DispatchSourceRead] = []
   private var idleTimer: (any DispatchSourceTimer)?
-  var clients: [Int: Client] = [:]
-  /// Clients told why they are closed, whose last bytes are read until they hang up (or a
-  /// moment passes): they hold no slot.
-  private var leaving: [Int: Client] = [:]
-  private var nextClient = 0
-  /// Where every client's requests are read (one at a time, on `queue`).
-  private let readBuffer = ReadBuffer()
+  /// The clients, their slots and queues (see ``ClientRegistry``).
+  private var registry: ClientRegistry<GPSDSession>
+  var clients: Dictionary<Int, Client>.Values { registry.clients }
   /// The receivers served, in the order they first appeared; a receiver that went away
   /// stays listed (not present) so it keeps its place.
   private var receivers: [Served] = []
@@ -175,6 +171,8 @@ public final class GPSDServer: @unchecked Sendable {
 
   public init(configuration: Configuration = .init()) {
     self.configuration = configuration
+    registry = ClientRegistry(queue: queue, maximumClients: configuration.maximumClients, queueLimit: configuration.queueLimit)
+    registry.onLeave = { [unowned self] _ in clientsChanged() }
   }
 
   deinit {
@@ -234,7 +232,10 @@ public final class GPSDServer: @unchecked Sendable {
   public var statistics: Counters {
     queue.sync {
       var counters = self.counters
-      counters.watchers = clients.values.filter(\.watch.enable).count
+      counters.clients = registry.count
+      counters.connections = registry.connections
+      counters.dropped = registry.dropped
+      counters.watchers = clients.filter(\.watch.enable).count
       return counters
     }
   }
@@ -278,11 +279,7 @@ public final class GPSDServer: @unchecked Sendable {
       listeners.removeAll()
       idleTimer?.cancel()
       idleTimer = nil
-      for client in clients.values { client.close() }
-      for client in leaving.values { client.close() }
-      clients.removeAll()
-      leaving.removeAll()
-      counters.clients = 0
+      registry.closeAll()
     }
   }
 
@@ -359,7 +356,7 @@ public final class GPSDServer: @unchecked Sendable {
       broadcast(about: receivers[receiverIndex(path)].path, to: \.wantsSentences)
     case .bytes(let bytes, let path):
       let name = receivers[receiverIndex(path)].path
-      for client in clients.values where client.watch.wantsBytes && client.watch.accepts(name) { send(bytes, to: client) }
+      for client in clients where client.watch.wantsBytes && client.watch.accepts(name) { send(bytes, to: client) }
     case .regionReport(let object, let path):
       reports.write(object)
       reports.append(ascii: 0x0D)
@@ -381,40 +378,32 @@ public final class GPSDServer: @unchecked Sendable {
   /// `wants` it and takes that receiver.
   private func broadcast(about path: String, to wants: (GPSDWatch) -> Bool) {
     guard !reports.bytes.isEmpty else { return }
-    for client in clients.values where wants(client.watch) && client.watch.accepts(path) { send(reports.bytes, to: client) }
+    for client in clients where wants(client.watch) && client.watch.accepts(path) { send(reports.bytes, to: client) }
   }
 
   // MARK: Clients
 
   private func acceptWaiting(on listener: FileDescriptor, control: Bool) {
-    while let socket = try? listener.accept() {
-      if control {
-        answerControl(socket)
-        continue
-      }
-      counters.connections += 1
-      let id = nextClient
-      nextClient += 1
-      // A small send buffer keeps a client's backlog in the queue counted below rather than
-      // in the kernel's, so a client that stops reading is noticed after kilobytes, not megabytes.
-      var sendBuffer: CInt = 65_536
-      setsockopt(socket.rawValue, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<CInt>.size))
-      let client = Client(id: id, socket: socket, queue: queue, buffer: readBuffer)
-      client.start(
-        onBytes: { [weak self] bytes in self?.received(bytes, from: id) },
-        onWritable: { [weak self] in self?.flush(id) },
-        onClosed: { [weak self] in self?.remove(id) })
-      if clients.count >= configuration.maximumClients, !makeRoom() {
-        counters.dropped += 1
-        dismiss(client, saying: "Too many clients: at most \(configuration.maximumClients) at once.")
-        continue
-      }
-      clients[id] = client
-      counters.clients = clients.count
-      var banner = JSONWriter()
-      version.write(into: &banner)
-      send(banner.bytes, to: client)
+    if control {
+      while let socket = try? listener.accept() { answerControl(socket) }
+      return
     }
+    let now = ContinuousClock.now
+    registry.acceptWaiting(
+      on: listener, session: { GPSDSession() },
+      received: { [unowned self] client, bytes in received(bytes, from: client) },
+      // The client that has done least for longest goes to make room, if it has done nothing
+      // for a while (no complete request for the request time-out, or a request incomplete).
+      mayGo: { [configuration] client in
+        !client.watch.enable && (client.incompleteSince != nil || client.lastHeard.duration(to: now) > configuration.requestTimeout)
+      },
+      makeRoom: farewell("Closed to make room for another client: no complete request for a while."),
+      full: farewell("Too many clients: at most \(configuration.maximumClients) at once."),
+      welcome: { [unowned self] client in
+        var banner = JSONWriter()
+        version.write(into: &banner)
+        registry.send(banner.bytes, to: client)
+      })
   }
 
   /// gpsd's control channel (`gpsdctl add /dev/ttyUSB0`): refused, and closed.
@@ -424,48 +413,29 @@ public final class GPSDServer: @unchecked Sendable {
     try? socket.close()
   }
 
-  /// Closes the client that has done least for longest, if one has done nothing for a while
-  /// (no complete request for ``Configuration/requestTimeout``, or a request still
-  /// incomplete), so that a newcomer gets its slot; `false` when every client is busy.
-  private func makeRoom() -> Bool {
-    let now = ContinuousClock.now
-    let idle = clients.values.filter { client in
-      !client.watch.enable && (client.incompleteSince != nil || client.lastHeard.duration(to: now) > configuration.requestTimeout)
-    }
-    guard let oldest = idle.min(by: { $0.lastHeard < $1.lastHeard }) else { return false }
-    counters.dropped += 1
-    dismiss(oldest, saying: "Closed to make room for another client: no complete request for a while.")
-    return true
-  }
-
-  /// Tells `client` why it goes, in gpsd's ERROR report, and lets it go: its slot is free at
-  /// once, its last bytes are read until it hangs up, so it reads the reason, not a reset.
-  private func dismiss(_ client: Client, saying message: String) {
-    remove(client.id)
+  /// gpsd's ERROR report of `message`: why a client is let go.
+  private func farewell(_ message: String) -> [UInt8] {
     var farewell = JSONWriter()
     GPSDReport.error(.init(message: message)).write(into: &farewell)
-    _ = client.queue(farewell.bytes, limit: configuration.queueLimit)
-    client.shutDownSending()
-    client.leavingSince = .now
-    leaving[client.id] = client
+    return farewell.bytes
   }
 
-  private func received(_ bytes: UnsafeRawBufferPointer, from id: Int) {
-    guard let client = clients[id] else { return }  // a leaving client's bytes are dropped
-    client.requests.append(bytes)
+  /// Tells `client` why it goes, in gpsd's ERROR report, and lets it go: it reads the reason,
+  /// not a reset.
+  private func dismiss(_ client: Client, saying message: String, counted: Bool = true) {
+    registry.dismiss(client, farewell: farewell(message), counted: counted)
+  }
+
+  private func received(_ bytes: UnsafeRawBufferPointer, from client: Client) {
+    client.session.requests.append(bytes)
     var reply = JSONWriter()
     var completed = false
-    while let request = client.requests.next() {
+    while let request = client.session.requests.next() {
       completed = true
       answer(request, for: client, into: &reply)
-      guard clients[id] != nil else { return }  // dismissed: its farewell is on its way
+      guard registry.client(client.id) != nil else { return }  // dismissed: its farewell is on its way
     }
-    if completed { client.lastHeard = .now }
-    if client.requests.bufferedByteCount == 0 {
-      client.incompleteSince = nil
-    } else if client.incompleteSince == nil || completed {
-      client.incompleteSince = .now
-    }
+    registry.heard(client, completed: completed, pending: client.session.requests.bufferedByteCount)
     if !reply.bytes.isEmpty { send(reply.bytes, to: client) }
   }
 
@@ -536,7 +506,6 @@ public final class GPSDServer: @unchecked Sendable {
       }
       error("Unrecognized request '\(text.prefix(GPSDRequestReader.maximumEcho))'")
     case .tooLong:
-      counters.dropped += 1
       dismiss(client, saying: "Request too long: more than \(GPSDRequestReader.maximumPending) bytes without a complete request.")
     }
   }
@@ -561,50 +530,20 @@ public final class GPSDServer: @unchecked Sendable {
     return name.isEmpty || !name.allSatisfy({ $0.isLetter }) ? nil : String(name)
   }
 
-  private func send(_ bytes: [UInt8], to client: Client) {
-    guard client.queue(bytes, limit: configuration.queueLimit) else {
-      // It stopped reading: it goes, rather than holding anyone up or growing without bound.
-      counters.dropped += 1
-      close(client)
-      return
-    }
-    flush(client.id)
-  }
-
-  private func flush(_ id: Int) {
-    // A leaving client's farewell may still be on its way.
-    guard let client = clients[id] ?? leaving[id] else { return }
-    if !client.flush() { close(client) }
-  }
-
-  private func close(_ client: Client) {
-    client.close()
-    remove(client.id)
-  }
-
-  private func remove(_ id: Int) {
-    if let client = leaving.removeValue(forKey: id) { client.close() }
-    guard clients.removeValue(forKey: id) != nil else { return }
-    counters.clients = clients.count
-    clientsChanged()
-  }
+  private func send(_ bytes: [UInt8], to client: Client) { registry.send(bytes, to: client) }
 
   /// Once a second: clients silent too long, or stuck on a request that never ends, are
   /// told so and closed; clients told so a moment ago are closed for good.
   private func closeIdleClients() {
     let now = ContinuousClock.now
-    for client in clients.values {
+    for client in Array(clients) {
       if let since = client.incompleteSince, since.duration(to: now) > configuration.requestTimeout {
-        counters.dropped += 1
         dismiss(client, saying: "Request incomplete for \(configuration.requestTimeout): closed.")
       } else if !client.watch.enable, client.lastHeard.duration(to: now) > configuration.idleTimeout {
-        dismiss(client, saying: "No request for \(configuration.idleTimeout): closed.")
+        dismiss(client, saying: "No request for \(configuration.idleTimeout): closed.", counted: false)
       }
     }
-    for client in leaving.values where client.leavingSince.map({ $0.duration(to: now) > .seconds(2) }) ?? true {
-      leaving.removeValue(forKey: client.id)
-      client.close()
-    }
+    registry.sweep(now: now)
   }
 }
 

@@ -47,33 +47,33 @@ package final class HTTPServer: @unchecked Sendable {
   private var listener: FileDescriptor?
   private var acceptSource: (any DispatchSourceRead)?
   private var timer: (any DispatchSourceTimer)?
-  private var clients: [Int: Connection] = [:]
-  /// Clients told why they go, their last bytes read until they hang up (see ``dismiss``).
-  private var leaving: [Int: Connection] = [:]
-  private var nextID = 0
-  private var counters = Counters()
+  /// The clients, their slots and queues (see ``ClientRegistry``).
+  private var registry: ClientRegistry<Session>
+  private var requests = 0
+  private var streams = 0
   private var lastHeartbeat = ContinuousClock.now
-  private let readBuffer = ReadBuffer()
 
-  /// One client: its socket, its half-read request, and whether it follows the event stream.
-  private final class Connection {
-    let id: Int
-    let socket: SocketConnection
+  /// What the server keeps of one client: its half-read request, and whether it follows the
+  /// event stream.
+  private struct Session {
     var reader = HTTPRequestReader()
-    var lastHeard = ContinuousClock.now
-    var incompleteSince: ContinuousClock.Instant?
-    var leavingSince: ContinuousClock.Instant?
     var streams = false
-
-    init(id: Int, socket: SocketConnection) {
-      self.id = id
-      self.socket = socket
-    }
   }
+  private typealias Client = ClientRegistry<Session>.Client
 
   package init(configuration: Configuration, respond: @escaping @Sendable (HTTPRequest, Counters) -> HTTPResponse) {
     self.configuration = configuration
     self.respond = respond
+    registry = ClientRegistry(queue: queue, maximumClients: configuration.maximumClients, queueLimit: configuration.queueLimit)
+    registry.onLeave = { [unowned self] client in
+      if client.session.streams { streams -= 1 }
+    }
+  }
+
+  /// What has happened so far, on the queue.
+  private var counters: Counters {
+    Counters(
+      connections: registry.connections, clients: registry.count, streams: streams, requests: requests, dropped: registry.dropped)
   }
 
   deinit {
@@ -112,12 +112,7 @@ package final class HTTPServer: @unchecked Sendable {
       listener = nil
       timer?.cancel()
       timer = nil
-      for client in clients.values { client.socket.close() }
-      for client in leaving.values { client.socket.close() }
-      clients.removeAll()
-      leaving.removeAll()
-      counters.clients = 0
-      counters.streams = 0
+      registry.closeAll()
     }
   }
 
@@ -125,133 +120,73 @@ package final class HTTPServer: @unchecked Sendable {
   /// without a line end). A client that has not taken the last megabyte is closed.
   package func publish(event data: [UInt8]) {
     queue.async { [self] in
-      guard counters.streams > 0 else { return }
+      guard streams > 0 else { return }
       var message = Array("data: ".utf8)
       message += data
       message += [0x0A, 0x0A]
-      for client in clients.values where client.streams { send(message, to: client) }
+      for client in registry.clients where client.session.streams { registry.send(message, to: client) }
     }
   }
 
   // MARK: Clients
 
   private func acceptWaiting(on listener: FileDescriptor) {
-    while let socket = try? listener.accept() {
-      counters.connections += 1
-      let id = nextID
-      nextID += 1
-      // A small send buffer keeps a client's backlog in the queue counted here rather than in
-      // the kernel's, so a page that stops reading is noticed after kilobytes, not megabytes.
-      var sendBuffer: CInt = 65_536
-      setsockopt(socket.rawValue, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<CInt>.size))
-      let connection = Connection(id: id, socket: SocketConnection(socket: socket, queue: queue, buffer: readBuffer))
-      connection.socket.start(
-        onBytes: { [weak self] bytes in self?.received(bytes, from: id) },
-        onWritable: { [weak self] in self?.flush(id) },
-        onClosed: { [weak self] in self?.remove(id) })
-      if clients.count >= configuration.maximumClients, !makeRoom() {
-        counters.dropped += 1
-        dismiss(connection, with: .text(.serviceUnavailable, "Too many clients: at most \(configuration.maximumClients) at once."))
-        continue
-      }
-      clients[id] = connection
-      counters.clients = clients.count
-    }
+    registry.acceptWaiting(
+      on: listener, session: { Session() },
+      received: { [unowned self] client, bytes in received(bytes, from: client) },
+      // The client that has done least for longest goes to make room: one not following the
+      // event stream, and either idle (nothing being sent to it: a kept-alive connection
+      // between requests, or one that never asked anything) or dribbling a request. Idle
+      // connections would otherwise hold every slot until their idle time-out, and the page
+      // and `/metrics` answer 503 meanwhile.
+      mayGo: { client in
+        !client.session.streams && (client.incompleteSince != nil || client.connection.unsentByteCount == 0)
+      },
+      makeRoom: farewell(
+        .text(.serviceUnavailable, "Closed to make room for another client: this one was idle, or its request was not coming.")),
+      full: farewell(.text(.serviceUnavailable, "Too many clients: at most \(configuration.maximumClients) at once.")))
   }
 
-  /// Closes the client that has done least for longest, so a newcomer gets its slot: one
-  /// that is not following the event stream and is either idle (nothing being sent to it: a
-  /// kept-alive connection between requests, or one that never asked anything) or dribbling
-  /// a request; `false` when every client is busy. Idle connections would otherwise hold
-  /// every slot until their idle time-out, and the page and `/metrics` answer 503 meanwhile.
-  private func makeRoom() -> Bool {
-    let idle = clients.values.filter { client in
-      !client.streams && (client.incompleteSince != nil || client.socket.unsentByteCount == 0)
-    }
-    guard let oldest = idle.min(by: { $0.lastHeard < $1.lastHeard }) else { return false }
-    counters.dropped += 1
-    dismiss(
-      oldest, with: .text(.serviceUnavailable, "Closed to make room for another client: this one was idle, or its request was not coming."))
-    return true
-  }
-
-  private func received(_ bytes: UnsafeRawBufferPointer, from id: Int) {
-    guard let client = clients[id], !client.streams else { return }  // a stream's client has nothing more to ask
-    client.reader.append(bytes)
+  private func received(_ bytes: UnsafeRawBufferPointer, from client: Client) {
+    guard !client.session.streams else { return }  // a stream's client has nothing more to ask
+    client.session.reader.append(bytes)
     var completed = false
-    while let outcome = client.reader.next() {
+    while let outcome = client.session.reader.next() {
       switch outcome {
       case .failure(let refusal):
-        counters.dropped += 1
-        dismiss(client, with: .text(refusal.status, refusal.reason))
+        registry.dismiss(client, farewell: farewell(.text(refusal.status, refusal.reason)), counted: true)
         return
       case .success(let request):
         completed = true
-        counters.requests += 1
+        requests += 1
         answer(request, for: client)
-        guard clients[id] != nil, !client.streams else { return }
+        guard registry.client(client.id) != nil, !client.session.streams else { return }
       }
     }
-    if completed { client.lastHeard = .now }
-    if client.reader.bufferedByteCount == 0 {
-      client.incompleteSince = nil
-    } else if client.incompleteSince == nil || completed {
-      client.incompleteSince = .now
-    }
+    registry.heard(client, completed: completed, pending: client.session.reader.bufferedByteCount)
   }
 
-  private func answer(_ request: HTTPRequest, for client: Connection) {
+  private func answer(_ request: HTTPRequest, for client: Client) {
     var response = respond(request, counters)
     if response.status == .methodNotAllowed { response.extraHeaders.append(("Allow", "GET, HEAD")) }
     let forHead = request.method == .head
     let keepsAlive = request.keepsAlive && response.status == .ok
-    send(response.bytes(forHead: forHead, keepsAlive: keepsAlive, server: configuration.serverName), to: client)
-    guard clients[client.id] != nil else { return }
+    registry.send(response.bytes(forHead: forHead, keepsAlive: keepsAlive, server: configuration.serverName), to: client)
+    guard registry.client(client.id) != nil else { return }
     if response.isEventStream, !forHead {
-      client.streams = true
-      counters.streams += 1
+      client.session.streams = true
+      streams += 1
       // The browser's first event comes at once, not at the next publish.
-      send(Array("retry: 2000\n\n".utf8), to: client)
+      registry.send(Array("retry: 2000\n\n".utf8), to: client)
     } else if !keepsAlive {
-      client.socket.shutDownSending()
-      remove(client.id, closing: false)
-      client.leavingSince = .now
-      leaving[client.id] = client
+      registry.finish(client)
     }
   }
 
-  /// Answers `response` and lets the client go: its slot is free at once, its last bytes are
-  /// read until it hangs up, so it reads the answer rather than a reset.
-  private func dismiss(_ client: Connection, with response: HTTPResponse) {
-    remove(client.id, closing: false)
-    _ = client.socket.queue(
-      response.bytes(forHead: false, keepsAlive: false, server: configuration.serverName), limit: configuration.queueLimit)
-    client.socket.shutDownSending()
-    client.leavingSince = .now
-    leaving[client.id] = client
-  }
-
-  private func send(_ bytes: [UInt8], to client: Connection) {
-    guard client.socket.queue(bytes, limit: configuration.queueLimit) else {
-      // It stopped reading: it goes, rather than holding anything up or growing without bound.
-      counters.dropped += 1
-      remove(client.id)
-      return
-    }
-    flush(client.id)
-  }
-
-  private func flush(_ id: Int) {
-    guard let client = clients[id] ?? leaving[id] else { return }
-    if !client.socket.flush() { remove(id) }
-  }
-
-  private func remove(_ id: Int, closing: Bool = true) {
-    if let client = leaving.removeValue(forKey: id) { client.socket.close() }
-    guard let client = clients.removeValue(forKey: id) else { return }
-    if closing { client.socket.close() }
-    if client.streams { counters.streams -= 1 }
-    counters.clients = clients.count
+  /// `response`, for a client let go: its slot is free at once, its last bytes are read until
+  /// it hangs up, so it reads the answer rather than a reset.
+  private func farewell(_ response: HTTPResponse) -> [UInt8] {
+    response.bytes(forHead: false, keepsAlive: false, server: configuration.serverName)
   }
 
   /// Once a second: requests left incomplete too long are answered 408 and closed, kept-alive
@@ -259,21 +194,19 @@ package final class HTTPServer: @unchecked Sendable {
   /// and event streams hear a heartbeat now and then.
   private func tick() {
     let now = ContinuousClock.now
-    for client in clients.values where !client.streams {
+    for client in Array(registry.clients) where !client.session.streams {
       if let since = client.incompleteSince, since.duration(to: now) > configuration.requestTimeout {
-        counters.dropped += 1
-        dismiss(client, with: .text(.requestTimeout, "The request stayed incomplete for \(configuration.requestTimeout)."))
+        registry.dismiss(
+          client, farewell: farewell(.text(.requestTimeout, "The request stayed incomplete for \(configuration.requestTimeout).")),
+          counted: true)
       } else if client.incompleteSince == nil, client.lastHeard.duration(to: now) > configuration.idleTimeout {
-        remove(client.id)
+        registry.close(client)
       }
     }
-    for client in leaving.values where client.leavingSince.map({ $0.duration(to: now) > .seconds(2) }) ?? true {
-      leaving.removeValue(forKey: client.id)
-      client.socket.close()
-    }
+    registry.sweep(now: now)
     if lastHeartbeat.duration(to: now) >= configuration.heartbeat {
       lastHeartbeat = now
-      for client in clients.values where client.streams { send(Array(": heartbeat\n\n".utf8), to: client) }
+      for client in Array(registry.clients) where client.session.streams { registry.send(Array(": heartbeat\n\n".utf8), to: client) }
     }
   }
 }
