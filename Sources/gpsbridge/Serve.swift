@@ -57,9 +57,11 @@ func serve(_ options: ServeOptions) async -> Int32 {
     + (station.discovery == nil ? [] : ["every receiver plugged in"]))
     .joined(separator: " and ")
   let said = Shared<ServeStatus?>(nil)
-  let receivers = Station(station) { message in
+  // What is said goes above the status line once it is drawn, to stderr before.
+  let say: @Sendable (String) -> Void = { message in
     if let status = said.withLock({ $0 }) { status.say(message) } else { Terminal.diagnostic(message) }
   }
+  let receivers = Station(station, said: say)
 
   // chrony is asked now and then whether it uses the time fed (when chronyc is there to ask).
   // Regions and visits on the box (--regions, --visits), and where they go (--mqtt).
@@ -76,9 +78,7 @@ func serve(_ options: ServeOptions) async -> Int32 {
   do {
     outlets = try ActionOutlets(
       mqtt: options.zones.mqtt.configuration, webhooks: options.zones.webhooks, sendsLocations: false,
-      say: { message in
-        if let status = said.withLock({ $0 }) { status.say(message) } else { Terminal.diagnostic(message) }
-      })
+      say: say)
   } catch {
     Terminal.diagnostic("Error: --webhook: \(error)")
     return 1
@@ -91,8 +91,8 @@ func serve(_ options: ServeOptions) async -> Int32 {
   // `?TIMESERVICE;` answers what the time service has measured so far.
   configuration.extraRequests["TIMESERVICE"] = { receivers.timeServiceReport(chrony: chrony?.latest) }
   // A correction stream (--ntrip) is listed in ?DEVICES with its health, as gpsd lists its own.
-  let correctionStreams = Shared<[NTRIPClient]>([])
-  configuration.extraDevices = { correctionStreams.withLock { $0 }.map(\.gpsdDevice) }
+  let corrections = options.corrections.configuration.map { CorrectionStreams($0, said: say) }
+  configuration.extraDevices = { corrections?.clients.map(\.gpsdDevice) ?? [] }
   let server = GPSDServer(configuration: configuration)
   let listening: String
   if let sockets = handedOver {
@@ -169,36 +169,33 @@ func serve(_ options: ServeOptions) async -> Int32 {
     }
   }
   defer { watchdog?.cancel() }
-  do {
-    try await receivers.run { member in
-      sayWhatHappens(to: member.receiver, name: member.name, status: status)
-      // RTK corrections to the receiver (--ntrip names one receiver), for as long as it is served.
-      let client = options.corrections.configuration.map { configuration in
-        NTRIPClient(configuration, receiver: member.receiver, said: { status.say($0) })
-      }
-      let corrections = client.map { client in
-        status.say("gpsbridge: corrections for \(member.name) from \(client.configuration.address).")
-        return Task {
-          do {
-            try await client.run()
-          } catch {
-            status.say("Error: corrections: \(error)")
-          }
-        }
-      }
-      if let client { correctionStreams.withLock { $0.append(client) } }
-      defer {
-        corrections?.cancel()
-        correctionStreams.withLock { $0.removeAll { $0 === client } }
-      }
-      let following =
-        zones.follows(member.source.device)
-        ? Task { await zones.follow(member.receiver, device: member.source.device, server: server, status: status) } : nil
-      defer { following?.cancel() }
-      await page.following(member.receiver, device: member.source.device, corrections: client) {
-        await server.serve(member.receiver, device: member.source.device, bitsPerSecond: member.source.bitsPerSecond)
-      }
+  // RTK corrections to the receiver (--ntrip names one receiver), for as long as it is served.
+  var streamCorrections: (@Sendable (Station.Member) async throws -> Void)?
+  if let corrections {
+    streamCorrections = { member in
+      let client = corrections.client(for: member)
+      defer { corrections.remove(member) }
+      status.say("gpsbridge: corrections for \(member.name) from \(client.configuration.address).")
+      try await client.run()
     }
+  }
+  let outputs = Station.Outputs(
+    gpsd: { member in
+      await server.serve(member.receiver, device: member.source.device, bitsPerSecond: member.source.bitsPerSecond)
+    },
+    page: { member, serving in
+      let stream = corrections?.client(for: member)
+      await page.following(member.receiver, device: member.source.device, corrections: stream) { await serving() }
+    },
+    corrections: streamCorrections,
+    zones: { member in
+      guard zones.follows(member.source.device) else { return }
+      await zones.follow(member.receiver, device: member.source.device, server: server, status: status)
+    },
+    admitted: { member in sayWhatHappens(to: member.receiver, name: member.name, status: status) },
+    say: { status.say($0) })
+  do {
+    try await receivers.serve(outputs)
   } catch {
     status.say("Error: \(error)")
     return 1
@@ -209,6 +206,34 @@ func serve(_ options: ServeOptions) async -> Int32 {
   await drawing.value
   status.say()
   return receivers.hasStoppedReceiver ? 1 : 0
+}
+
+/// The NTRIP clients of `serve --ntrip`, one for each receiver served while it is served: the
+/// corrections stream into it, the page shows it, `?DEVICES` lists it.
+final class CorrectionStreams: Sendable {
+  let configuration: NTRIPClient.Configuration
+  private let said: @Sendable (String) -> Void
+  private let streams = Shared<[String: NTRIPClient]>([:])
+
+  init(_ configuration: NTRIPClient.Configuration, said: @escaping @Sendable (String) -> Void) {
+    self.configuration = configuration
+    self.said = said
+  }
+
+  /// The client of `member`, made when first asked for.
+  func client(for member: Station.Member) -> NTRIPClient {
+    streams.withLock { streams in
+      if let client = streams[member.name] { return client }
+      let client = NTRIPClient(configuration, receiver: member.receiver, said: said)
+      streams[member.name] = client
+      return client
+    }
+  }
+
+  func remove(_ member: Station.Member) { streams.withLock { _ = $0.removeValue(forKey: member.name) } }
+
+  /// The clients now.
+  var clients: [NTRIPClient] { streams.withLock { $0.sorted { $0.key < $1.key }.map(\.value) } }
 }
 
 /// Says on stderr what happens to `receiver` (named `name`): problems, pauses, notices, and
