@@ -135,6 +135,9 @@ public final class Receiver: Sendable, ReceiverEventSink {
     }
   }
 
+  /// Whether a session is open now (for tests: it opens as a want is declared, or not at all).
+  package var hasOpenSession: Bool { state.withLock { $0.session != nil } }
+
   /// When the open session's queue last turned (its timer ran: every 250 ms while it reads a
   /// serial port); `nil` while no such session is open. A watchdog asks it: a queue that has
   /// stopped turning is the program's own stall, whereas a silent or unplugged receiver is not.

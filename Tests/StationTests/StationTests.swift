@@ -62,7 +62,7 @@ struct StationTests {
     let running = Task {
       try await station.run { member in
         served.withLock { $0.append(member.name) }
-        try? await Task.sleep(for: .seconds(120))
+        await untilCancelled()
       }
     }
     defer { running.cancel() }
