@@ -1,3 +1,5 @@
+import Synchronization
+
 // The few system calls the command line makes itself (standard streams, a capture file, a
 // pseudo-terminal, signals), straight from the C library: the library products do the rest.
 #if canImport(Glibc)
@@ -87,30 +89,14 @@ struct OpenFile: Sendable {
   }
 }
 
-/// A value shared between threads, behind a mutex: the one lock type of the program, a
-/// `pthread_mutex_t` as the library's own (which ThreadSanitizer sees acquired and released,
-/// where it cannot see `Synchronization.Mutex`'s).
-final class Shared<Value>: @unchecked Sendable {
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  private var value: Value
+/// A value shared between threads, behind a mutex.
+final class Shared<Value: Sendable>: Sendable {
+  private let mutex: Mutex<Value>
 
-  init(_ value: Value) {
-    self.value = value
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
-  }
+  init(_ value: Value) { mutex = Mutex(value) }
 
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deallocate()
-  }
-
-  /// Runs `body` with the value, holding the lock.
-  func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    return body(&value)
+  func withLock<Result: Sendable>(_ body: (inout sending Value) -> sending Result) -> Result {
+    mutex.withLock(body)
   }
 }
 
