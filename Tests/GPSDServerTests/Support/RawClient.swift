@@ -83,6 +83,10 @@ final class RawClient: @unchecked Sendable {
     return recv(socket.rawValue, &byte, 1, CInt(MSG_PEEK)) == 0
   }
 
+  /// The lines received whole so far: a server's last line may be cut by the read that ended
+  /// (a full socket sends part of it), and a cut line is not one the server wrote.
+  var completeLines: [String] { complete }
+
   /// The lines received so far, the last one perhaps still incomplete.
   var lines: [String] {
     partial.isEmpty ? complete : complete + [String(decoding: partial, as: UTF8.self)]
