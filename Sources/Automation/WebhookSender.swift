@@ -10,7 +10,7 @@ import Plumbing
 /// twice. The queue is bounded: when full, the oldest event is dropped, counted and said.
 public final class WebhookSender: Sendable {
   public struct Configuration: Sendable {
-    public var url: URL
+    public var url: WebhookURL
     /// Tries per event, the first included.
     public var attempts = 5
     /// The wait before the first retry; it doubles after each.
@@ -25,12 +25,7 @@ public final class WebhookSender: Sendable {
     /// Whether locations go too (significant changes, when those are what the manager reports).
     public var sendsLocations = false
 
-    public init(url: URL) { self.url = url }
-
-    /// Whether `url` can take webhooks: http or https, with a host.
-    public static func accepts(_ url: URL) -> Bool {
-      ["http", "https"].contains(url.scheme?.lowercased() ?? "") && !(url.host ?? "").isEmpty
-    }
+    public init(url: WebhookURL) { self.url = url }
   }
 
   /// What the sender has done so far.
@@ -115,7 +110,7 @@ public final class WebhookSender: Sendable {
       return (full, shared.waiter)
     }
     if full {
-      said("gpsbridge: webhook \(Self.redacted(configuration.url)): \(configuration.queueLimit) events wait already: dropping the oldest.")
+      said("gpsbridge: webhook \(configuration.url.redacted): \(configuration.queueLimit) events wait already: dropping the oldest.")
     }
     waiter?.resume()
   }
@@ -205,7 +200,7 @@ public final class WebhookSender: Sendable {
       defer { shared.lastSaid = problem }
       return shared.lastSaid != problem
     }
-    if new { said("gpsbridge: webhook \(Self.redacted(configuration.url)): \(problem); \(consequence).") }
+    if new { said("gpsbridge: webhook \(configuration.url.redacted): \(problem); \(consequence).") }
   }
 
   /// What went wrong, in a few words: libcurl's own for the rarer causes.
@@ -222,10 +217,5 @@ public final class WebhookSender: Sendable {
 
   /// The URL as messages say it: its scheme, host and port only (a webhook's path often holds
   /// its secret, as Home Assistant's does).
-  public var shownURL: String { Self.redacted(configuration.url) }
-
-  static func redacted(_ url: URL) -> String {
-    let port = url.port.map { ":\($0)" } ?? ""
-    return "\(url.scheme ?? "http")://\(url.host ?? "")\(port)/…"
-  }
+  public var shownURL: String { configuration.url.redacted }
 }

@@ -1,3 +1,5 @@
+import Plumbing
+
 /// Where corrections come from: `ntrip://[USER:PASSWORD@]HOST[:2101]/MOUNTPOINT`. Its
 /// description never shows the password (nor the user): it is what logs, the status page and
 /// `?DEVICES` say.
@@ -24,7 +26,7 @@ public struct NTRIPAddress: Hashable, Sendable, CustomStringConvertible {
   /// `nil` when it is not such an address. IPv6 hosts go in brackets.
   public init?(parsing text: String) {
     var rest = Substring(text)
-    if rest.hasPrefix("ntrip://") { rest = rest.dropFirst("ntrip://".count) } else if rest.contains("://") { return nil }
+    if rest.hasPrefix("ntrip://") { rest = rest.dropFirst("ntrip://".count) } else if rest.includes("://") { return nil }
     guard let slash = rest.firstIndex(of: "/") else { return nil }
     let authority = rest[..<slash]
     let mountpoint = String(rest[rest.index(after: slash)...])

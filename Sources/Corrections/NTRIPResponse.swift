@@ -1,3 +1,5 @@
+import Plumbing
+
 /// What a caster answers to a request, read from its first bytes: a stream (NTRIP 1's
 /// `ICY 200 OK`, or NTRIP 2's `HTTP/1.1 200 OK`, perhaps chunked), its sourcetable (NTRIP 1
 /// answers an unknown mountpoint with it), or a refusal.
@@ -35,7 +37,7 @@ package enum NTRIPResponse: Equatable, Sendable {
       guard let colon = line.firstIndex(of: ":") else { return nil }
       return (line[..<colon].lowercased(), String(line[line.index(after: colon)...]).trimmingCharacters(in: " \t"))
     }
-    let chunked = headers.contains { $0.0 == "transfer-encoding" && $0.1.lowercased().contains("chunked") }
+    let chunked = headers.contains { $0.0 == "transfer-encoding" && $0.1.lowercased().includes("chunked") }
     let contentType = headers.first { $0.0 == "content-type" }?.1.lowercased() ?? ""
     if statusLine.hasPrefix("SOURCETABLE 200") { return (.sourcetable(chunked: false), headEnd.body) }
     guard statusLine.hasPrefix("HTTP/1."), statusLine.count >= 12, let code = Int(statusLine.dropFirst(9).prefix(3)) else {

@@ -33,7 +33,7 @@ public enum NTRIPSourcetableRequest {
         if answer == nil { answer = NTRIPResponse.read(received) }
         if let (response, _) = answer {
           guard case .sourcetable = response else { break }
-          if String(decoding: received.suffix(64), as: UTF8.self).contains("ENDSOURCETABLE") { break }
+          if String(decoding: received.suffix(64), as: UTF8.self).includes("ENDSOURCETABLE") { break }
         }
         switch await connection.receive(within: left) {
         case .bytes(let bytes): received += bytes

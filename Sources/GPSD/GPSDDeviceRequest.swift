@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Plumbing
 
 /// What a `?DEVICE={…}` object asks, read as JSON (so `"b\u0070s"` is `bps`, as gpsd reads
 /// it): which device, and whether it asks to change the device's settings, which a read-only
@@ -22,7 +22,7 @@ package struct GPSDDeviceRequest: Decodable, Sendable, Equatable {
 
   /// Reads a `?DEVICE=` object's text; `nil` when it is no JSON object.
   package init?(json text: String) {
-    guard let request = try? JSONDecoder().decode(Self.self, from: Data(text.utf8)) else { return nil }
+    guard let request = try? JSONValueDecoder.decode(Self.self, from: text.utf8) else { return nil }
     self = request
   }
 }

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Plumbing
 
 /// One JSON object of gpsd's protocol, by its `class`: what a gpsd sends and what
 /// `gpsbridge serve` writes, decoded here (``init(line:)``) and encoded here
@@ -31,66 +31,35 @@ public enum GPSDReport: Hashable, Sendable {
     public var description: String
   }
 
-  private struct Envelope: Decodable {
-    var `class`: String
-  }
-
-  /// Decodes one line. Old gpsd versions' trailing commas (`,]`, `,}`) are tolerated.
+  /// Decodes one line. Old gpsd versions' trailing commas (`,]`, `,}`) are read (see ``JSONValue``).
   public init(line: some Collection<UInt8>) throws(DecodingFailure) {
-    let data = Data(Self.removingTrailingCommas(line))
-    let decoder = JSONDecoder()
     do {
-      let kind = try decoder.decode(Envelope.self, from: data).class
+      let value = try JSONValue(parsing: line)
+      guard case .object(let members) = value, case .string(let kind)? = members["class"] else {
+        throw DecodingFailure(kind: .malformed, description: "not a gpsd report: no class")
+      }
+      func decode<T: Decodable>(_ type: T.Type) throws -> T { try JSONValueDecoder.decode(type, from: value) }
       switch kind {
-      case "VERSION": self = .version(try decoder.decode(Version.self, from: data))
-      case "DEVICES": self = .devices(try decoder.decode(Devices.self, from: data))
-      case "DEVICE": self = .device(try decoder.decode(Device.self, from: data))
-      case "WATCH": self = .watch(try decoder.decode(GPSDWatch.self, from: data))
-      case "TPV": self = .tpv(try decoder.decode(TPV.self, from: data))
-      case "SKY": self = .sky(try decoder.decode(SKY.self, from: data))
-      case "GST": self = .gst(try decoder.decode(GST.self, from: data))
-      case "ATT": self = .att(try decoder.decode(ATT.self, from: data))
-      case "POLL": self = .poll(try decoder.decode(Poll.self, from: data))
-      case "ERROR": self = .error(try decoder.decode(GPSDError.self, from: data))
+      case "VERSION": self = .version(try decode(Version.self))
+      case "DEVICES": self = .devices(try decode(Devices.self))
+      case "DEVICE": self = .device(try decode(Device.self))
+      case "WATCH": self = .watch(try decode(GPSDWatch.self))
+      case "TPV": self = .tpv(try decode(TPV.self))
+      case "SKY": self = .sky(try decode(SKY.self))
+      case "GST": self = .gst(try decode(GST.self))
+      case "ATT": self = .att(try decode(ATT.self))
+      case "POLL": self = .poll(try decode(Poll.self))
+      case "ERROR": self = .error(try decode(GPSDError.self))
       default: self = .unknown(kind)
       }
+    } catch let failure as DecodingFailure {
+      throw failure
     } catch {
       throw DecodingFailure(kind: .malformed, description: "not a gpsd report: \(error)")
     }
     if let field = implausibleField {
       throw DecodingFailure(kind: .outOfRange, description: "\(field) out of range")
     }
-  }
-
-  /// Drops a comma that directly precedes `]` or `}` (whitespace between allowed), outside
-  /// strings: gpsd before 3.18 wrote such commas in some lists.
-  static func removingTrailingCommas(_ line: some Collection<UInt8>) -> [UInt8] {
-    var output: [UInt8] = []
-    output.reserveCapacity(line.count)
-    var strings = JSONStringState()
-    var pendingComma: Int?
-    for byte in line {
-      if strings.consume(byte) {
-        pendingComma = nil
-        output.append(byte)
-        continue
-      }
-      switch byte {
-      case UInt8(ascii: ","):
-        pendingComma = output.count
-        output.append(byte)
-      case UInt8(ascii: "]"), UInt8(ascii: "}"):
-        if let comma = pendingComma { output.remove(at: comma) }
-        pendingComma = nil
-        output.append(byte)
-      case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"):
-        output.append(byte)
-      default:
-        pendingComma = nil
-        output.append(byte)
-      }
-    }
-    return output
   }
 }
 

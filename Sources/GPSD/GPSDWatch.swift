@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Plumbing
 
 /// What one client watches: the `?WATCH` request's settings and the `WATCH` report that
@@ -95,7 +94,7 @@ public struct GPSDWatch: Hashable, Sendable, Codable {
     /// Reads a `?WATCH=` object's text; the error says why not, in gpsd's words.
     public init(json object: some Collection<UInt8>) throws(Invalid) {
       do {
-        self = try JSONDecoder().decode(Change.self, from: Data(object))
+        self = try JSONValueDecoder.decode(Change.self, from: object)
       } catch {
         throw Invalid(description: "Invalid WATCH: \(Self.reason(error))")
       }

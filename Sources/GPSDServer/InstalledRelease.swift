@@ -47,7 +47,7 @@ package enum InstalledRelease {
 
   /// The upstream part of a package's version in dpkg's status file: `3.22` of `3.22-4.1+b1`.
   static func debianVersion(of package: String, in text: String) -> String? {
-    for stanza in text.split(separator: "\n\n") {
+    for stanza in text.pieces(separatedBy: "\n\n") where !stanza.isEmpty {
       let lines = stanza.split(separator: "\n")
       guard lines.contains("Package: \(package)") else { continue }
       guard let version = lines.first(where: { $0.hasPrefix("Version:") }) else { return nil }

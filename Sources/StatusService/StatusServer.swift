@@ -1,5 +1,4 @@
 import Corrections
-import FoundationEssentials
 import GPSDServer
 import Plumbing
 import Station
@@ -207,9 +206,7 @@ public final class StatusServer: Sendable {
   }
 
   static func json(_ status: BoxStatus) -> [UInt8] {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return Array((try? encoder.encode(status)) ?? Data("{}".utf8))
+    (try? JSONValueEncoder.encode(status)) ?? Array("{}".utf8)
   }
 
   // MARK: Answers

@@ -1,10 +1,9 @@
-import FoundationEssentials
 import Plumbing
 
 /// The file-system reads discovery needs, kept apart so the scan reads as policy.
 extension DeviceDiscovery {
   func entries(_ directory: String) -> [String] {
-    (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    FileContents.names(in: directory)
   }
 
   func links(in directory: String) -> [String: String] {
@@ -31,8 +30,8 @@ extension DeviceDiscovery {
   }
 
   func read(_ path: String) -> String? {
-    guard let data = FileManager.default.contents(atPath: path) else { return nil }
-    let text = String(decoding: data, as: UTF8.self)
+    guard let bytes = try? FileContents.bytes(of: path, limit: 65_536) else { return nil }
+    let text = String(decoding: bytes, as: UTF8.self)
     let trimmed = text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()
     return trimmed.isEmpty ? nil : String(trimmed)
   }

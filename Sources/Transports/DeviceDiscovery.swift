@@ -82,7 +82,7 @@ public struct DeviceDiscovery: Sendable {
     let all = devices()
     let saysGPS = all.filter { device in
       let text = ((device.product ?? "") + " " + (device.manufacturer ?? "")).lowercased()
-      return !device.isKnownReceiver && (text.contains("gps") || text.contains("gnss"))
+      return !device.isKnownReceiver && (text.includes("gps") || text.includes("gnss"))
     }
     return all.filter(\.isKnownReceiver) + saysGPS
   }

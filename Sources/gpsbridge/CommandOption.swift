@@ -51,11 +51,9 @@ struct CommandSpec<Draft>: Sendable {
   var positional: (@Sendable (inout Draft, String) throws(UsageError) -> Void)? = nil
 
   /// gpsd's own options that users of gpsd type, and what stands for them here.
-  static var gpsdsOptions: [String: (option: String, hint: String)] {
-    [
-      "--port": ("--listen", "gpsd's -S/--port is OPTION ADDRESS:PORT here, like OPTION 127.0.0.1:2948."),
-      "-S": ("--listen", "gpsd's -S/--port is OPTION ADDRESS:PORT here, like OPTION 127.0.0.1:2948."),
-    ]
+  static var gpsdsOptions: [String: (option: String, hint: @Sendable (String) -> String)] {
+    let listen: @Sendable (String) -> String = { "gpsd's -S/--port is \($0) ADDRESS:PORT here, like \($0) 127.0.0.1:2948." }
+    return ["--port": ("--listen", listen), "-S": ("--listen", listen)]
   }
 
   /// Parses `arguments` into `draft`. Returns `false` when help was asked for instead.
@@ -70,7 +68,7 @@ struct CommandSpec<Draft>: Sendable {
           if name != argument, options.contains(where: { $0.names.contains(name) }) {
             message += " Give its value after a space: \(name) \(argument.dropFirst(name.count + 1))."
           } else if let gpsdWay = Self.gpsdsOptions[name], let meant = options.first(where: { $0.names.contains(gpsdWay.option) }) {
-            message += " " + gpsdWay.hint.replacing("OPTION", with: meant.names.last ?? gpsdWay.option)
+            message += " " + gpsdWay.hint(meant.names.last ?? gpsdWay.option)
           } else if let meant = Suggestion.closest(to: name, among: options.flatMap(\.names) + ["--help"]) {
             message += " Did you mean '\(meant)'?"
           }

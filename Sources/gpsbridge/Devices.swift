@@ -1,4 +1,3 @@
-import FoundationEssentials
 import GPSLocation
 
 /// `gpsbridge devices`: a table of candidate receivers.
@@ -67,8 +66,6 @@ struct DeviceJSON: Encodable {
 
 /// `value` as one line of JSON, its keys sorted so that the same value always reads the same.
 func encodedJSON(_ value: some Encodable) -> String {
-  let encoder = JSONEncoder()
-  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-  // Strings, numbers and booleans cannot fail to encode.
-  return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+  // Strings, whole numbers and booleans cannot fail to encode.
+  (try? JSONCoding.encode(value)) ?? "null"
 }

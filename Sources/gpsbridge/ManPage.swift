@@ -15,7 +15,7 @@ enum ManPage {
     let options = Help.spec(topic) { $0.optionSummaries }
     var lines = [
       ".\\\" Made by 'gpsbridge help --man\(topic == .main ? "" : " " + topic.rawValue)' from its option tables: do not edit.",
-      ".TH \(name(topic).uppercased().replacing("-", with: "\\-")) 1 \"\(date)\" \"gpsbridge \(GPSBridge.version)\" \"User Commands\"",
+      ".TH \(String(name(topic).uppercased().flatMap { $0 == "-" ? "\\-" : String($0) })) 1 \"\(date)\" \"gpsbridge \(GPSBridge.version)\" \"User Commands\"",
       ".SH NAME",
       "\(escape(name(topic))) \\- \(escape(lowercasedFirst(page.overview)))",
       ".SH SYNOPSIS",
@@ -114,7 +114,7 @@ enum ManPage {
   /// Text with roff's special characters escaped: backslashes, hyphens (so they stay minus
   /// signs for copying), and a leading dot or quote.
   static func escape(_ text: String) -> String {
-    var escaped = text.replacing("\\", with: "\\e").replacing("-", with: "\\-")
+    var escaped = String(text.flatMap { $0 == "\\" ? "\\e" : $0 == "-" ? "\\-" : String($0) })
     if escaped.hasPrefix(".") || escaped.hasPrefix("'") { escaped = "\\&" + escaped }
     return escaped
   }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import GPSLocation
 
 #if canImport(Glibc)
@@ -15,15 +14,15 @@ struct RegionFileError: Error, CustomStringConvertible {
 /// engine check them. A problem is named by the region (its place in the list, and its
 /// identifier when it has one), the key, and what was expected: never Swift's own error text.
 func readRegions(_ path: String) throws(RegionFileError) -> [Region] {
-  guard let data = FileManager.default.contents(atPath: path) else {
+  guard let data = try? OpenFile.contents(of: path) else {
     throw RegionFileError(description: "Cannot read the regions file \(path): \(whyUnreadable(path)).")
   }
   let example = #"[{"identifier": "home", "center": {"latitude": 47.3769, "longitude": 8.5417}, "radius": 100}]"#
   let regions: [Region]
   do {
-    regions = try JSONDecoder().decode([Region].self, from: data)
+    regions = try JSONCoding.decode([Region].self, from: data)
   } catch {
-    let identifiers = (try? JSONDecoder().decode([Named].self, from: data))?.map(\.identifier) ?? []
+    let identifiers = (try? JSONCoding.decode([Named].self, from: data))?.map(\.identifier) ?? []
     throw RegionFileError(description: "\(path): \(describe(error, identifiers: identifiers)). A regions file is like \(example).")
   }
   for (index, region) in regions.enumerated() {
@@ -45,6 +44,7 @@ private func name(_ index: Int, _ identifier: String?) -> String {
 
 /// A decoding error in words: which region, which key, what was expected.
 private func describe(_ error: any Error, identifiers: [String?]) -> String {
+  if let error = error as? JSONCoding.SyntaxError { return "not valid JSON (\(error.reason) at byte \(error.offset))" }
   guard let error = error as? DecodingError else { return "\(error)" }
   func place(_ path: [any CodingKey]) -> String {
     guard let index = path.first?.intValue else { return "the file" }

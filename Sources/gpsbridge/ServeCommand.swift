@@ -56,7 +56,7 @@ struct ServeOptions: Equatable {
   static func httpAddress(_ value: String) -> GPSDAddress? {
     if let port = Int(value) { return (1...65535).contains(port) ? GPSDAddress(host: "127.0.0.1", port: port) : nil }
     guard var address = GPSDAddress(parsing: value) else { return nil }
-    let hasPort = value.hasPrefix("[") ? value.contains("]:") : value.contains(":")
+    let hasPort = value.hasPrefix("[") ? value.drop { $0 != "]" }.hasPrefix("]:") : value.contains(":")
     if !hasPort { address.port = StatusServer.defaultPort }
     return address
   }

@@ -154,12 +154,12 @@ enum ShellCompletion {
 
   static func zshSpec(_ option: OptionSummary) -> String {
     let help = option.help.prefix { $0 != "." && $0 != ":" }
-      .replacing("[", with: "(").replacing("]", with: ")")
+      .map { $0 == "[" ? "(" : $0 == "]" ? ")" : $0 }
     let repeated = option.repeats ? "*" : ""
     let names = option.names.count == 1 ? repeated + option.names[0] : "\(repeated){\(option.names.joined(separator: ","))}"
     var spec = "\(names)[\(help)]"
     if option.takesValue {
-      let placeholder = String(option.placeholder.filter { !"<>[]".contains($0) }).replacing(":", with: "-")
+      let placeholder = String(option.placeholder.filter { !"<>[]".contains($0) }.map { $0 == ":" ? "-" : $0 })
       let action: String
       switch option.completion {
       case .none: action = " "
@@ -174,7 +174,7 @@ enum ShellCompletion {
 
   /// `text` in single quotes for zsh (a quote inside becomes `'\''`).
   static func zshQuoted(_ text: String) -> String {
-    "'" + text.replacing("'", with: "'\\''") + "'"
+    "'" + String(text.flatMap { $0 == "'" ? "'\\''" : String($0) }) + "'"
   }
 }
 

@@ -78,8 +78,8 @@ extension CommandSpec {
     var lines: [String] = []
     var line = ""
     for unit in synopsisUnits {
-      for (index, piece) in unit.components(separatedBy: " | ").enumerated() {
-        let word = index == 0 ? piece : "| " + piece
+      for (index, piece) in alternatives(unit).enumerated() {
+        let word = index == 0 ? String(piece) : "| " + piece
         let fits = (lines.isEmpty ? lead : 0) + line.count + 1 + word.count <= width
         if line.isEmpty {
           line = word
@@ -94,4 +94,22 @@ extension CommandSpec {
     lines.append(line)
     return lines
   }
+}
+
+/// `unit` cut at each ` | ` (a bar between spaces: `<rate|auto>` is one piece).
+private func alternatives(_ unit: String) -> [Substring] {
+  var pieces: [Substring] = []
+  var start = unit.startIndex
+  var index = unit.startIndex
+  while index < unit.endIndex {
+    if unit[index...].hasPrefix(" | ") {
+      pieces.append(unit[start..<index])
+      index = unit.index(index, offsetBy: 3)
+      start = index
+    } else {
+      index = unit.index(after: index)
+    }
+  }
+  pieces.append(unit[start...])
+  return pieces
 }

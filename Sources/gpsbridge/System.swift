@@ -62,6 +62,20 @@ struct OpenFile: Sendable {
     }
   }
 
+  /// The whole of the file at `path`, up to `limit` bytes (a larger one is refused: `EFBIG`).
+  static func contents(of path: String, limit: Int = 16 << 20) throws(SystemError) -> [UInt8] {
+    let file = try open(path, O_RDONLY)
+    defer { file.close() }
+    var contents: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let count = try file.read(into: &chunk)
+      if count == 0 { return contents }
+      guard contents.count + count <= limit else { throw SystemError(code: EFBIG) }
+      contents += chunk[0..<count]
+    }
+  }
+
   /// Reads up to `buffer.count` bytes; 0 at the end.
   func read(into buffer: inout [UInt8]) throws(SystemError) -> Int {
     while true {

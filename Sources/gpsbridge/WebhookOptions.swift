@@ -1,5 +1,4 @@
 import Automation
-import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -10,7 +9,7 @@ import FoundationEssentials
 /// Where region and visit events are POSTed (`--webhook`, repeatable): the same option on
 /// `run` and `serve`.
 struct WebhookOptions: Equatable {
-  var urls: [URL] = []
+  var urls: [WebhookURL] = []
   /// A file of CA certificates to trust instead of the system's (`--webhook-ca`).
   var certificateAuthorities: String?
 
@@ -21,7 +20,7 @@ struct WebhookOptions: Equatable {
         help:
           "POST each region and visit event (and significant change) as JSON to <url> (http or https), in order, retried with backoff; each carries an Idempotency-Key. Repeatable."
       ) { draft, value throws(UsageError) in
-        guard let value, let url = URL(string: value), WebhookSender.Configuration.accepts(url) else {
+        guard let value, let url = WebhookURL(string: value) else {
           throw UsageError(
             message: "--webhook takes an http or https URL, like https://ha.example.org/api/webhook/ID; got '\(value ?? "")'.",
             topic: topic)

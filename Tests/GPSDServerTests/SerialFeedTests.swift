@@ -18,7 +18,7 @@ import Testing
       .filter { $0.hasPrefix("$") }
     let capture = try Data(contentsOf: fixture)
     let playing = Task(executorPreference: DedicatedExecutor.own()) { await pty.play(capture) }
-    try await offThePool { client.readBlocking(for: 20) { lines in lines.filter { $0.hasPrefix("$") }.count >= 200 } }
+    _ = try await offThePool { client.readBlocking(for: 20) { lines in lines.filter { $0.hasPrefix("$") }.count >= 200 } }
     // Whole lines only: under load the socket fills and the read may end inside a sentence.
     let lines = client.completeLines.filter { $0.hasPrefix("$") }.map { $0.trimmingCharacters(in: .newlines) }
     await playing.value
