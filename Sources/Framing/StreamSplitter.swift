@@ -95,27 +95,25 @@ public struct StreamSplitter: Sendable {
     Self.contains(syncs.0, or: syncs.1, in: bytes)
   }
 
-  /// Whether `bytes` hold `first` or `second`: eight bytes a word, four words a turn, each
-  /// word tested for a byte equal to either with the "has a zero byte" identity (exact as a
-  /// yes or no), so this stdlib-only module scans at about `memchr`'s speed.
+  /// Whether `bytes` hold `first` or `second`: 64 bytes a turn, as four 16-byte vectors
+  /// compared with both at once (the baseline x86-64 and arm64 vector units do this in a few
+  /// instructions), so this stdlib-only module scans at about `memchr`'s speed.
   static func contains(_ first: UInt8, or second: UInt8, in bytes: UnsafeRawBufferPointer) -> Bool {
     guard let base = bytes.baseAddress else { return false }
     let count = bytes.count
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    let a = ones &* UInt64(first), b = ones &* UInt64(second)
-    @inline(__always) func holds(_ word: UInt64) -> UInt64 {
-      let x = word ^ a, y = word ^ b
-      return ((x &- ones) & ~x | (y &- ones) & ~y) & highs
+    let a = SIMD16<UInt8>(repeating: first), b = SIMD16<UInt8>(repeating: second)
+    @inline(__always) func holds(_ offset: Int) -> SIMDMask<SIMD16<Int8>> {
+      let word = base.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
+      return (word .== a) .| (word .== b)
     }
     var offset = 0
-    while offset + 32 <= count {
-      let w0 = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-      let w1 = base.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)
-      let w2 = base.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)
-      let w3 = base.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)
-      if holds(w0) | holds(w1) | holds(w2) | holds(w3) != 0 { return true }
-      offset += 32
+    while offset + 64 <= count {
+      if any(holds(offset) .| holds(offset + 16) .| holds(offset + 32) .| holds(offset + 48)) { return true }
+      offset += 64
+    }
+    while offset + 16 <= count {
+      if any(holds(offset)) { return true }
+      offset += 16
     }
     while offset < count {
       let byte = base.load(fromByteOffset: offset, as: UInt8.self)

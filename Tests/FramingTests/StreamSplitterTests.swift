@@ -42,6 +42,32 @@ import Testing
     #expect(Self.rtcm.messageNumber == 1005)
   }
 
+  /// The scan that lets all-NMEA input pass without splitting finds a frame's first byte
+  /// wherever it is: in any of a vector's lanes, in the tail shorter than a vector, in pieces
+  /// of every length; and bytes one bit away from either are no frame's start.
+  @Test func aFramesFirstByteIsFoundAtEveryPlaceOfEveryLength() {
+    let splitter = StreamSplitter()
+    for length in 0...150 {
+      var bytes = (0..<length).map { UInt8(ascii: "A") &+ UInt8($0 % 26) }
+      bytes.withUnsafeBytes { #expect(!splitter.mayHoldFrames($0), "\(length) bytes of text") }
+      for nearMiss: UInt8 in [0xB4, 0xB7, 0xF5, 0x35, 0xD2, 0xD7, 0x53, 0x93] where length > 0 {
+        bytes[length / 2] = nearMiss
+        bytes.withUnsafeBytes { #expect(!splitter.mayHoldFrames($0), "\(nearMiss) in \(length) bytes") }
+        bytes[length / 2] = UInt8(ascii: "A")
+      }
+      for place in 0..<length {
+        for sync: UInt8 in [0xB5, 0xD3] {
+          bytes[place] = sync
+          // Offset by one too: the scan's loads need not be aligned.
+          ([0x41] + bytes).withUnsafeBytes { raw in
+            #expect(splitter.mayHoldFrames(UnsafeRawBufferPointer(rebasing: raw[1...])), "\(sync) at \(place) of \(length)")
+          }
+          bytes[place] = UInt8(ascii: "A") &+ UInt8(place % 26)
+        }
+      }
+    }
+  }
+
   @Test func aStartThatIsNoFrameIsTextAndNothingAfterItIsLost() {
     var corrupted = Self.ackBytes
     corrupted[8] ^= 0xFF  // the checksum
