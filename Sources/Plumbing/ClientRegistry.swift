@@ -81,6 +81,7 @@ package final class ClientRegistry<Session> {
         },
         onWritable: { [weak self] in self?.flush(id) },
         onClosed: { [weak self] in self?.remove(id) })
+      if members.count >= maximumClients { removeDeparted() }
       if members.count >= maximumClients {
         if let oldest = members.values.filter(mayGo).min(by: { $0.lastHeard < $1.lastHeard }) {
           dismiss(oldest, farewell: makeRoom, counted: true)
@@ -94,6 +95,13 @@ package final class ClientRegistry<Session> {
       members[id] = client
       welcome(client)
     }
+  }
+
+  /// Removes the members whose peer has closed its end though its end of file has not been
+  /// read yet: a client that left holds no slot a newcomer needs (a program that checks the
+  /// port is open, then connects its 64 clients, left one of them turned away).
+  private func removeDeparted() {
+    for (id, client) in members where client.connection.peerHasClosed { remove(id) }
   }
 
   /// Notes what a client's bytes made of its requests: `completed` whether one or more were

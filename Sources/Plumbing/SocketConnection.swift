@@ -69,6 +69,16 @@ package final class SocketConnection: @unchecked Sendable {
     liveSources = 2
   }
 
+  /// Whether the peer has gone, asked of the socket now (a look at what waits to be read,
+  /// without taking it or waiting): nothing left but the end of file, or a reset (a peer that
+  /// closes with our bytes unread resets the connection).
+  package var peerHasClosed: Bool {
+    guard !isClosed else { return true }
+    var byte: UInt8 = 0
+    let count = recv(socket.rawValue, &byte, 1, CInt(MSG_PEEK | MSG_DONTWAIT))
+    return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+  }
+
   /// Bytes sent but not yet taken by the socket.
   package var unsentByteCount: Int { outgoing.count - sent }
 

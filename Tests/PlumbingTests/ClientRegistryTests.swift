@@ -30,17 +30,20 @@ struct ClientRegistryTests {
     /// Connects a client and has the registry take it; `mayGo` is its session.
     func connect(mayGo: Bool = true) async throws -> ClientConnection {
       let connection = try await ClientConnection.connect(host: "127.0.0.1", port: port, label: "test")
-      queue.sync {
-        registry.acceptWaiting(
-          on: listening, session: { mayGo },
-          received: { [registry, hear] client, _ in
-            registry.heard(client, completed: true, pending: 0)
-            hear.yield(client.id)
-          },
-          mayGo: { $0.session }, makeRoom: Array("room\n".utf8), full: Array("full\n".utf8),
-          welcome: { [registry] client in registry.send(Array("hi\n".utf8), to: client) })
-      }
+      queue.sync { takeWaiting(mayGo: mayGo) }
       return connection
+    }
+
+    /// Has the registry take the connections waiting; on `queue`.
+    func takeWaiting(mayGo: Bool = true) {
+      registry.acceptWaiting(
+        on: listening, session: { mayGo },
+        received: { [registry, hear] client, _ in
+          registry.heard(client, completed: true, pending: 0)
+          hear.yield(client.id)
+        },
+        mayGo: { $0.session }, makeRoom: Array("room\n".utf8), full: Array("full\n".utf8),
+        welcome: { [registry] client in registry.send(Array("hi\n".utf8), to: client) })
     }
 
     var ids: [Int] { queue.sync { registry.clients.map(\.id).sorted() } }
@@ -73,6 +76,29 @@ struct ClientRegistryTests {
     #expect(server.left.withLock { $0 } == [1])
     #expect(server.queue.sync { (server.registry.connections, server.registry.dropped) } == (3, 1))
     for connection in [first, second, third] { await connection.close() }
+  }
+
+  /// A client that closed holds no slot, even before the server has read its end: a program
+  /// that checked the port with a connection of its own, then connected its clients, had
+  /// the last of them turned away.
+  @Test func aClientThatLeftHoldsNoSlotBeforeItsEndIsRead() async throws {
+    let server = try Server()
+    defer { try? server.listening.close() }
+    let first = try FileDescriptor.connectTCP(host: "127.0.0.1", port: server.port)
+    let second = try FileDescriptor.connectTCP(host: "127.0.0.1", port: server.port)
+    server.queue.sync { server.takeWaiting(mayGo: false) }
+    #expect(server.ids == [0, 1])
+    // The queue is held: the first's end of file cannot be read before the newcomer is taken.
+    let third = try server.queue.sync {
+      try first.close()
+      let third = try FileDescriptor.connectTCP(host: "127.0.0.1", port: server.port)
+      server.takeWaiting(mayGo: false)
+      return third
+    }
+    #expect(server.ids == [1, 2])
+    #expect(server.left.withLock { $0 } == [0])
+    #expect(server.queue.sync { server.registry.dropped } == 0)
+    for socket in [second, third] { try socket.close() }
   }
 
   @Test func whenNoneMayGoTheNewcomerIsTurnedAwayWithItsFarewell() async throws {
