@@ -41,11 +41,13 @@ public struct WebhookURL: Hashable, Sendable, CustomStringConvertible {
     }
     if let portStart {
       let digits = authority[authority.index(after: portStart)...]
-      guard !digits.isEmpty, digits.count <= 5, digits.allSatisfy(\.isASCII), let number = Int(digits), (1...65_535).contains(number)
+      guard !digits.isEmpty, digits.count <= 5, digits.allSatisfy({ ("0"..."9").contains($0) }), let number = Int(digits),
+        (1...65_535).contains(number)
       else { return nil }
       port = number
     }
-    guard !host.isEmpty, host != "[]" else { return nil }
+    // A colon outside brackets is a port's: an IPv6 address without them is no host.
+    guard !host.isEmpty, host != "[]", host.hasPrefix("[") || !host.contains(":") else { return nil }
     absoluteString = string
     self.scheme = scheme
     self.host = String(host)

@@ -29,11 +29,13 @@ package enum JSONValue: Hashable, Sendable {
   /// The deepest nesting of arrays and objects read.
   package static let depthLimit = 64
 
-  /// Reads `bytes` as one JSON text: a value, with only whitespace around it.
+  /// Reads `bytes` as one JSON text: a value, with only whitespace around it (and a UTF-8
+  /// byte-order mark before it, which some editors write and Foundation's reader skips).
   package init(parsing bytes: some Collection<UInt8>) throws(SyntaxError) {
     let contiguous = Array(bytes)
     self = try contiguous.withUnsafeBufferPointer { buffer throws(SyntaxError) in
       var reader = JSONTextReader(buffer)
+      if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { reader.offset = 3 }
       let value = try reader.value(depth: 0)
       reader.skipWhitespace()
       guard reader.offset == buffer.count else { throw reader.error("more after the value") }

@@ -66,6 +66,15 @@ private enum Primitive {
     return string
   }
 
+  /// A `Float`: a number out of its range is an error, not infinity.
+  static func float(_ value: JSONValue, _ path: [any CodingKey]) throws -> Float {
+    let float = Float(try double(value, path))
+    guard float.isFinite else {
+      throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: path, debugDescription: "\(value) does not fit in a Float"))
+    }
+    return float
+  }
+
   static func double(_ value: JSONValue, _ path: [any CodingKey]) throws -> Double {
     guard case .number(let text) = value, let double = Double(text), double.isFinite else {
       throw mismatch(Double.self, value, path)
@@ -93,6 +102,15 @@ private enum Primitive {
     default: return try T(from: ValueDecoder(value, codingPath: path))
     }
   }
+}
+
+/// The key of a superclass's part.
+private struct SuperKey: CodingKey {
+  var stringValue: String { "super" }
+  var intValue: Int? { nil }
+  init() {}
+  init?(stringValue: String) { nil }
+  init?(intValue: Int) { nil }
 }
 
 /// A key of an array's element, for the coding path.
@@ -125,7 +143,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try Primitive.bool(member(key), path(key)) }
   func decode(_ type: String.Type, forKey key: Key) throws -> String { try Primitive.string(member(key), path(key)) }
   func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try Primitive.double(member(key), path(key)) }
-  func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try Primitive.double(member(key), path(key))) }
+  func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try Primitive.float(member(key), path(key)) }
   func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try Primitive.integer(member(key), path(key)) }
   func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try Primitive.integer(member(key), path(key)) }
   func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try Primitive.integer(member(key), path(key)) }
@@ -146,7 +164,10 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     try ValueDecoder(member(key), codingPath: path(key)).unkeyedContainer()
   }
 
-  func superDecoder() throws -> any Decoder { ValueDecoder(.object(members), codingPath: codingPath) }
+  /// The superclass's part, under `super` as ``JSONValueEncoder`` (and Foundation) writes it.
+  func superDecoder() throws -> any Decoder {
+    ValueDecoder(members["super"] ?? .null, codingPath: codingPath + [SuperKey()])
+  }
   func superDecoder(forKey key: Key) throws -> any Decoder { ValueDecoder(members[key.stringValue] ?? .null, codingPath: path(key)) }
 }
 
@@ -163,20 +184,22 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
   var count: Int? { elements.count }
   var isAtEnd: Bool { currentIndex >= elements.count }
 
-  /// The next element and its path, moving past it.
-  mutating func next(_ type: Any.Type) throws -> (JSONValue, [any CodingKey]) {
+  /// The next element and its path; ``take(_:_:)`` moves past it.
+  func next(_ type: Any.Type) throws -> (JSONValue, [any CodingKey]) {
     let path = codingPath + [IndexKey(currentIndex)]
     guard !isAtEnd else {
       throw DecodingError.valueNotFound(type, DecodingError.Context(codingPath: path, debugDescription: "the array has ended"))
     }
-    defer { currentIndex += 1 }
     return (elements[currentIndex], path)
   }
 
-  /// The next element converted by `convert`.
+  /// The next element converted by `convert`, moving past it only when that succeeded (as
+  /// Foundation's does: a reader may try another type for the same element).
   mutating func take<T>(_ type: Any.Type, _ convert: (JSONValue, [any CodingKey]) throws -> T) throws -> T {
     let (value, path) = try next(type)
-    return try convert(value, path)
+    let result = try convert(value, path)
+    currentIndex += 1
+    return result
   }
 
   mutating func decodeNil() throws -> Bool {
@@ -189,7 +212,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
   mutating func decode(_ type: Bool.Type) throws -> Bool { try take(type, Primitive.bool) }
   mutating func decode(_ type: String.Type) throws -> String { try take(type, Primitive.string) }
   mutating func decode(_ type: Double.Type) throws -> Double { try take(type, Primitive.double) }
-  mutating func decode(_ type: Float.Type) throws -> Float { Float(try take(type, Primitive.double)) }
+  mutating func decode(_ type: Float.Type) throws -> Float { try take(type, Primitive.float) }
   mutating func decode(_ type: Int.Type) throws -> Int { try take(type, Primitive.integer) }
   mutating func decode(_ type: Int8.Type) throws -> Int8 { try take(type, Primitive.integer) }
   mutating func decode(_ type: Int16.Type) throws -> Int16 { try take(type, Primitive.integer) }
@@ -200,25 +223,17 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
   mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try take(type, Primitive.integer) }
   mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try take(type, Primitive.integer) }
   mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try take(type, Primitive.integer) }
-  mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-    let (value, path) = try next(type)
-    return try Primitive.decode(type, value, path)
-  }
+  mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try take(type) { try Primitive.decode(type, $0, $1) } }
 
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-    let (value, path) = try next([String: Any].self)
-    return try ValueDecoder(value, codingPath: path).container(keyedBy: type)
+    try take([String: Any].self) { try ValueDecoder($0, codingPath: $1).container(keyedBy: type) }
   }
 
   mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-    let (value, path) = try next([Any].self)
-    return try ValueDecoder(value, codingPath: path).unkeyedContainer()
+    try take([Any].self) { try ValueDecoder($0, codingPath: $1).unkeyedContainer() }
   }
 
-  mutating func superDecoder() throws -> any Decoder {
-    let (value, path) = try next(JSONValue.self)
-    return ValueDecoder(value, codingPath: path)
-  }
+  mutating func superDecoder() throws -> any Decoder { try take(JSONValue.self) { ValueDecoder($0, codingPath: $1) } }
 }
 
 private struct SingleContainer: SingleValueDecodingContainer {
@@ -229,7 +244,7 @@ private struct SingleContainer: SingleValueDecodingContainer {
   func decode(_ type: Bool.Type) throws -> Bool { try Primitive.bool(value, codingPath) }
   func decode(_ type: String.Type) throws -> String { try Primitive.string(value, codingPath) }
   func decode(_ type: Double.Type) throws -> Double { try Primitive.double(value, codingPath) }
-  func decode(_ type: Float.Type) throws -> Float { Float(try Primitive.double(value, codingPath)) }
+  func decode(_ type: Float.Type) throws -> Float { try Primitive.float(value, codingPath) }
   func decode(_ type: Int.Type) throws -> Int { try Primitive.integer(value, codingPath) }
   func decode(_ type: Int8.Type) throws -> Int8 { try Primitive.integer(value, codingPath) }
   func decode(_ type: Int16.Type) throws -> Int16 { try Primitive.integer(value, codingPath) }

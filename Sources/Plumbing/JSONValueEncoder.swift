@@ -23,7 +23,8 @@ package enum JSONValueEncoder {
     return root.json
   }
 
-  /// Writes `value`, objects' keys sorted.
+  /// Writes `value`, objects' keys sorted by their UTF-8 bytes (as Foundation sorts them), the
+  /// commas its own: a value nests as deep as it does, not as deep as a writer keeps count.
   package static func write(_ value: JSONValue, into writer: inout JSONWriter) {
     switch value {
     case .null: writer.write("null")
@@ -31,24 +32,28 @@ package enum JSONValueEncoder {
     case .number(let text): writer.write(text)
     case .string(let string): writer.string(string)
     case .array(let elements):
-      writer.beginArray()
-      for element in elements {
-        writer.element()
+      writer.append(ascii: UInt8(ascii: "["))
+      for (index, element) in elements.enumerated() {
+        if index > 0 { writer.append(ascii: UInt8(ascii: ",")) }
         write(element, into: &writer)
       }
-      writer.endArray()
+      writer.append(ascii: UInt8(ascii: "]"))
     case .object(let members):
-      writer.beginObject()
-      for key in members.keys.sorted() {
-        writer.key(key)
+      writer.append(ascii: UInt8(ascii: "{"))
+      for (index, key) in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+        if index > 0 { writer.append(ascii: UInt8(ascii: ",")) }
+        writer.string(key)
+        writer.append(ascii: UInt8(ascii: ":"))
         write(members[key]!, into: &writer)
       }
-      writer.endObject()
+      writer.append(ascii: UInt8(ascii: "}"))
     }
   }
 
-  /// A `Double` as JSON writes it; `nil` for infinity and NaN, which JSON cannot.
-  static func number(_ value: Double) -> String? {
+  /// A number as JSON writes it, by the shortest text that reads back as the same value
+  /// (`description`), a whole one without its `.0`; `nil` for infinity and NaN, which JSON
+  /// cannot hold.
+  static func number<F: BinaryFloatingPoint & LosslessStringConvertible>(_ value: F) -> String? {
     guard value.isFinite else { return nil }
     let text = value.description
     return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
@@ -82,7 +87,7 @@ private final class Node {
     case let bool as Bool: node.content = .value(.bool(bool))
     case let string as String: node.content = .value(.string(string))
     case let double as Double: node.content = .value(try number(double, codingPath))
-    case let float as Float: node.content = .value(try number(Double(float), codingPath))
+    case let float as Float: node.content = .value(try number(float, codingPath))
     case let integer as Int: node.content = .value(.number(String(integer)))
     // The other integer types: their `encode(to:)` asks a single-value container to encode
     // them, which is this function again.
@@ -91,7 +96,7 @@ private final class Node {
     }
   }
 
-  static func number(_ value: Double, _ path: [any CodingKey]) throws -> JSONValue {
+  static func number<F: BinaryFloatingPoint & LosslessStringConvertible>(_ value: F, _ path: [any CodingKey]) throws -> JSONValue {
     guard let text = JSONValueEncoder.number(value) else {
       throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: path, debugDescription: "\(value) is no JSON number"))
     }

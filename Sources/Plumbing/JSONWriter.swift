@@ -262,6 +262,8 @@ package struct JSONWriter: TextOutputStream {
     // Escapes are rare (a message with a quote or a control character): no need for speed.
     switch byte {
     case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes += [0x5C, byte]
+    case 0x08: bytes += Array(#"\b"#.utf8)
+    case 0x0C: bytes += Array(#"\f"#.utf8)
     case 0x0A: bytes += Array(#"\n"#.utf8)
     case 0x0D: bytes += Array(#"\r"#.utf8)
     case 0x09: bytes += Array(#"\t"#.utf8)

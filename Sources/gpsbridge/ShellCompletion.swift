@@ -153,8 +153,7 @@ enum ShellCompletion {
   }
 
   static func zshSpec(_ option: OptionSummary) -> String {
-    let help = option.help.prefix { $0 != "." && $0 != ":" }
-      .map { $0 == "[" ? "(" : $0 == "]" ? ")" : $0 }
+    let help = String(option.help.prefix { $0 != "." && $0 != ":" }.map { $0 == "[" ? "(" : $0 == "]" ? ")" : $0 })
     let repeated = option.repeats ? "*" : ""
     let names = option.names.count == 1 ? repeated + option.names[0] : "\(repeated){\(option.names.joined(separator: ","))}"
     var spec = "\(names)[\(help)]"

@@ -23,7 +23,7 @@ import Testing
   @Test(arguments: [
     "", "ha.example.org/api", "ftp://host/x", "mailto:me@example.org", "https://", "https:///path", "http://host:0/",
     "http://host:65536/", "http://host:80a/", "http://host:/", "http://[::1/", "http://[::1]x/", "https://host/a b",
-    "https://host/\u{7F}", "file:///etc/passwd", "https//host",
+    "https://host/\u{7F}", "file:///etc/passwd", "https//host", "http://::1/", "http://host:+80/", "http://host:-1/",
   ])
   func anythingElseIsRefused(_ text: String) {
     #expect(WebhookURL(string: text) == nil, "\(text.debugDescription)")

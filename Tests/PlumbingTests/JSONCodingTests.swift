@@ -87,4 +87,74 @@ import Testing
     #expect(throws: EncodingError.self) { try JSONValueEncoder.encode([Double.nan]) }
     #expect(throws: EncodingError.self) { try JSONValueEncoder.encode(["x": Double.infinity]) }
   }
+
+  /// A superclass's part goes under `super` and comes back from there.
+  class Base: Codable {
+    var base = 1
+    init() {}
+  }
+
+  final class Derived: Base, @unchecked Sendable {
+    var own = 2
+    enum Key: CodingKey { case own }
+    override init() { super.init() }
+    required init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: Key.self)
+      own = try container.decode(Int.self, forKey: .own)
+      try super.init(from: container.superDecoder())
+    }
+    override func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Key.self)
+      try container.encode(own, forKey: .own)
+      try super.encode(to: container.superEncoder())
+    }
+  }
+
+  @Test func aSuperclassIsWrittenAndReadUnderSuper() throws {
+    let value = Derived()
+    value.base = 7
+    let text = try JSONValueEncoder.encode(value)
+    #expect(String(decoding: text, as: UTF8.self) == (try Self.foundationText(value)))
+    let back = try JSONValueDecoder.decode(Derived.self, from: text)
+    #expect(back.base == 7 && back.own == 2)
+  }
+
+  @Test func floatsAndControlCharactersAndDeepValuesAreWrittenAsFoundationWritesThem() throws {
+    struct Odd: Codable, Equatable {
+      var float: Float
+      var floats: [Float]
+      var text: String
+    }
+    let odd = Odd(float: 0.1, floats: [3, 1e-3, 16_777_216], text: "\u{08}\u{0C}\u{01}\t\"é/")
+    #expect(String(decoding: try JSONValueEncoder.encode(odd), as: UTF8.self) == (try Self.foundationText(odd)))
+    #expect(try JSONValueDecoder.decode(Odd.self, from: try JSONValueEncoder.encode(odd)) == odd)
+    #expect(throws: (any Error).self) { try JSONValueDecoder.decode([Float].self, from: Array("[1e39]".utf8)) }
+    // Deeper than a JSONWriter counts commas for: still JSON, still Foundation's text.
+    var deep: [JSONValueTests.Nested] = [.leaf(0)]
+    for level in 1...80 { deep = [.list(deep), .leaf(level)] }
+    #expect(String(decoding: try JSONValueEncoder.encode(deep), as: UTF8.self) == (try Self.foundationText(deep)))
+  }
+
+  /// A reader that tries a type and, failing, another for the same element loses nothing.
+  @Test func aFailedElementIsStillTheNextOne() throws {
+    struct Lossy: Decodable {
+      var numbers: [Int] = []
+      init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        while !container.isAtEnd {
+          if let number = try? container.decode(Int.self) { numbers.append(number) } else { _ = try container.decode(String.self) }
+        }
+      }
+    }
+    let text = Array(#"[1, "two", 3, "four", 5]"#.utf8)
+    #expect(try JSONValueDecoder.decode(Lossy.self, from: text).numbers == [1, 3, 5])
+    #expect(try JSONDecoder().decode(Lossy.self, from: Data(text)).numbers == [1, 3, 5])
+  }
+
+  /// A file an editor began with a byte-order mark reads as Foundation reads it.
+  @Test func aByteOrderMarkIsSkipped() throws {
+    let text: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("[1]".utf8)
+    #expect(try JSONValueDecoder.decode([Int].self, from: text) == [1])
+    #expect(try JSONDecoder().decode([Int].self, from: Data(text)) == [1])
+  }
 }

@@ -89,4 +89,23 @@ import Testing
     }
     #expect(compared > 4_000)
   }
+
+  /// A recursive value, for nesting deeper than the reader allows.
+  indirect enum Nested: Codable, Equatable {
+    case leaf(Int)
+    case list([Nested])
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      if let number = try? container.decode(Int.self) { self = .leaf(number) } else { self = .list(try container.decode([Nested].self)) }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      switch self {
+      case .leaf(let number): try container.encode(number)
+      case .list(let list): try container.encode(list)
+      }
+    }
+  }
 }

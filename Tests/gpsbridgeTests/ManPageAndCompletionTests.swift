@@ -83,6 +83,8 @@ import Testing
   func theZshScriptIsValidZsh() async throws {
     let script = try await Program.run(["completion", "zsh"]).output
     #expect(script.hasPrefix("#compdef gpsbridge\n"))
+    // Each option with its help in brackets, as zsh shows it beside the option.
+    #expect(script.contains("'--device[A serial receiver]:path:_gpsbridge_devices'"), "\(script)")
     let file = scratchDirectory("zsh-\(UUID().uuidString.prefix(8))").appendingPathComponent("_gpsbridge")
     try Data(script.utf8).write(to: file)
     let checked = try await Self.shell("/usr/bin/zsh", ["-n", file.path])
