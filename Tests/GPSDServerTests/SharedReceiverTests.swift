@@ -22,9 +22,12 @@ import Transports
     var timing = SerialSource.Timing()
     timing.silenceTimeout = .seconds(30)
     let receiver = Receiver(SerialSource(path: link, baudRate: .fixed(9600), timing: timing))
-    // Stamped now and played without a pause, so the clock feed's sampler takes its time.
+    // Stamped now and played without a pause, so the clock feed's sampler takes its time; the
+    // receiver sends until the test has seen all it needs (up to two minutes of epochs), so a
+    // slow machine never finds it silent before the last user has had its samples.
     let route = Route.demoDrive.lasting(120).startingNow
-    let written = Simulation(route: route, profile: .ublox, rate: 10).epochs().prefix(Self.epochs * 3).map(\.bytes)
+    let written = Simulation(route: route, profile: .ublox, rate: 10).epochs().prefix(1200).map(\.bytes)
+    let enough = Locked(false)
     // Every open the receiver's tasks make is counted by the system-call shims.
     let calls = SystemCallScript([:])
     try await SystemCallScript.$current.withValue(calls) {
@@ -48,7 +51,7 @@ import Transports
         for await _ in receiver.timeSamples() { samples.withLock { $0 += 1 } }
       }
       #expect(await pty.waitUntilHeld())
-      let playing = Task { try await offThePool { pty.playBlocking(bursts: written, every: 0.1) } }
+      let playing = Task { try await offThePool { pty.playBlocking(bursts: written, every: 0.1) { enough.withLock { $0 } } } }
 
       let lines = await client.read(for: 30) { lines in
         lines.filter { $0.hasPrefix(#"{"class":"TPV""#) && $0.contains(#""mode":3"#) }.count >= Self.epochs
@@ -76,6 +79,7 @@ import Transports
       #expect(recordedBytes == Array(written.joined().prefix(recordedBytes.count)), "the recording holds every byte, in order")
       let before = samples.withLock { $0 }
       #expect(await eventually { samples.withLock { $0 } >= before + 2 })
+      enough.withLock { $0 = true }
       try await playing.value
       #expect(calls.opened.filter { $0 == link }.count == 1, "the device was opened once: \(calls.opened)")
       feeding.cancel()

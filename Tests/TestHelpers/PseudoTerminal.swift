@@ -86,6 +86,16 @@ public final class PseudoTerminal: @unchecked Sendable {
     }
   }
 
+  /// ``playBlocking(bursts:every:)`` until `stop` says enough (asked before each burst): a
+  /// receiver that keeps sending for as long as a test, however slow the machine, needs it.
+  public func playBlocking(bursts: [[UInt8]], every interval: TimeInterval, until stop: () -> Bool) {
+    Self.pace(every: interval) { index in
+      guard index < bursts.count, !stop() else { return false }
+      write(bursts[index])
+      return true
+    }
+  }
+
   /// Calls `step` with 0, 1, 2… every `interval` until it returns false: a receiver's pace.
   static func pace(every interval: TimeInterval, _ step: (Int) -> Bool) {
     var index = 0
