@@ -17,7 +17,9 @@ import Testing
     let sentences = try String(contentsOf: fixture, encoding: .utf8).split(whereSeparator: \.isNewline).map(String.init)
       .filter { $0.hasPrefix("$") }
     let capture = try Data(contentsOf: fixture)
-    let playing = Task(executorPreference: DedicatedExecutor.own()) { await pty.play(capture) }
+    // Every byte through, however long the server's reader waits its turn: a line that drops
+    // what is not read (the default, after a second) cut a sentence under load.
+    let playing = Task(executorPreference: DedicatedExecutor.own()) { await pty.play(capture, patience: .seconds(60)) }
     _ = try await offThePool { client.readBlocking(for: 20) { lines in lines.filter { $0.hasPrefix("$") }.count >= 200 } }
     // Whole lines only: under load the socket fills and the read may end inside a sentence.
     let lines = client.completeLines.filter { $0.hasPrefix("$") }.map { $0.trimmingCharacters(in: .newlines) }

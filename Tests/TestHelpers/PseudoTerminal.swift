@@ -137,23 +137,27 @@ public final class PseudoTerminal: @unchecked Sendable {
   }
 
   /// Writes the bytes, as a receiver would. When the pty's buffer is full it waits for the
-  /// reader, for up to a second, and then drops the rest, as a real serial line would.
-  /// Nothing is written once unplugged.
-  public func write(_ bytes: some Collection<UInt8>) {
+  /// reader, for up to `patience` without progress, and then drops the rest, as a real serial
+  /// line would. Nothing is written once unplugged. A test that needs every byte through on a
+  /// loaded machine (where the reader's queue can wait its turn for longer than a second)
+  /// gives more patience.
+  public func write(_ bytes: some Collection<UInt8>, patience: Duration = .seconds(1)) {
     let array = Array(bytes)
     lock.withLock {
       guard isOpen else { return }
       array.withUnsafeBytes { raw in
         var offset = 0
-        var waited = 0
+        var stalledSince: ContinuousClock.Instant?
         while offset < raw.count {
           let written = Glibc.write(master, raw.baseAddress! + offset, raw.count - offset)
           if written > 0 {
             offset += written
-            waited = 0
-          } else if written < 0, errno == EAGAIN, waited < 1000 {
+            stalledSince = nil
+          } else if written < 0, errno == EAGAIN {
+            let since = stalledSince ?? .now
+            stalledSince = since
+            guard since.duration(to: .now) < patience else { return }
             usleep(1000)
-            waited += 1
           } else {
             return
           }
@@ -193,7 +197,8 @@ public final class PseudoTerminal: @unchecked Sendable {
   /// Writes a capture in chunks of random size, pausing `pause` about every ten lines
   /// (a burst), the way a receiver's bytes reach a USB serial adapter.
   public func play(
-    _ capture: some Collection<UInt8>, pause: Duration = .milliseconds(5), chunk: ClosedRange<Int> = 1...64, seed: UInt64 = 1
+    _ capture: some Collection<UInt8>, pause: Duration = .milliseconds(5), chunk: ClosedRange<Int> = 1...64, seed: UInt64 = 1,
+    patience: Duration = .seconds(1)
   ) async {
     let capture = Array(capture)
     var generator = SplitMix64(seed: seed)
@@ -201,7 +206,7 @@ public final class PseudoTerminal: @unchecked Sendable {
     var lines = 0
     while start < capture.count {
       let end = min(capture.count, start + Int.random(in: chunk, using: &generator))
-      write(capture[start..<end])
+      write(capture[start..<end], patience: patience)
       lines += capture[start..<end].filter { $0 == 0x0A }.count
       start = end
       if lines >= 10 {
