@@ -51,7 +51,9 @@ import Transports
         for await _ in receiver.timeSamples() { samples.withLock { $0 += 1 } }
       }
       #expect(await pty.waitUntilHeld())
-      let playing = Task { try await offThePool { pty.playBlocking(bursts: written, every: 0.1) { enough.withLock { $0 } } } }
+      let playing = Task {
+        try await offThePool { pty.playBlocking(bursts: written, every: 0.1, patience: .seconds(60)) { enough.withLock { $0 } } }
+      }
 
       let lines = await client.read(for: 30) { lines in
         lines.filter { $0.hasPrefix(#"{"class":"TPV""#) && $0.contains(#""mode":3"#) }.count >= Self.epochs

@@ -88,10 +88,12 @@ public final class PseudoTerminal: @unchecked Sendable {
 
   /// ``playBlocking(bursts:every:)`` until `stop` says enough (asked before each burst): a
   /// receiver that keeps sending for as long as a test, however slow the machine, needs it.
-  public func playBlocking(bursts: [[UInt8]], every interval: TimeInterval, until stop: () -> Bool) {
+  public func playBlocking(
+    bursts: [[UInt8]], every interval: TimeInterval, patience: Duration = .seconds(1), until stop: () -> Bool
+  ) {
     Self.pace(every: interval) { index in
       guard index < bursts.count, !stop() else { return false }
-      write(bursts[index])
+      write(bursts[index], patience: patience)
       return true
     }
   }
