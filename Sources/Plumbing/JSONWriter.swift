@@ -50,12 +50,6 @@ package struct JSONWriter: TextOutputStream {
     hasValues >>= 1
   }
 
-  /// Opens an array where a value goes (after ``key(_:)-(String)`` or ``element()``).
-  package mutating func beginArray() {
-    bytes.append(UInt8(ascii: "["))
-    hasValues <<= 1
-  }
-
   /// A string value, escaped, where a value goes (after a key or ``element()``).
   package mutating func string(_ value: String) {
     appendString(value)
