@@ -32,12 +32,13 @@ public final class TestClock: Clock, Sendable {
     var now = Instant()
     var nextID = 0
     var sleepers: [Sleeper] = []
-    var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    var waiters: [(isSatisfied: ([Sleeper]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
 
-    /// The waiters for at least `sleepers.count` sleepers, taken out to be resumed.
+    /// The waiters whose sleepers are there now, taken out to be resumed.
     mutating func satisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
-      let ready = waiters.filter { $0.count <= sleepers.count }.map(\.continuation)
-      waiters.removeAll { $0.count <= sleepers.count }
+      let sleepers = sleepers
+      let ready = waiters.filter { $0.isSatisfied(sleepers) }.map(\.continuation)
+      waiters.removeAll { $0.isSatisfied(sleepers) }
       return ready
     }
   }
@@ -94,10 +95,21 @@ public final class TestClock: Clock, Sendable {
   /// test to reach its next sleep before it moves the clock, rather than guessing how long
   /// that takes.
   public func waitForSleepers(_ count: Int = 1) async {
+    await waitUntil { $0.count >= count }
+  }
+
+  /// Returns once a task sleeps until exactly `deadline`: a test tells one wait (a backoff of
+  /// 200 ms from now) from others that sleep on the same clock (a timer's next tick), and
+  /// learns that the code under test chose that wait, not another.
+  public func waitForSleeper(until deadline: Instant) async {
+    await waitUntil { sleepers in sleepers.contains { $0.deadline == deadline } }
+  }
+
+  private func waitUntil(_ isSatisfied: @escaping ([Sleeper]) -> Bool) async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let ready = state.withLock { state in
-        guard state.sleepers.count < count else { return true }
-        state.waiters.append((count, continuation))
+        guard !isSatisfied(state.sleepers) else { return true }
+        state.waiters.append((isSatisfied, continuation))
         return false
       }
       if ready { continuation.resume() }

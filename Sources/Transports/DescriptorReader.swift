@@ -30,7 +30,9 @@ final class DescriptorReader: @unchecked Sendable {
   private let queue: DispatchQueue
   /// Touched on `queue` only.
   private var readSource: (any DispatchSourceRead)?
-  private var timer: (any DispatchSourceTimer)?
+  /// Stops the tick; set on `queue` once started.
+  private var stopTicking: Scheduler.Cancel?
+  private let scheduler: Scheduler
   private var stopped = false
   /// Bytes sent and not yet written, from `pendingStart` on; touched on `queue` only.
   private var pending: [UInt8] = []
@@ -68,11 +70,13 @@ final class DescriptorReader: @unchecked Sendable {
 
   /// A reader that reads the descriptor itself and hands each chunk to `onBytes`; or, given
   /// `onReadable`, one for a descriptor a library reads itself (libgps): `onReadable` runs
-  /// when bytes are waiting and reads what it can without blocking. `label` names the queue.
+  /// when bytes are waiting and reads what it can without blocking. `label` names the queue;
+  /// `scheduler` runs the tick.
   init(
-    descriptor: FileDescriptor, label: String, onBytes: @escaping (UnsafeRawBufferPointer) -> Void = { _ in },
+    descriptor: FileDescriptor, label: String, scheduler: Scheduler = .live, onBytes: @escaping (UnsafeRawBufferPointer) -> Void = { _ in },
     onReadable: (() -> Drained)? = nil, onTick: @escaping () -> Void, onClosed: @escaping (Errno?) -> Void
   ) {
+    self.scheduler = scheduler
     self.descriptor = descriptor
     self.onBytes = onBytes
     self.onReadable = onReadable
@@ -95,14 +99,9 @@ final class DescriptorReader: @unchecked Sendable {
       // Once cancelled, Dispatch has let go of the descriptor: it may be closed.
       source.setCancelHandler { [self] in sourceEnded() }
       liveSources += 1
-      let interval = Int(Self.tickInterval / .milliseconds(1))
-      let timer = DispatchSource.makeTimerSource(queue: queue)
-      timer.schedule(deadline: .now() + .milliseconds(interval), repeating: .milliseconds(interval), leeway: .milliseconds(10))
-      timer.setEventHandler { [self] in if !stopped { onTick() } }
       readSource = source
-      self.timer = timer
       source.activate()
-      timer.activate()
+      stopTicking = scheduler.repeating(Self.tickInterval, queue) { [self] in if !stopped { onTick() } }
     }
   }
 
@@ -249,7 +248,7 @@ final class DescriptorReader: @unchecked Sendable {
   /// Dispatch has let go of the descriptor: wake whoever waits in ``stop()``.
   private func ended() {
     readSource = nil
-    timer = nil
+    stopTicking = nil
     writeSource = nil
     let waiters = life.withLock { life in
       life.ended = true
@@ -262,7 +261,7 @@ final class DescriptorReader: @unchecked Sendable {
   private func finish(_ error: Errno?) {
     guard !stopped else { return }
     stopped = true
-    timer?.cancel()
+    stopTicking?.cancel()
     dropPending(adding: 0)
     onClosed(error)
     if let writeSource {

@@ -43,11 +43,14 @@ public struct GPSDSource: ByteSource {
   package let watchesNMEA: Bool
   /// Whether gpsd's own client library reads the reports (the `libgps` trait).
   package let throughLibGPS: Bool
+  /// The clock and timers of its reconnection and session watch: a test's own clock in tests.
+  package let scheduler: Scheduler
 
   package init(
     host: String = GPSDAddress.standard.host, port: Int = GPSDAddress.standard.port, device: String? = nil, timing: Timing,
-    watchesNMEA: Bool = false, throughLibGPS: Bool = false
+    watchesNMEA: Bool = false, throughLibGPS: Bool = false, scheduler: Scheduler = .live
   ) {
+    self.scheduler = scheduler
     self.throughLibGPS = throughLibGPS
     self.host = host
     self.port = port
@@ -132,7 +135,7 @@ public struct GPSDSource: ByteSource {
     read: (Connection) async -> Outcome, close: (Connection) -> Void
   ) async {
     await runReconnecting(
-      for: receiver, open: open,
+      for: receiver, now: scheduler.now, open: open,
       session: { connection in
         switch await read(connection) {
         case .cancelled: return .cancelled
@@ -143,7 +146,7 @@ public struct GPSDSource: ByteSource {
       close: close,
       isPermanent: { error in error.isPermanent },
       wait: { _, failures in
-        await sleepUnlessCancelled(backoff(after: failures, minimum: timing.reconnectMinimum, maximum: timing.reconnectMaximum))
+        await scheduler.sleep(backoff(after: failures, minimum: timing.reconnectMinimum, maximum: timing.reconnectMaximum))
       })
   }
 
@@ -162,15 +165,15 @@ public struct GPSDSource: ByteSource {
   private var sessionWatch: GPSDSessionWatch {
     GPSDSessionWatch(
       address: address.description, timing: .init(silenceTimeout: timing.silenceTimeout, noFixTimeout: timing.noFixTimeout),
-      watchesNMEA: watchesNMEA, now: .now)
+      watchesNMEA: watchesNMEA, now: scheduler.now())
   }
 
   private func read(
     _ socket: FileDescriptor, _ shape: Locked<GPSDFixAssembler.Shape>, _ receiver: Receiver
   ) async -> Outcome {
-    let decoder = ReportDecoder(receiver: receiver, watch: sessionWatch, shape: shape)
+    let decoder = ReportDecoder(receiver: receiver, watch: sessionWatch, shape: shape, now: scheduler.now)
     let reader = DescriptorReader(
-      descriptor: socket, label: "gpsbridge.gpsd",
+      descriptor: socket, label: "gpsbridge.gpsd", scheduler: scheduler,
       onBytes: { bytes in decoder.received(bytes) }, onTick: decoder.tick, onClosed: decoder.closed)
     decoder.reader = reader
     reader.start()
@@ -189,9 +192,9 @@ public struct GPSDSource: ByteSource {
     private func read(
       _ connection: LibGPSConnection, _ shape: Locked<GPSDFixAssembler.Shape>, _ receiver: Receiver
     ) async -> Outcome {
-      let decoder = ReportDecoder(receiver: receiver, watch: sessionWatch, shape: shape)
+      let decoder = ReportDecoder(receiver: receiver, watch: sessionWatch, shape: shape, now: scheduler.now)
       let reader = DescriptorReader(
-        descriptor: connection.descriptor, label: "gpsbridge.libgps",
+        descriptor: connection.descriptor, label: "gpsbridge.libgps", scheduler: scheduler,
         onReadable: { connection.readReports { decoder.take($0) } }, onTick: decoder.tick, onClosed: decoder.closed)
       decoder.reader = reader
       guard connection.watch(device: device) else { return .lost("libgps could not send its WATCH", hadFix: false) }
@@ -229,8 +232,14 @@ private final class ReportDecoder: @unchecked Sendable {
   private let end = Locked<(GPSDSource.Ending?, CheckedContinuation<GPSDSource.Ending, Never>?)>((nil, nil))
   /// A stale connection's reason, given when the reader has closed it.
   private var staleReason: String?
+  /// The time the watch is told.
+  private let now: @Sendable () -> ContinuousClock.Instant
 
-  init(receiver: Receiver, watch: GPSDSessionWatch, shape: Locked<GPSDFixAssembler.Shape>) {
+  init(
+    receiver: Receiver, watch: GPSDSessionWatch, shape: Locked<GPSDFixAssembler.Shape>,
+    now: @escaping @Sendable () -> ContinuousClock.Instant
+  ) {
+    self.now = now
     self.receiver = receiver
     self.shape = shape
     self.watch = watch
@@ -261,7 +270,7 @@ private final class ReportDecoder: @unchecked Sendable {
 
   /// The reader's clock: silence, and a missing device or fix.
   func tick() {
-    let (stale, problem) = watch.tick(now: .now)
+    let (stale, problem) = watch.tick(now: now())
     if let problem { receiver.publish(.status(.failed(problem))) }
     if let stale, staleReason == nil {
       staleReason = stale
@@ -296,16 +305,16 @@ private final class ReportDecoder: @unchecked Sendable {
     switch output {
     case .fix(let fix):
       receiver.publish(.fix(fix))
-      watch.fix(hasPosition: fix.hasPosition, now: .now)
+      watch.fix(hasPosition: fix.hasPosition, now: now())
       shape.withLock { $0 = decoder.shape }
     case .report(let report):
-      if let problem = watch.report(report, now: .now) { receiver.publish(.status(.failed(problem))) }
+      if let problem = watch.report(report, now: now()) { receiver.publish(.status(.failed(problem))) }
     case .nmea(let line):
       // NMEA mode: each line is the receiver's, and counts as a report for silence detection.
       let sentence = Array(line)
       receiver.publish(.bytes(sentence + [0x0D, 0x0A]))
       receiver.publish(.sentence(sentence))
-      _ = watch.report(.unknown("NMEA"), now: .now)
+      _ = watch.report(.unknown("NMEA"), now: now())
     }
   }
 }

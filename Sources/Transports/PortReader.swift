@@ -29,19 +29,20 @@ final class PortReader: @unchecked Sendable {
   /// A session on `port`, decoding with `pipeline`: the previous session's, after a replug,
   /// so what it learned of the receiver's cycle (where an epoch ends) still holds and the
   /// first epoch after the replug goes out the moment it is complete. `notice` says a rate
-  /// found ("NMEA at 9600 baud"); `now` is the clock the watch is told.
+  /// found ("NMEA at 9600 baud"); `scheduler` is the clock the watch is told and runs the
+  /// reader's tick.
   init(
     port: SerialPort, receiver: Receiver, pipeline: Pipeline, watch: LineWatch, notice: @escaping (Int) -> String,
-    now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    scheduler: Scheduler
   ) {
     self.port = port
     self.receiver = receiver
     self.pipeline = pipeline
     self.watch = watch
     self.notice = notice
-    self.now = now
+    self.now = scheduler.now
     self.reader = DescriptorReader(
-      descriptor: port.descriptor, label: "gpsbridge.serial",
+      descriptor: port.descriptor, label: "gpsbridge.serial", scheduler: scheduler,
       onBytes: { [weak self] bytes in self?.received(bytes) },
       onTick: { [weak self] in self?.tick() },
       onClosed: { [weak self] error in self?.closed(error) })

@@ -75,9 +75,10 @@ struct Reconnection: Sendable {
 }
 
 /// Runs a live source's connections one after another as ``Reconnection`` decides, until the
-/// task is cancelled, a cause cannot go away, or `wait` says to stop.
+/// task is cancelled, a cause cannot go away, or `wait` says to stop. `now` times each session.
 func runReconnecting<Connection>(
   for receiver: Receiver,
+  now: () -> ContinuousClock.Instant,
   open: () async throws(SourceError) -> Connection,
   session: (Connection) async -> SessionEnd,
   close: (Connection) -> Void,
@@ -97,11 +98,11 @@ func runReconnecting<Connection>(
       continue
     }
     say(reconnection.opened())
-    let opened = ContinuousClock.now
+    let opened = now()
     let end = await session(connection)
     close(connection)
     guard case .lost(let error, let hadFix) = end else { return }
-    let (events, next) = reconnection.lost(error, hadFix: hadFix, lasted: opened.duration(to: .now))
+    let (events, next) = reconnection.lost(error, hadFix: hadFix, lasted: opened.duration(to: now()))
     say(events)
     switch next {
     case .stop: return

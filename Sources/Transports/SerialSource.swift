@@ -38,11 +38,14 @@ public struct SerialSource: ByteSource {
   package let path: String
   package let baudRate: BaudRate
   package let timing: Timing
+  /// The clock and timers of its reconnection, autobaud and silence: a test's own clock in tests.
+  package let scheduler: Scheduler
 
-  package init(path: String, baudRate: BaudRate = .automatic, timing: Timing) {
+  package init(path: String, baudRate: BaudRate = .automatic, timing: Timing, scheduler: Scheduler = .live) {
     self.path = path
     self.baudRate = baudRate
     self.timing = timing
+    self.scheduler = scheduler
   }
 
   /// The receiver at `path`, its rate found by autobaud unless given.
@@ -77,7 +80,7 @@ public struct SerialSource: ByteSource {
     // One pipeline for the source's whole run: what it learns of the receiver survives replugs.
     var pipeline = Pipeline(for: receiver)
     await runReconnecting(
-      for: receiver,
+      for: receiver, now: scheduler.now,
       open: { () throws(SourceError) in
         receiver.publish(.attempt)
         seen = watcher.changes
@@ -94,16 +97,16 @@ public struct SerialSource: ByteSource {
       isPermanent: { error in
         switch error {
         case .notASerialDevice: true
-        case .permissionDenied: appeared.map { $0.duration(to: .now) >= timing.settleTime } ?? true
+        case .permissionDenied: appeared.map { $0.duration(to: scheduler.now()) >= timing.settleTime } ?? true
         default: false
         }
       },
       wait: { error, failures in
         guard case .noDevice = error else {
-          return await sleepUnlessCancelled(backoff(after: failures, minimum: timing.retryMinimum, maximum: timing.retryMaximum))
+          return await scheduler.sleep(backoff(after: failures, minimum: timing.retryMinimum, maximum: timing.retryMaximum))
         }
         guard await watcher.waitForChange(after: seen) else { return false }
-        appeared = .now
+        appeared = scheduler.now()
         return true
       })
   }
@@ -112,10 +115,11 @@ public struct SerialSource: ByteSource {
   private func read(_ port: SerialPort, knownRate: inout Int?, pipeline: inout Pipeline, _ receiver: Receiver) async -> Outcome {
     let watch = LineWatch(
       path: path, baudRate: baudRate, knownRate: knownRate,
-      timing: LineWatch.Timing(probeWindow: timing.probeWindow, silenceTimeout: timing.silenceTimeout), now: .now)
+      timing: LineWatch.Timing(probeWindow: timing.probeWindow, silenceTimeout: timing.silenceTimeout), now: scheduler.now())
     if watch.rate != (knownRate ?? BaudRate.candidates[0]) { try? port.setBaudRate(watch.rate) }
     let reader = PortReader(
-      port: port, receiver: receiver, pipeline: pipeline, watch: watch, notice: { [path] in "\(path): NMEA at \($0) baud" })
+      port: port, receiver: receiver, pipeline: pipeline, watch: watch, notice: { [path] in "\(path): NMEA at \($0) baud" },
+      scheduler: scheduler)
     let ending = await withTaskCancellationHandler {
       await reader.run()
     } onCancel: {

@@ -1,7 +1,9 @@
 import Foundation
 import GPSD
 import GPSLocation
+import GPSLocationTestSupport
 import NMEA
+import Plumbing
 import TestHelpers
 import Testing
 
@@ -121,7 +123,9 @@ struct GPSDSourceTests {
 
   @Test func gpsdRestartedFiveTimesPausesAndResumesTheSameSubscriber() async throws {
     let port = FakeGPSD.freePort()
-    let restarts = try await Self.restartGPSD(5, port: port) { .gpsd(port: port, timing: Self.fast) }
+    let restarts = try await Self.restartGPSD(5, port: port) { clock in
+      .gpsd(port: port, timing: Self.fast, scheduler: Scheduler(clock: clock))
+    }
     for (index, restart) in restarts.enumerated() {
       #expect(
         restart.paused && restart.lostMessage?.hasPrefix("Lost the connection to gpsd on 127.0.0.1:\(port)") == true,
@@ -153,11 +157,14 @@ struct GPSDSourceTests {
 
   /// Runs the manager `makeManager` gives against gpsd on `port`, and once it has a location
   /// stops and restarts gpsd `count` times, each time waiting for the pause and the error,
-  /// then for the resume and the next location.
-  static func restartGPSD(_ count: Int, port: Int, _ makeManager: () -> LocationManager) async throws -> [Restart] {
+  /// then for the resume and the next location. The manager's reconnection runs on a test
+  /// clock: while gpsd is down it waits in its backoff, which passes once gpsd is up again,
+  /// however long a busy machine took to start it.
+  static func restartGPSD(_ count: Int, port: Int, _ makeManager: (TestClock) -> LocationManager) async throws -> [Restart] {
     var gpsd: FakeGPSD? = try await FakeGPSD.started(capture: capturePath, port: port, cycle: 0.05)
     defer { gpsd?.stop() }
-    let manager = makeManager()
+    let clock = TestClock()
+    let manager = makeManager(clock)
     let stream = manager.delegate()
     await manager.startUpdatingLocation()
     var iterator = stream.makeAsyncIterator()
@@ -187,6 +194,9 @@ struct GPSDSourceTests {
       let starting = ContinuousClock.now
       gpsd = try await FakeGPSD.started(capture: capturePath, port: port, cycle: 0.05)
       if starting.duration(to: .now) > .seconds(5) { restart.seen.append("started again after \(starting.duration(to: .now))") }
+      // The backoff after "not running" (no longer than reconnectMaximum) ends now.
+      await clock.waitForSleepers()
+      clock.advance(by: fast.reconnectMaximum)
       while let action = await iterator.next() {
         restart.note(action)
         if case .didResumeLocationUpdates = action { restart.resumed = true }
@@ -200,15 +210,22 @@ struct GPSDSourceTests {
     return restarts
   }
 
+  /// A server that accepts and hangs up at once is a failed attempt from the second time on:
+  /// the waits between connections double from the minimum to the maximum, never zero.
   @Test func aServerThatHangsUpAtOnceIsNotHammered() async throws {
     let server = try ScriptedServer(lines: [], hangsUp: true)
     defer { server.stop() }
-    let manager = LocationManager.gpsd(port: server.port, timing: Self.fast)
+    let clock = TestClock()
+    let manager = LocationManager.gpsd(port: server.port, timing: Self.fast, scheduler: Scheduler(clock: clock))
     await manager.startUpdatingLocation()
-    try await Task.sleep(for: .milliseconds(1500))
+    // 100 ms doubled to the 500 ms cap; the first loss is retried at once (a restarted gpsd).
+    for wait in [100, 200, 400, 500, 500].map(Duration.milliseconds) {
+      await clock.waitForSleeper(until: clock.now.advanced(by: wait))
+      clock.advance(by: wait)
+    }
+    await clock.waitForSleeper(until: clock.now.advanced(by: .milliseconds(500)))
+    #expect(server.connections == 7)
     await manager.stopUpdatingLocation()
-    // Backing off from 100 ms to 500 ms: about ten connections, never hundreds.
-    #expect(server.connections >= 2 && server.connections <= 20, "\(server.connections) connections")
   }
 
   /// A server that accepts and never speaks is not taken for a gpsd: the manager says so and
@@ -272,13 +289,17 @@ struct GPSDSourceTests {
     defer { server.stop() }
     var timing = Self.fast
     timing.silenceTimeout = .seconds(1)
-    let manager = LocationManager.gpsd(port: server.port, timing: timing)
+    let clock = TestClock()
+    let manager = LocationManager.gpsd(port: server.port, timing: timing, scheduler: Scheduler(clock: clock))
     let stream = manager.delegate()
     await manager.startUpdatingLocation()
     var sequence: [String] = []
     for await action in stream {
       switch action {
-      case .didUpdateLocations: sequence.append("location")
+      case .didUpdateLocations:
+        sequence.append("location")
+        // A second of silence after the report, by the connection's clock.
+        if sequence.count == 1 { clock.advance(by: .seconds(1)) }
       case .didPauseLocationUpdates: sequence.append("paused")
       case .didFailWithError(let error): sequence.append(error.message)
       case .didResumeLocationUpdates: sequence.append("resumed")

@@ -1,6 +1,7 @@
 #if libgps
   import Foundation
   import GPSLocation
+  import Plumbing
   import TestHelpers
   import Testing
 
@@ -42,7 +43,9 @@
 
     @Test func gpsdRestartedPausesAndResumesTheSameSubscriber() async throws {
       let port = FakeGPSD.freePort()
-      let restarts = try await GPSDSourceTests.restartGPSD(3, port: port) { .libgps(port: port, timing: GPSDSourceTests.fast) }
+      let restarts = try await GPSDSourceTests.restartGPSD(3, port: port) { clock in
+        .libgps(port: port, timing: GPSDSourceTests.fast, scheduler: Scheduler(clock: clock))
+      }
       for (index, restart) in restarts.enumerated() {
         #expect(
           restart.paused && restart.lostMessage?.hasPrefix("Lost the connection to gpsd on 127.0.0.1:\(port)") == true, "restart \(index)")

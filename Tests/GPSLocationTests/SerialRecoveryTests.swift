@@ -1,12 +1,14 @@
 import Foundation
 import GPSLocation
+import GPSLocationTestSupport
 import NMEASimulation
 import Plumbing
 import TestHelpers
 import Testing
 
 /// Unplug, replug and the causes that never go away, on real pseudo-terminals behind a
-/// `by-id`-style link that is removed and made again the way udev does it.
+/// `by-id`-style link that is removed and made again the way udev does it. The source's
+/// backoff and timers run on a test clock: what waits for time waits until the test moves it.
 @Suite(.serialized, .timeLimit(.minutes(5))) struct SerialRecoveryTests {
   /// Counts the source's attempts to open the device: each is a wake-up.
   final class Attempts: @unchecked Sendable {
@@ -45,14 +47,15 @@ import Testing
     }
   }
 
-  static func manager(path: String, attempts: Attempts, retry: Duration? = nil) -> LocationManager {
+  static func manager(path: String, attempts: Attempts, clock: TestClock, retry: Duration? = nil) -> LocationManager {
     var timing = SerialSource.Timing()
     timing.silenceTimeout = .seconds(30)
     if let retry {
       timing.retryMinimum = retry
       timing.retryMaximum = retry
     }
-    let receiver = Transports.Receiver(SerialSource(path: path, baudRate: .fixed(9600), timing: timing))
+    let source = SerialSource(path: path, baudRate: .fixed(9600), timing: timing, scheduler: Scheduler(clock: clock))
+    let receiver = Transports.Receiver(source)
     receiver.listen { event in if event == .attempt { attempts.add() } }
     return .receiver(receiver)
   }
@@ -75,7 +78,8 @@ import Testing
     receiver.plug(try PseudoTerminal(link: link))
     receiver.start()
     let attempts = Attempts()
-    let manager = Self.manager(path: link, attempts: attempts)
+    let clock = TestClock()
+    let manager = Self.manager(path: link, attempts: attempts, clock: clock)
     var actions = manager.delegate().makeAsyncIterator()
     await manager.startUpdatingLocation()
     #expect(await Self.next(&actions) { if case .didUpdateLocations = $0 { true } else { false } } != nil)
@@ -90,8 +94,11 @@ import Testing
         if case .didFailWithError(let error) = $0, case .noDevice = error.reason { true } else { false }
       }
       #expect(missing != nil, "replug \(replug): the source tried once and said the device is missing")
+      // While it is gone the source waits for the device alone: no backoff, no tick is armed,
+      // so an hour passes without a single attempt.
       let attemptsWhileGone = attempts.value
-      try await Task.sleep(for: .milliseconds(300))
+      #expect(clock.sleeperCount == 0, "replug \(replug): a timer is armed while the device is gone")
+      clock.advance(by: .seconds(3600))
       #expect(attempts.value == attemptsWhileGone, "replug \(replug): woke while the device was gone")
 
       // Plugged in: the directory, the device, then the link under a temporary name, renamed.
@@ -112,13 +119,13 @@ import Testing
   ///
   /// Each session lasts one epoch, shorter than the reader's tick. A session that gave a fix
   /// is not a failed attempt: the source must not back off before the next open (it did, up
-  /// to a second, when the fix came after the last tick: one replug in ten took 437 ms). With
-  /// a retry backoff of an hour, a replug that waited for it would never come back.
+  /// to a second, when the fix came after the last tick: one replug in ten took 437 ms). On a
+  /// test clock that never moves, a replug that waited for the backoff would never come back.
   @Test func everyReplugsFirstEpochIsItsFirstLocationAtOnce() async throws {
     let link = PseudoTerminal.temporaryLink("gps-replug-epoch")
     var epochs = Simulation(route: Route.demoDrive.lasting(600), profile: .ublox, rate: 1).epochs().makeIterator()
     var terminal = try PseudoTerminal(link: link)
-    let manager = Self.manager(path: link, attempts: Attempts(), retry: .seconds(3600))
+    let manager = Self.manager(path: link, attempts: Attempts(), clock: TestClock())
     var actions = manager.delegate().makeAsyncIterator()
     await manager.startUpdatingLocation()
     func nextLocation() async -> Location? {
@@ -152,7 +159,8 @@ import Testing
     let link = PseudoTerminal.temporaryLink("gps-probed")
     unlink(link)
     let attempts = Attempts()
-    let manager = Self.manager(path: link, attempts: attempts)
+    let clock = TestClock()
+    let manager = Self.manager(path: link, attempts: attempts, clock: clock)
     var actions = manager.delegate().makeAsyncIterator()
     await manager.startUpdatingLocation()
     _ = await Self.next(&actions) { if case .didFailWithError = $0 { true } else { false } }
@@ -166,15 +174,20 @@ import Testing
       if case .didFailWithError(let error) = $0, case .deviceBusy = error.reason { true } else { false }
     }
     #expect(busy != nil)
+    // Busy is retried after a backoff: nothing until the clock passes it, then one attempt.
+    await clock.waitForSleepers()
+    let attemptsWhileBusy = attempts.value
     close(prober)
+    clock.advance(by: SerialSource.Timing().retryMaximum)
     #expect(await Self.next(&actions) { $0 == .didChangeAuthorization(.authorizedAlways) } != nil)
-    #expect(attempts.value < 20)
+    #expect(attempts.value == attemptsWhileBusy + 1)
     await manager.stopUpdatingLocation()
   }
 
   @Test func aWrongKindOfFileStopsTheSourceWithOneError() async throws {
     let attempts = Attempts()
-    let manager = Self.manager(path: "/dev/null", attempts: attempts)
+    let clock = TestClock()
+    let manager = Self.manager(path: "/dev/null", attempts: attempts, clock: clock)
     var actions = manager.delegate().makeAsyncIterator()
     await manager.startUpdatingLocation()
     let action = await actions.next()
@@ -183,7 +196,9 @@ import Testing
       return
     }
     #expect(error.reason == .notASerialDevice(path: "/dev/null") && error.reason?.isPermanent == true)
-    try await Task.sleep(for: .milliseconds(300))
+    // Stopped for good: nothing waits to try again, however long.
+    #expect(clock.sleeperCount == 0)
+    clock.advance(by: .seconds(3600))
     #expect(attempts.value == 1)
     await manager.stopUpdatingLocation()
   }

@@ -1,5 +1,6 @@
 import Foundation
 import GPSLocation
+import GPSLocationTestSupport
 import NMEA
 import NMEASimulation
 import Plumbing
@@ -201,7 +202,10 @@ import Testing
     cfsetospeed(&settings, speed_t(B1200))
     tcsetattr(pty.slave, TCSANOW, &settings)
     let notices = NoticeLog()
-    let serial = Receiver(SerialSource(path: link, baudRate: .automatic, timing: Self.fast))
+    // Each rate's probe window passes on a test clock, 50 ms for each 200 bytes the receiver
+    // writes: a busy machine that reads late cannot cut a window short.
+    let clock = TestClock()
+    let serial = Receiver(SerialSource(path: link, baudRate: .automatic, timing: Self.fast, scheduler: Scheduler(clock: clock)))
     serial.listen { event in if case .notice(let notice) = event { notices.append(notice) } }
     let manager = LocationManager.receiver(serial)
     let stream = manager.delegate()
@@ -219,6 +223,7 @@ import Testing
           pty.write((0..<200).map { _ in UInt8.random(in: 0...255, using: &generator) })
         }
         try? await Task.sleep(for: .milliseconds(20))
+        clock.advance(by: .milliseconds(50))
       }
     }
     defer { receiver.cancel() }
@@ -230,22 +235,31 @@ import Testing
     await manager.stopUpdatingLocation()
   }
 
+  /// Silence is said once the port has been quiet for the whole timeout by the source's
+  /// clock: not at the tick before, and at the tick that reaches it.
   @Test func silenceIsReportedClearlyAfterTheTimeout() async throws {
     let link = PseudoTerminal.temporaryLink("gps-silent")
     let pty = try PseudoTerminal(link: link)
     defer { pty.unplug() }
-    let manager = LocationManager.serial(path: link, baudRate: .fixed(4800), timing: Self.fast)
-    let stream = manager.delegate()
-    await manager.startUpdatingLocation()
-    let start = ContinuousClock.now
-    var error: LocationManager.Error?
-    for await action in stream {
-      if case .didFailWithError(let failure) = action { error = failure; break }
+    let clock = TestClock()
+    let receiver = Receiver(SerialSource(path: link, baudRate: .fixed(4800), timing: Self.fast, scheduler: Scheduler(clock: clock)))
+    let said = NoticeLog()
+    receiver.listen { event in if case .status(.failed(let error)) = event { said.append(error.message) } }
+    let events = receiver.events()
+    let running = Task { await receiver.run() }
+    defer { running.cancel() }
+    var iterator = events.makeAsyncIterator()
+    while let event = await iterator.next(), event != .status(.authorization(.authorizedAlways)) {}
+    // A tick at a time; each has run (and said what it found) once the next one waits.
+    func tick() async {
+      await clock.waitForSleepers()
+      clock.advance(by: .milliseconds(250))
+      await clock.waitForSleepers()
     }
-    #expect(error?.reason == .silentDevice(path: link, seconds: 2))
-    #expect(error?.message == "No data from \(link) for 2 s. Is the receiver powered and connected?")
-    #expect(start.duration(to: .now) >= .seconds(2))
-    await manager.stopUpdatingLocation()
+    for _ in 0..<7 { await tick() }
+    #expect(said.lines == [], "silence said after 1.75 s")
+    await tick()
+    #expect(said.lines == ["No data from \(link) for 2 s. Is the receiver powered and connected?"])
   }
 
   @Test func aBusyDeviceIsRefusedWithAClearError() async throws {

@@ -1,4 +1,5 @@
 import GPSD
+import Plumbing
 
 // The live managers: a serial receiver and gpsd. Each is a `LocationManager.source(…)` over
 // its transport, so they share one engine and one actor (ManagerCore).
@@ -20,9 +21,10 @@ extension LocationManager {
 
   /// ``serial(path:baudRate:configuration:)`` with its timing exposed, for tests.
   package static func serial(
-    path: String, baudRate: BaudRate = .automatic, timing: SerialSource.Timing, configuration: LocationEngine.Configuration = .init()
+    path: String, baudRate: BaudRate = .automatic, timing: SerialSource.Timing, scheduler: Scheduler = .live,
+    configuration: LocationEngine.Configuration = .init()
   ) -> LocationManager {
-    .source(SerialSource(path: path, baudRate: baudRate, timing: timing), configuration: configuration)
+    .source(SerialSource(path: path, baudRate: baudRate, timing: timing, scheduler: scheduler), configuration: configuration)
   }
 
   /// A running gpsd (default 127.0.0.1:2947), optionally one of its devices.
@@ -36,12 +38,12 @@ extension LocationManager {
     gpsd(host: host, port: port, device: device, timing: .init(), configuration: configuration)
   }
 
-  /// ``gpsd(host:port:device:configuration:)`` with its timing exposed, for tests.
+  /// ``gpsd(host:port:device:configuration:)`` with its timing and scheduler exposed, for tests.
   package static func gpsd(
     host: String = GPSDAddress.standard.host, port: Int = GPSDAddress.standard.port, device: String? = nil, timing: GPSDSource.Timing,
-    configuration: LocationEngine.Configuration = .init()
+    scheduler: Scheduler = .live, configuration: LocationEngine.Configuration = .init()
   ) -> LocationManager {
-    .source(GPSDSource(host: host, port: port, device: device, timing: timing), configuration: configuration)
+    .source(GPSDSource(host: host, port: port, device: device, timing: timing, scheduler: scheduler), configuration: configuration)
   }
 
   #if libgps
@@ -59,12 +61,14 @@ extension LocationManager {
       libgps(host: host, port: port, device: device, timing: .init(), configuration: configuration)
     }
 
-    /// ``libgps(host:port:device:configuration:)`` with its timing exposed, for tests.
+    /// ``libgps(host:port:device:configuration:)`` with its timing and scheduler exposed, for tests.
     package static func libgps(
       host: String = GPSDAddress.standard.host, port: Int = GPSDAddress.standard.port, device: String? = nil, timing: GPSDSource.Timing,
-      configuration: LocationEngine.Configuration = .init()
+      scheduler: Scheduler = .live, configuration: LocationEngine.Configuration = .init()
     ) -> LocationManager {
-      .source(GPSDSource(host: host, port: port, device: device, timing: timing, throughLibGPS: true), configuration: configuration)
+      .source(
+        GPSDSource(host: host, port: port, device: device, timing: timing, throughLibGPS: true, scheduler: scheduler),
+        configuration: configuration)
     }
   #endif
 }
