@@ -156,6 +156,16 @@ package final class Broadcaster<Element: Sendable>: Sendable {
   /// How many subscriptions are registered.
   package var subscriberCount: Int { state.withLock { $0.queues.count } }
 
+  /// How many subscribers wait for their next element now: a test yields once a reader is
+  /// parked, so that the yield is what wakes it.
+  package var waitingReaderCount: Int {
+    state.withLock { state in
+      var count = 0
+      for queue in state.queues where queue.reader != nil { count += 1 }
+      return count
+    }
+  }
+
   /// Ends every subscription once its reader has taken what is queued; later subscriptions
   /// end at once.
   package func finish() {

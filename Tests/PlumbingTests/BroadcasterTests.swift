@@ -103,11 +103,10 @@ import Testing
       while await subscription.next(into: &batch) { seen.append(batch) }
       return seen
     }
-    // Wait until the reader is parked, so the yield has to wake it.
-    while broadcaster.subscriberCount == 0 { await Task.yield() }
-    try? await Task.sleep(for: .milliseconds(50))
+    // Each yield comes once the reader is parked, so the yield has to wake it.
+    while broadcaster.waitingReaderCount == 0 { await Task.yield() }
     broadcaster.yield(contentsOf: [1, 2])
-    try? await Task.sleep(for: .milliseconds(50))
+    while broadcaster.waitingReaderCount == 0 { await Task.yield() }
     broadcaster.yield(3)
     broadcaster.finish()
     let seen = await reader.value
@@ -137,7 +136,8 @@ import Testing
       return count
     }
     broadcaster.yield(1)
-    try? await Task.sleep(for: .milliseconds(50))  // the reader takes 1 and waits for more
+    // The reader takes 1 and waits for more.
+    while broadcaster.waitingReaderCount == 0 { await Task.yield() }
     reader.cancel()
     #expect(await reader.value == 1)  // the waiting read was woken by the cancellation
     for _ in 0..<100 where broadcaster.subscriberCount > 1 { await Task.yield() }
