@@ -182,6 +182,9 @@ package final class ClientConnection: @unchecked Sendable {
     current.continuation.resume(returning: outcome)
   }
 
+  /// Whether a ``receive(within:)`` waits now: a test wakes or closes a wait once it is one.
+  package var isReceiving: Bool { queue.sync { receiving != nil } }
+
   /// Ends a waiting ``receive(within:)`` with ``Received/woken``, or the next one if none waits.
   package func wake() {
     queue.async { [self] in

@@ -26,7 +26,8 @@ final class DescriptorReader: @unchecked Sendable {
   private let onTick: () -> Void
   private let onClosed: (Errno?) -> Void
   private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
-  /// The reader's queue: its sources, its callbacks and ``perform(_:)``'s work run here.
+  /// The receiver's queue: the reader's sources, its callbacks and ``perform(_:)``'s work run
+  /// here.
   private let queue: DispatchQueue
   /// Touched on `queue` only.
   private var readSource: (any DispatchSourceRead)?
@@ -70,10 +71,12 @@ final class DescriptorReader: @unchecked Sendable {
 
   /// A reader that reads the descriptor itself and hands each chunk to `onBytes`; or, given
   /// `onReadable`, one for a descriptor a library reads itself (libgps): `onReadable` runs
-  /// when bytes are waiting and reads what it can without blocking. `label` names the queue;
-  /// `scheduler` runs the tick.
+  /// when bytes are waiting and reads what it can without blocking. `queue` is the
+  /// receiver's own, for its whole life: one session after another reads on it, each once the
+  /// one before has stopped. `scheduler` runs the tick.
   init(
-    descriptor: FileDescriptor, label: String, scheduler: Scheduler = .live, onBytes: @escaping (UnsafeRawBufferPointer) -> Void = { _ in },
+    descriptor: FileDescriptor, queue: DispatchQueue, scheduler: Scheduler = .live,
+    onBytes: @escaping (UnsafeRawBufferPointer) -> Void = { _ in },
     onReadable: (() -> Drained)? = nil, onTick: @escaping () -> Void, onClosed: @escaping (Errno?) -> Void
   ) {
     self.scheduler = scheduler
@@ -82,7 +85,7 @@ final class DescriptorReader: @unchecked Sendable {
     self.onReadable = onReadable
     self.onTick = onTick
     self.onClosed = onClosed
-    queue = DispatchQueue(label: label, qos: .userInteractive)
+    self.queue = queue
   }
 
   deinit {

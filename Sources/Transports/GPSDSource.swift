@@ -1,3 +1,4 @@
+import Dispatch
 import GPSD
 import NMEA
 import Plumbing
@@ -95,11 +96,13 @@ public struct GPSDSource: ByteSource {
 
   public func run(for receiver: Receiver) async {
     let shape = Locked(GPSDFixAssembler.Shape())
+    // One queue for the source's whole run: every connection is read on it in turn.
+    let queue = DispatchQueue(label: throughLibGPS ? "gpsbridge.libgps" : "gpsbridge.gpsd", qos: .userInteractive)
     #if libgps
       if throughLibGPS {
         await reconnecting(
           receiver, open: { () throws(SourceError) in try LibGPSConnection.open(host: host, port: port) },
-          read: { connection in await read(connection, shape, receiver) }, close: { $0.close() })
+          read: { connection in await read(connection, shape, on: queue, receiver) }, close: { $0.close() })
         return
       }
     #endif
@@ -125,7 +128,7 @@ public struct GPSDSource: ByteSource {
         }
         return socket
       },
-      read: { socket in await read(socket, shape, receiver) }, close: { try? $0.close() })
+      read: { socket in await read(socket, shape, on: queue, receiver) }, close: { try? $0.close() })
   }
 
   /// gpsd's reconnection, whichever client reads the connection: a lost one is said as such,
@@ -169,11 +172,11 @@ public struct GPSDSource: ByteSource {
   }
 
   private func read(
-    _ socket: FileDescriptor, _ shape: Locked<GPSDFixAssembler.Shape>, _ receiver: Receiver
+    _ socket: FileDescriptor, _ shape: Locked<GPSDFixAssembler.Shape>, on queue: DispatchQueue, _ receiver: Receiver
   ) async -> Outcome {
     let decoder = ReportDecoder(receiver: receiver, watch: sessionWatch, shape: shape, now: scheduler.now)
     let reader = DescriptorReader(
-      descriptor: socket, label: "gpsbridge.gpsd", scheduler: scheduler,
+      descriptor: socket, queue: queue, scheduler: scheduler,
       onBytes: { bytes in decoder.received(bytes) }, onTick: decoder.tick, onClosed: decoder.closed)
     decoder.reader = reader
     reader.start()
@@ -190,11 +193,11 @@ public struct GPSDSource: ByteSource {
   #if libgps
     /// One connection through libgps: its reports into the same events as the JSON path's.
     private func read(
-      _ connection: LibGPSConnection, _ shape: Locked<GPSDFixAssembler.Shape>, _ receiver: Receiver
+      _ connection: LibGPSConnection, _ shape: Locked<GPSDFixAssembler.Shape>, on queue: DispatchQueue, _ receiver: Receiver
     ) async -> Outcome {
       let decoder = ReportDecoder(receiver: receiver, watch: sessionWatch, shape: shape, now: scheduler.now)
       let reader = DescriptorReader(
-        descriptor: connection.descriptor, label: "gpsbridge.libgps", scheduler: scheduler,
+        descriptor: connection.descriptor, queue: queue, scheduler: scheduler,
         onReadable: { connection.readReports { decoder.take($0) } }, onTick: decoder.tick, onClosed: decoder.closed)
       decoder.reader = reader
       guard connection.watch(device: device) else { return .lost("libgps could not send its WATCH", hadFix: false) }

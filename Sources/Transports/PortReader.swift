@@ -1,3 +1,4 @@
+import Dispatch
 import NMEA
 import Plumbing
 
@@ -33,7 +34,7 @@ final class PortReader: @unchecked Sendable {
   /// reader's tick.
   init(
     port: SerialPort, receiver: Receiver, pipeline: Pipeline, watch: LineWatch, notice: @escaping (Int) -> String,
-    scheduler: Scheduler
+    queue: DispatchQueue, scheduler: Scheduler
   ) {
     self.port = port
     self.receiver = receiver
@@ -42,7 +43,7 @@ final class PortReader: @unchecked Sendable {
     self.notice = notice
     self.now = scheduler.now
     self.reader = DescriptorReader(
-      descriptor: port.descriptor, label: "gpsbridge.serial", scheduler: scheduler,
+      descriptor: port.descriptor, queue: queue, scheduler: scheduler,
       onBytes: { [weak self] bytes in self?.received(bytes) },
       onTick: { [weak self] in self?.tick() },
       onClosed: { [weak self] error in self?.closed(error) })

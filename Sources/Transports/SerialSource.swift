@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 import NMEA
 import Plumbing
@@ -77,8 +78,10 @@ public struct SerialSource: ByteSource {
     let watcher = DeviceWatcher(path: path)
     var seen = watcher.changes
     var appeared: ContinuousClock.Instant?
-    // One pipeline for the source's whole run: what it learns of the receiver survives replugs.
+    // One pipeline and one queue for the source's whole run: what it learns of the receiver
+    // survives replugs, and every session reads, writes and ticks on the same queue.
     var pipeline = Pipeline(for: receiver)
+    let queue = DispatchQueue(label: "gpsbridge.serial", qos: .userInteractive)
     await runReconnecting(
       for: receiver, now: scheduler.now,
       open: { () throws(SourceError) in
@@ -87,7 +90,7 @@ public struct SerialSource: ByteSource {
         return try SerialPort.open(path, baudRate: knownRate ?? BaudRate.candidates[0])
       },
       session: { port in
-        switch await read(port, knownRate: &knownRate, pipeline: &pipeline, receiver) {
+        switch await read(port, knownRate: &knownRate, pipeline: &pipeline, on: queue, receiver) {
         case .cancelled: return .cancelled
         case .gone(let error, let hadFix):
           return .lost(.deviceLost(path: path, description: error?.description), hadFix: hadFix)
@@ -112,14 +115,16 @@ public struct SerialSource: ByteSource {
   }
 
   /// One session on an open port: until it closes (`gone`) or the task is cancelled.
-  private func read(_ port: SerialPort, knownRate: inout Int?, pipeline: inout Pipeline, _ receiver: Receiver) async -> Outcome {
+  private func read(
+    _ port: SerialPort, knownRate: inout Int?, pipeline: inout Pipeline, on queue: DispatchQueue, _ receiver: Receiver
+  ) async -> Outcome {
     let watch = LineWatch(
       path: path, baudRate: baudRate, knownRate: knownRate,
       timing: LineWatch.Timing(probeWindow: timing.probeWindow, silenceTimeout: timing.silenceTimeout), now: scheduler.now())
     if watch.rate != (knownRate ?? BaudRate.candidates[0]) { try? port.setBaudRate(watch.rate) }
     let reader = PortReader(
       port: port, receiver: receiver, pipeline: pipeline, watch: watch, notice: { [path] in "\(path): NMEA at \($0) baud" },
-      scheduler: scheduler)
+      queue: queue, scheduler: scheduler)
     let ending = await withTaskCancellationHandler {
       await reader.run()
     } onCancel: {

@@ -48,7 +48,7 @@ struct ClientConnectionTests {
 
     // A wake while it waits ends the wait; one before it ends the next at once.
     async let woken = connection.receive(within: .seconds(30))
-    try await Task.sleep(for: .milliseconds(20))
+    while !connection.isReceiving { await Task.yield() }
     connection.wake()
     #expect(await woken == .woken)
     connection.wake()
@@ -57,11 +57,8 @@ struct ClientConnectionTests {
     // What it sends, the peer reads.
     #expect(await connection.send(Array("world".utf8)))
     var buffer = [UInt8](repeating: 0, count: 16)
-    var count = 0
-    for _ in 0..<1000 where count == 0 {
-      count = (try? accepted.read(into: &buffer)) ?? 0
-      if count == 0 { try await Task.sleep(for: .milliseconds(5)) }
-    }
+    #expect(await accepted.readable(within: .seconds(30)))
+    let count = (try? accepted.read(into: &buffer)) ?? 0
     #expect(Array(buffer[0..<max(count, 0)]) == Array("world".utf8))
 
     // The peer closes: the end is read.
@@ -81,7 +78,7 @@ struct ClientConnectionTests {
     #expect(await connection.send(flood, within: .milliseconds(200)) == false)
 
     async let waiting = connection.receive(within: .seconds(30))
-    try await Task.sleep(for: .milliseconds(20))
+    while !connection.isReceiving { await Task.yield() }
     await connection.close()
     #expect(await waiting == .closed)
     #expect(await connection.send(Array("late".utf8)) == false)
@@ -89,10 +86,7 @@ struct ClientConnectionTests {
 
   /// The connection the listener has, once the kernel has it (it is non-blocking).
   private func eventuallyAccepted(_ listening: FileDescriptor) async throws -> FileDescriptor? {
-    for _ in 0..<2000 {
-      if let accepted = try listening.accept() { return accepted }
-      try await Task.sleep(for: .milliseconds(5))
-    }
-    return nil
+    guard await listening.readable(within: .seconds(30)) else { return nil }
+    return try listening.accept()
   }
 }

@@ -31,7 +31,7 @@ struct StatusPortHostileClientTests {
     let box = try Box { $0.maximumClients = 4 }
     let idle = try (0..<4).map { _ in try FileDescriptor.connectTCP(host: "127.0.0.1", port: box.port) }
     defer { for socket in idle { try? socket.close() } }
-    try await Task.sleep(for: .milliseconds(200))
+    #expect(await eventually { box.status.httpStatisticsForTesting.clients == 4 })
     let response = try await HTTPExchange.get("/metrics", port: box.port)
     #expect(response.status == 200, "\(response.head)")
     let told = try await offThePool { HTTPExchange.readUntilClosed(idle[0], seconds: 10) }
