@@ -163,7 +163,7 @@ let package = Package(
       path: "Benchmarks/SerialLatency"
     ),
 
-    .testTarget(name: "FramingTests", dependencies: ["Framing", "TestHelpers"]),
+    .testTarget(name: "FramingTests", dependencies: ["Framing", "NMEASimulation", "TestHelpers"]),
     .testTarget(name: "NMEATests", dependencies: ["NMEA", "NMEASimulation", "MallocCounter", "TestHelpers"]),
     .testTarget(name: "NMEASimulationTests", dependencies: ["NMEASimulation", "NMEA"]),
     .testTarget(name: "PlumbingTests", dependencies: ["Plumbing", "GPSLocationTestSupport"]),

@@ -1,5 +1,6 @@
 import Foundation
 import Framing
+import NMEASimulation
 import TestHelpers
 import Testing
 
@@ -33,7 +34,7 @@ struct UBXIntegrityTests {
         data = message.serialize()
         parsed = UBXReader.parse(data)
         print(json.dumps({"hex": data.hex(), "fields": {n: getattr(parsed, n) for n in names if hasattr(parsed, n)}}))
-    for _ in range(100):
+    for _ in range(1000):
         emit(UBXMessage('MON', 'MON-HW', GET, noisePerMS=random.randrange(65536), agcCnt=random.randrange(8192),
             aStatus=random.randrange(8), aPower=random.randrange(4), jammingState=random.randrange(4),
             jamInd=random.randrange(256), rtcCalib=random.randrange(2), xtalAbsent=random.randrange(2)),
@@ -73,7 +74,7 @@ struct UBXIntegrityTests {
 
   @Test func pyubx2sIntegrityMessagesReadToTheValuesPyubx2ReadsBack() async throws {
     let samples = try await Self.samples()
-    #expect(samples.count == 500)
+    #expect(samples.count == 5000)
     var read = (hardware: 0, radio: 0, status: 0, security: 0)
     for sample in samples {
       let frame = try #require(sample.frame, "\(sample.hex) is one UBX frame")
@@ -112,7 +113,38 @@ struct UBXIntegrityTests {
         Issue.record("no reader took \(sample.hex)")
       }
     }
-    #expect(read.hardware == 100 && read.radio == 100 && read.status == 100 && read.security == 200)
+    #expect(read.hardware == 1000 && read.radio == 1000 && read.status == 1000 && read.security == 2000)
+  }
+
+  /// Random payloads of every length up to 200 bytes, under each message's class and id: a
+  /// reader either reads one or says no, and what it reads stays within its fields' ranges.
+  @Test func randomPayloadsNeverCrashAReader() {
+    var generator = SplitMix64(seed: 48)
+    let messages: [(UInt8, UInt8)] = [(0x0A, 0x09), (0x0A, 0x38), (0x01, 0x03), (0x27, 0x09)]
+    var read = 0
+    for round in 0..<20_000 {
+      let message = messages[round % messages.count]
+      var payload = (0..<Int.random(in: 0...200, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+      // A version byte SEC-SIG knows, and a count that agrees with the length, now and then.
+      if message == (0x27, 0x09), !payload.isEmpty, round % 3 == 0 { payload[0] = UInt8(1 + round % 2) }
+      if message == (0x0A, 0x38), payload.count >= 4, round % 3 == 0 { payload = Array(payload.prefix(4 + (payload.count - 4) / 24 * 24)) }
+      if message == (0x0A, 0x38), payload.count >= 4, round % 3 == 0 { payload[1] = UInt8((payload.count - 4) / 24) }
+      let frame = UBXFrame(messageClass: message.0, id: message.1, payload: payload)
+      if let hardware = HardwareStatus(frame) {
+        read += 1
+        #expect((0...255).contains(hardware.jammingIndicator) && (0...65535).contains(hardware.gainControl))
+      }
+      if let radio = RadioStatus(frame) {
+        read += 1
+        #expect(radio.blocks.count == (payload.count - 4) / 24)
+      }
+      if NavigationStatus(frame) != nil { read += 1 }
+      if let security = SignalSecurity(frame) {
+        read += 1
+        #expect(security.frequencies.allSatisfy { (0..<(1 << 24)).contains($0.kilohertz) })
+      }
+    }
+    #expect(read > 1000, "some random payloads have a valid shape")
   }
 
   /// A frame shorter than its layout, or a count its length does not hold, reads as nothing:
