@@ -79,7 +79,7 @@ let package = Package(
     .target(name: "TimeService", dependencies: ["NMEA", "Transports", "Plumbing", "CClockState"]),
     // gpsd's protocol served to gpsd's clients: sockets, clients, watch state, and feeds from
     // the transports' pipelines.
-    .target(name: "GPSDServer", dependencies: ["GPSD", "NMEA", "Transports", "SourceStatus", "Plumbing"]),
+    .target(name: "GPSDServer", dependencies: ["Framing", "GPSD", "NMEA", "Transports", "SourceStatus", "Plumbing"]),
     // The box's receivers: the one policy for which source, the receivers served (named,
     // found by a pattern as they are plugged in, up to a limit), and each one's time feed.
     // What serves them is the caller's: `serve` hands each to a GPSDServer.
@@ -172,7 +172,7 @@ let package = Package(
     .testTarget(
       name: "GPSDServerTests",
       dependencies: [
-        "GPSDServer", "GPSD", "GPSLocation", "NMEA", "NMEASimulation", "TestHelpers", "Plumbing", "Transports", "TimeService",
+        "Framing", "GPSDServer", "GPSD", "GPSLocation", "NMEA", "NMEASimulation", "TestHelpers", "Plumbing", "Transports", "TimeService",
       ],
       exclude: ["Clients", "Support/replacing-gpsd.sh"]),
     .testTarget(name: "GPSLocationEngineTests", dependencies: ["GPSLocationEngine", "NMEA", "NMEASimulation"]),
@@ -195,7 +195,7 @@ let package = Package(
     .testTarget(
       name: "AutomationTests", dependencies: ["Automation", "GPSLocation", "TestHelpers", "Plumbing"], exclude: ["Clients"]),
     .testTarget(name: "TimeServiceTests", dependencies: ["TimeService", "Transports", "NMEA", "TestHelpers", "Plumbing"]),
-    .testTarget(name: "TransportsTests", dependencies: ["Transports", "TestHelpers", "Plumbing", "NMEA", "NMEASimulation"]),
+    .testTarget(name: "TransportsTests", dependencies: ["Framing", "Transports", "TestHelpers", "Plumbing", "NMEA", "NMEASimulation"]),
     .testTarget(
       name: "GPSLocationTests", dependencies: ["GPSLocation", "GPSLocationTestSupport", "NMEASimulation", "TestHelpers", "Plumbing"]),
     .testTarget(

@@ -68,7 +68,8 @@ public struct HardwareStatus: Hashable, Sendable {
 
   static let message: (UInt8, UInt8) = (0x0A, 0x09)
 
-  /// The status in a `MON-HW` frame; `nil` for any other frame, or one too short.
+  /// The status in a `MON-HW` frame; `nil` for any other frame, or one too short. u-blox 6
+  /// sends 68 bytes (eight more pin mappings before `jamInd`), later generations 60.
   public init?(_ frame: UBXFrame) {
     guard frame.is(Self.message), frame.payload.count >= 60 else { return nil }
     let payload = UBXPayload(frame.payload)
@@ -77,7 +78,7 @@ public struct HardwareStatus: Hashable, Sendable {
     antenna = AntennaStatus(field: Int(payload[20]))
     antennaPower = AntennaPower(field: Int(payload[21]))
     jamming = JammingState(field: Int(payload[22] >> 2 & 0x03))
-    jammingIndicator = Int(payload[45])
+    jammingIndicator = Int(payload[frame.payload.count >= 68 ? 53 : 45])
   }
 }
 

@@ -71,6 +71,13 @@ extension GPSDReport {
     public var differentialAge: Double?
     /// The differential reference station's id.
     public var differentialStation: Int?
+    /// The antenna's feed, as gpsd 3.26 and later say it when it is wrong: 2 open, 3 short.
+    public var antennaStatus: Int?
+    /// Whether the receiver powers the antenna, as gpsd 3.26 and later say it: 1 off, 2 on.
+    public var antennaPower: Int?
+    /// Continuous-wave jamming, 1 (a little) to 255 (strong), as gpsd 3.26 and later say it
+    /// when it is not 0.
+    public var jamming: Int?
 
     public init(device: String? = nil, mode: Mode? = nil, time: String? = nil) {
       self.device = device
@@ -100,6 +107,9 @@ extension GPSDReport {
       case sphericalError = "sep"
       case differentialAge = "dgpsAge"
       case differentialStation = "dgpsSta"
+      case antennaStatus = "ant"
+      case antennaPower = "antPwr"
+      case jamming = "jam"
     }
   }
 }

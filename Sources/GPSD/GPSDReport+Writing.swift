@@ -132,6 +132,9 @@ extension GPSDReport.TPV {
     if let sphericalError { writer.field("sep", sphericalError, decimals: 3) }
     if let differentialAge { writer.field("dgpsAge", differentialAge, decimals: 1) }
     if let differentialStation { writer.field("dgpsSta", differentialStation) }
+    if let antennaStatus { writer.field("ant", antennaStatus) }
+    if let antennaPower { writer.field("antPwr", antennaPower) }
+    if let jamming { writer.field("jam", jamming) }
   }
 }
 

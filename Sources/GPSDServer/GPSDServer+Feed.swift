@@ -27,6 +27,7 @@ extension GPSDServer {
       case .fix(var fix):
         if simulated { fix.quality = .simulator }
         publish(.fix(fix, device: device))
+      case .integrity(let integrity): publish(.integrity(integrity, device: device))
       case .sentence(let sentence): publish(.sentence(sentence, device: device))
       case .bytes(let bytes): publish(.bytes(bytes, device: device))
       case .status(.authorization(.authorizedAlways)):

@@ -1,4 +1,5 @@
 import Dispatch
+import Framing
 import GPSD
 import NMEA
 import Plumbing
@@ -121,6 +122,8 @@ public final class GPSDServer: @unchecked Sendable {
     /// Its DEVICE, while it is there.
     var device: ServedDevice?
     var latestFix: Fix?
+    /// What the receiver says of jamming and its antenna (nothing, for most).
+    var integrity = SignalIntegrity()
     /// gpsd's computed figures for its fixes (they need the fix before).
     var errorModel = GPSDErrorModel()
     /// The time of its latest dated fix, and the last step between two: a step seen twice in
@@ -301,6 +304,9 @@ public final class GPSDServer: @unchecked Sendable {
     case deviceSpeed(Int, device: String? = nil)
     /// One epoch's fix: TPV, and SKY, GST and ATT as it has them, to clients watching JSON.
     case fix(Fix, device: String? = nil)
+    /// What the receiver says of jamming and its antenna now: the TPVs after it carry gpsd's
+    /// `ant`, `antPwr` and `jam`.
+    case integrity(SignalIntegrity, device: String? = nil)
     /// One sentence as the receiver sent it (without its line end), to clients watching NMEA.
     case sentence([UInt8], device: String? = nil)
     /// Bytes as they came, to clients watching `raw:2`.
@@ -347,8 +353,17 @@ public final class GPSDServer: @unchecked Sendable {
         served.cycle = cycle
         announce(served, at: index)
       }
-      for report in receivers[index].errorModel.reports(for: fix, device: name) { report.write(into: &reports) }
+      for report in receivers[index].errorModel.reports(for: fix, device: name) {
+        guard case .tpv(var tpv) = report else {
+          report.write(into: &reports)
+          continue
+        }
+        tpv.mark(with: receivers[index].integrity)
+        GPSDReport.tpv(tpv).write(into: &reports)
+      }
       broadcast(about: name, to: \.wantsReports)
+    case .integrity(let integrity, let path):
+      receivers[receiverIndex(path)].integrity = integrity
     case .sentence(let sentence, let path):
       for byte in sentence { reports.append(ascii: byte) }
       reports.append(ascii: 0x0D)
@@ -516,7 +531,9 @@ public final class GPSDServer: @unchecked Sendable {
     for receiver in receivers {
       guard let fix = receiver.latestFix, let device = receiver.device else { continue }
       poll.active = (poll.active ?? 0) + 1
-      poll.tpv?.append(GPSDReport.TPV(fix, device: device.path))
+      var tpv = GPSDReport.TPV(fix, device: device.path)
+      tpv.mark(with: receiver.integrity)
+      poll.tpv?.append(tpv)
       poll.gst?.append(GPSDReport.GST(fix, device: device.path))
       poll.sky?.append(GPSDReport.SKY(fix, device: device.path))
     }

@@ -15,6 +15,17 @@ package struct Pipeline: Sendable {
   package private(set) var splitter = StreamSplitter()
   /// A u-blox's UBX navigation made into fixes: for a receiver that sends no NMEA.
   private var ubx = UBXEpochAssembler()
+  /// What the receiver says of jamming, spoofing and its antenna: kept across resets (a rate
+  /// switch does not change the sky).
+  private var integrity = SignalIntegrity()
+  /// A capture's changes of it, each at the count of NMEA text bytes before it: one goes out
+  /// just before the first fix whose sentences lie beyond it, so a state said between two
+  /// epochs holds from the second. (Until the end of the receiver's cycle is learned, an
+  /// epoch is closed by the next one's first sentence, and the change goes out one fix
+  /// early.) A UBX-only capture's go out with the next fix.
+  private var pendingIntegrity: [(position: Int, state: SignalIntegrity)] = []
+  /// NMEA text bytes handed to the decoder so far, in a capture.
+  private var textTaken = 0
   /// UBX epochs since the last NMEA fix: a receiver that sends both gives its fixes once, by
   /// its NMEA; UBX fixes go out from the second UBX epoch without NMEA on.
   private var ubxEpochsWithoutNMEA = 0
@@ -90,7 +101,10 @@ package struct Pipeline: Sendable {
         if let arrival { self.decoder.append(text, arrivedAt: arrival, uptime: uptime) } else { self.decoder.append(text) }
       },
       frame: { frame in
-        if case .ubx(let packet) = frame { self.ubx.take(packet) }
+        if case .ubx(let packet) = frame {
+          self.ubx.take(packet)
+          if self.integrity.take(packet) { receiver.publish(.integrity(self.integrity)) }
+        }
         if publishesFrames { receiver.publish(.frame(frame)) }
       })
     self.splitter = splitter
@@ -166,12 +180,22 @@ package struct Pipeline: Sendable {
     let interests = receiver.interests
     if interests.contains(.bytes) { heldBytes.append(contentsOf: bytes) }
     appended += bytes.count
-    guard splitter.mayHoldFrames(bytes) else { return decoder.append(bytes) }
+    guard splitter.mayHoldFrames(bytes) else {
+      textTaken += bytes.count
+      return decoder.append(bytes)
+    }
     var splitter = self.splitter
     splitter.split(
-      bytes, text: { self.decoder.append($0) },
+      bytes,
+      text: { text in
+        self.textTaken += text.count
+        self.decoder.append(text)
+      },
       frame: { frame in
-        if case .ubx(let packet) = frame { self.ubx.take(packet) }
+        if case .ubx(let packet) = frame {
+          self.ubx.take(packet)
+          if self.integrity.take(packet) { self.pendingIntegrity.append((self.textTaken, self.integrity)) }
+        }
         if interests.contains(.frames) { self.heldFrames.append(frame) }
       })
     self.splitter = splitter
@@ -209,6 +233,7 @@ package struct Pipeline: Sendable {
   /// Publishes the bytes read up to `fix`, its sentences, and `fix`.
   package mutating func release(_ fix: consuming Fix, for receiver: some ReceiverEventSink) {
     releaseHeld(through: appended - decoder.framer.bufferedByteCount - splitter.pendingByteCount, for: receiver)
+    if !pendingIntegrity.isEmpty { releaseIntegrity(through: textTaken - decoder.framer.bufferedByteCount, for: receiver) }
     receiver.publish(.fix(fix))
     publishRejects(for: receiver)
   }
@@ -216,7 +241,20 @@ package struct Pipeline: Sendable {
   /// Publishes what is left at the end of a capture.
   package mutating func releaseRest(for receiver: some ReceiverEventSink) {
     releaseHeld(through: appended, for: receiver)
+    releaseIntegrity(through: .max, for: receiver)
     publishRejects(for: receiver)
+  }
+
+  /// The integrity changes said before NMEA text position `consumed`; all of them in a
+  /// UBX-only capture, whose fixes move no text.
+  private mutating func releaseIntegrity(through consumed: Int, for receiver: some ReceiverEventSink) {
+    let all = ubxEpochsWithoutNMEA > 1
+    var count = 0
+    for change in pendingIntegrity where all || change.position < consumed {
+      receiver.publish(.integrity(change.state))
+      count += 1
+    }
+    pendingIntegrity.removeFirst(count)
   }
 
   private mutating func releaseHeld(through consumed: Int, for receiver: some ReceiverEventSink) {

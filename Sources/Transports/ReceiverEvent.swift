@@ -13,6 +13,9 @@ public enum ReceiverEvent: Sendable, Equatable {
   case frame(ProtocolFrame)
   /// One receiver epoch.
   case fix(Fix)
+  /// What the receiver says of its signals' integrity (jamming, spoofing, its antenna), each
+  /// time that changes: the fixes after it were made under that state.
+  case integrity(SignalIntegrity)
   /// What the source says about itself: authorization, pauses, problems, its end.
   case status(SourceEvent)
   /// Progress worth a line on a terminal ("/dev/ttyACM0: NMEA at 9600 baud").

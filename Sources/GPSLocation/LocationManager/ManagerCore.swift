@@ -138,7 +138,7 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
       case .status(let status):
         flush(&state, broadcaster)
         receive(status, &state, broadcaster)
-      case .bytes, .sentence, .frame, .notice, .rejected, .attempt, .lineSpeed:
+      case .bytes, .sentence, .frame, .notice, .rejected, .attempt, .lineSpeed, .integrity:
         return false
       }
       return state.needsReconcile

@@ -1,0 +1,103 @@
+/// What a receiver says of its signals' integrity (jamming, spoofing, its antenna), gathered
+/// from whichever of u-blox's messages it sends: one state per receiver, updated frame by
+/// frame, that a served TPV, a status page or a time service reads as it is at each epoch.
+///
+/// Where two messages say the same thing, the more specific one wins for the receiver's life
+/// once it has spoken: `SEC-SIG` (when its detector is on) over `MON-RF` over `MON-HW` for
+/// jamming, `SEC-SIG` over `NAV-STATUS` for spoofing, `MON-RF` over `MON-HW` for the antenna.
+/// A receiver with several RF blocks (one per band) is as bad as its worst block, as gpsd
+/// takes it.
+public struct SignalIntegrity: Hashable, Sendable {
+  /// The message a state came from.
+  public enum Source: String, Hashable, Sendable {
+    case hardwareMonitor = "MON-HW"
+    case radioMonitor = "MON-RF"
+    case navigationStatus = "NAV-STATUS"
+    case signalSecurity = "SEC-SIG"
+
+    /// How specific the message is: a higher one is not overridden by a lower one.
+    fileprivate var rank: Int {
+      switch self {
+      case .hardwareMonitor, .navigationStatus: 0
+      case .radioMonitor: 1
+      case .signalSecurity: 2
+      }
+    }
+  }
+
+  public var jamming: JammingState = .unknown
+  public var jammingSource: Source?
+  public var spoofing: SpoofingState = .unknown
+  public var spoofingSource: Source?
+  public var antenna: AntennaStatus = .unknown
+  public var antennaPower: AntennaPower = .unknown
+  public var antennaSource: Source?
+  /// Continuous-wave interference, 0 (none) to 255 (strong), once a monitor said it: gpsd's `jam`.
+  public var jammingIndicator: Int?
+  private var indicatorSource: Source?
+
+  public init() {}
+
+  /// Takes one UBX frame (others are ignored); whether the state changed.
+  public mutating func take(_ frame: UBXFrame) -> Bool {
+    let before = self
+    if let hardware = HardwareStatus(frame) {
+      setJamming(hardware.jamming, from: .hardwareMonitor)
+      setAntenna(hardware.antenna, hardware.antennaPower, from: .hardwareMonitor)
+      setIndicator(hardware.jammingIndicator, from: .hardwareMonitor)
+    } else if let radio = RadioStatus(frame), let first = radio.blocks.first {
+      var worst = first
+      for block in radio.blocks.dropFirst() {
+        if block.jamming.rawValue > worst.jamming.rawValue { worst.jamming = block.jamming }
+        if block.antenna.severity > worst.antenna.severity { (worst.antenna, worst.antennaPower) = (block.antenna, block.antennaPower) }
+        worst.jammingIndicator = max(worst.jammingIndicator, block.jammingIndicator)
+      }
+      setJamming(worst.jamming, from: .radioMonitor)
+      setAntenna(worst.antenna, worst.antennaPower, from: .radioMonitor)
+      setIndicator(worst.jammingIndicator, from: .radioMonitor)
+    } else if let status = NavigationStatus(frame) {
+      setSpoofing(status.spoofing, from: .navigationStatus)
+    } else if let security = SignalSecurity(frame) {
+      if security.jammingDetectionEnabled { setJamming(security.jamming, from: .signalSecurity) }
+      if security.spoofingDetectionEnabled { setSpoofing(security.spoofing, from: .signalSecurity) }
+    }
+    return self != before
+  }
+
+  private mutating func setJamming(_ state: JammingState, from source: Source) {
+    guard source.rank >= (jammingSource?.rank ?? 0) else { return }
+    jamming = state
+    jammingSource = source
+  }
+
+  private mutating func setIndicator(_ value: Int, from source: Source) {
+    guard source.rank >= (indicatorSource?.rank ?? 0) else { return }
+    jammingIndicator = value
+    indicatorSource = source
+  }
+
+  private mutating func setSpoofing(_ state: SpoofingState, from source: Source) {
+    guard source.rank >= (spoofingSource?.rank ?? 0) else { return }
+    spoofing = state
+    spoofingSource = source
+  }
+
+  private mutating func setAntenna(_ status: AntennaStatus, _ power: AntennaPower, from source: Source) {
+    guard source.rank >= (antennaSource?.rank ?? 0) else { return }
+    antenna = status
+    antennaPower = power
+    antennaSource = source
+  }
+}
+
+extension AntennaStatus {
+  /// How bad: a short over an open feed over a good one over not knowing (gpsd's order).
+  fileprivate var severity: Int {
+    switch self {
+    case .short: 3
+    case .open: 2
+    case .ok: 1
+    case .initializing, .unknown: 0
+    }
+  }
+}
