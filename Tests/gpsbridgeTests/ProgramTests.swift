@@ -252,9 +252,10 @@ import Testing
       let (process, output, _) = try Program.start([
         "--replay", Program.fixtures.appendingPathComponent("quectel-nmea411-10hz.nmea").path, "--json",
       ])
-      Thread.sleep(forTimeInterval: 1.5)
+      // Stopped mid-replay, once it has written a few lines, however long a busy machine took.
+      let first = Self.readOutput(output.fileHandleForReading) { $0.filter { $0 == 0x0A }.count >= 6 }
       process.terminate()
-      let data = output.fileHandleForReading.readDataToEndOfFile()
+      let data = first + output.fileHandleForReading.readDataToEndOfFile()
       process.waitForExit()
       #expect(process.exitStatus == 0)
       let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
@@ -353,9 +354,11 @@ import Testing
   @Test func theDemoWhenAskedForSaysWhatItIs() async throws {
     try await blocking {
       let (process, output, error) = try Program.start(["--demo", "--json"])
-      Thread.sleep(forTimeInterval: 1.5)
+      let first = Self.readOutput(output.fileHandleForReading) {
+        String(decoding: $0, as: UTF8.self).contains(#"{"event":"didUpdateLocations""#)
+      }
       process.terminate()
-      let data = output.fileHandleForReading.readDataToEndOfFile()
+      let data = first + output.fileHandleForReading.readDataToEndOfFile()
       let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
       process.waitForExit()
       #expect(
@@ -441,6 +444,17 @@ import Testing
     let message = try await Self.errorOutput(of: process, from: error, after: .seconds(2))
     guard !message.contains("using gpsd on") else { return }
     #expect(message.contains("so this is a simulated drive in real time, not a receiver, shown with --heading --visits"), "\(message)")
+  }
+
+  /// What `handle` gives until `enough` holds of it, or its end.
+  static func readOutput(_ handle: FileHandle, until enough: (Data) -> Bool) -> Data {
+    var data = Data()
+    while !enough(data) {
+      let more = handle.availableData
+      if more.isEmpty { break }
+      data += more
+    }
+    return data
   }
 
   /// What `process` says on standard error (`error`) when it is stopped `after` its start.
