@@ -2,8 +2,8 @@
 /// from whichever of u-blox's messages it sends: one state per receiver, updated frame by
 /// frame, that a served TPV, a status page or a time service reads as it is at each epoch.
 ///
-/// Where two messages say the same thing, the more specific one wins for the receiver's life
-/// once it has spoken: `SEC-SIG` (when its detector is on) over `MON-RF` over `MON-HW` for
+/// Where two messages say the same thing, the more specific one wins once it has spoken (until
+/// its detector is turned off): `SEC-SIG` (when its detector is on) over `MON-RF` over `MON-HW` for
 /// jamming, `SEC-SIG` over `NAV-STATUS` for spoofing, `MON-RF` over `MON-HW` for the antenna.
 /// A receiver with several RF blocks (one per band) is as bad as its worst block, as gpsd
 /// takes it.
@@ -25,15 +25,15 @@ public struct SignalIntegrity: Hashable, Sendable {
     }
   }
 
-  public var jamming: JammingState = .unknown
-  public var jammingSource: Source?
-  public var spoofing: SpoofingState = .unknown
-  public var spoofingSource: Source?
-  public var antenna: AntennaStatus = .unknown
-  public var antennaPower: AntennaPower = .unknown
-  public var antennaSource: Source?
+  public private(set) var jamming: JammingState = .unknown
+  public private(set) var jammingSource: Source?
+  public private(set) var spoofing: SpoofingState = .unknown
+  public private(set) var spoofingSource: Source?
+  public private(set) var antenna: AntennaStatus = .unknown
+  public private(set) var antennaPower: AntennaPower = .unknown
+  public private(set) var antennaSource: Source?
   /// Continuous-wave interference, 0 (none) to 255 (strong), once a monitor said it: gpsd's `jam`.
-  public var jammingIndicator: Int?
+  public private(set) var jammingIndicator: Int?
   private var indicatorSource: Source?
 
   public init() {}
@@ -58,8 +58,17 @@ public struct SignalIntegrity: Hashable, Sendable {
     } else if let status = NavigationStatus(frame) {
       setSpoofing(status.spoofing, from: .navigationStatus)
     } else if let security = SignalSecurity(frame) {
-      if security.jammingDetectionEnabled { setJamming(security.jamming, from: .signalSecurity) }
-      if security.spoofingDetectionEnabled { setSpoofing(security.spoofing, from: .signalSecurity) }
+      // A detector turned off gives the word back to the messages below it.
+      if security.jammingDetectionEnabled {
+        setJamming(security.jamming, from: .signalSecurity)
+      } else if jammingSource == .signalSecurity {
+        (jamming, jammingSource) = (.unknown, nil)
+      }
+      if security.spoofingDetectionEnabled {
+        setSpoofing(security.spoofing, from: .signalSecurity)
+      } else if spoofingSource == .signalSecurity {
+        (spoofing, spoofingSource) = (.unknown, nil)
+      }
     }
     return self != before
   }

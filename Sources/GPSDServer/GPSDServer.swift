@@ -330,6 +330,8 @@ public final class GPSDServer: @unchecked Sendable {
     case .deviceAppeared(let path, let bitsPerSecond, let cycle, let simulated):
       let index = receiverIndex(path)
       receivers[index].errorModel = GPSDErrorModel()
+      // What a receiver plugged in says of its antenna is its own: until it says it, nothing.
+      receivers[index].integrity = SignalIntegrity()
       announce(
         ServedDevice(path: path, activated: .nowToTheMillisecond, bitsPerSecond: bitsPerSecond, cycle: cycle, isSimulated: simulated),
         at: index)

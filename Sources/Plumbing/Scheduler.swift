@@ -52,7 +52,10 @@ package struct Scheduler: Sendable {
 
   /// A scheduler on `clock`: sleeps and timers wake when the clock passes their deadlines, and
   /// a timer that fell behind (a test clock advanced by an hour) ticks once for each interval
-  /// it passed, in order, so the watches see every tick they would have seen live.
+  /// it passed, in order, each after the one before has run. Each of those ticks reads the
+  /// clock's `now` as it is (after the advance), not its own deadline; a live Dispatch timer
+  /// that fell behind ticks once instead. The watches compare `now` with what they last saw,
+  /// so either way they decide the same.
   package init<C: Clock>(clock: C) where C.Duration == Duration {
     let origin = ContinuousClock.now
     let start = clock.now

@@ -2,7 +2,7 @@ import Dispatch
 import Plumbing
 
 /// Reads a non-blocking descriptor (a serial port, a socket) as bytes arrive: a
-/// `DispatchSourceRead` on a serial queue of the reader's own, the design card's
+/// `DispatchSourceRead` on the receiver's serial queue (one for all its sessions), the design card's
 /// "Dispatch-source reader". It also writes what is sent to the device (``send(_:)``), on
 /// the same queue, so reading and writing never race for the descriptor.
 ///

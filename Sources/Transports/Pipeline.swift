@@ -18,14 +18,19 @@ package struct Pipeline: Sendable {
   /// What the receiver says of jamming, spoofing and its antenna: kept across resets (a rate
   /// switch does not change the sky).
   private var integrity = SignalIntegrity()
-  /// A capture's changes of it, each at the count of NMEA text bytes before it: one goes out
-  /// just before the first fix whose sentences lie beyond it, so a state said between two
-  /// epochs holds from the second. (Until the end of the receiver's cycle is learned, an
-  /// epoch is closed by the next one's first sentence, and the change goes out one fix
-  /// early.) A UBX-only capture's go out with the next fix.
-  private var pendingIntegrity: [(position: Int, state: SignalIntegrity)] = []
-  /// NMEA text bytes handed to the decoder so far, in a capture.
+  /// Its changes not yet said, each where it was read: after `text` bytes of NMEA and `ubx`
+  /// UBX epochs. One goes out just before the first fix made beyond it (an NMEA fix whose
+  /// sentences lie past it, a UBX epoch made after it), live and in a replay alike, so a state
+  /// said between two epochs holds from the second. (Until the end of the receiver's cycle is
+  /// learned, an NMEA epoch is closed by the next one's first sentence, and the change goes
+  /// out one fix early.) Live, what is left once the read's fixes are out is said at once.
+  private var pendingIntegrity: [(text: Int, ubx: Int, state: SignalIntegrity)] = []
+  /// NMEA text bytes handed to the decoder so far.
   private var textTaken = 0
+  /// UBX epochs taken from the assembler so far, and the one about to go out (`nil` when the
+  /// fix about to go out is an NMEA one).
+  private var ubxTaken = 0
+  private var releasingUBXEpoch: Int?
   /// UBX epochs since the last NMEA fix: a receiver that sends both gives its fixes once, by
   /// its NMEA; UBX fixes go out from the second UBX epoch without NMEA on.
   private var ubxEpochsWithoutNMEA = 0
@@ -98,13 +103,11 @@ package struct Pipeline: Sendable {
     splitter.split(
       bytes,
       text: { text in
+        self.textTaken += text.count
         if let arrival { self.decoder.append(text, arrivedAt: arrival, uptime: uptime) } else { self.decoder.append(text) }
       },
       frame: { frame in
-        if case .ubx(let packet) = frame {
-          self.ubx.take(packet)
-          if self.integrity.take(packet) { receiver.publish(.integrity(self.integrity)) }
-        }
+        if case .ubx(let packet) = frame { self.take(packet) }
         if publishesFrames { receiver.publish(.frame(frame)) }
       })
     self.splitter = splitter
@@ -116,7 +119,10 @@ package struct Pipeline: Sendable {
   /// The input ended (the device went away): its last epoch is complete, as at the end of a capture.
   package mutating func finish(for receiver: Receiver) {
     var splitter = self.splitter
-    splitter.finish { self.decoder.append($0) }
+    splitter.finish { text in
+      self.textTaken += text.count
+      self.decoder.append(text)
+    }
     self.splitter = splitter
     decoder.finish()
     ubx.finish()
@@ -128,11 +134,13 @@ package struct Pipeline: Sendable {
     if isSettled, interests.contains(.sentences) {
       while let fix = decoder.next(onSentence: { receiver.publish(.sentence(Array($0.bytes))) }) {
         ubxEpochsWithoutNMEA = 0
+        releasingUBXEpoch = nil
         publish(fix, for: receiver)
       }
     } else {
       while let fix = decoder.next() {
         ubxEpochsWithoutNMEA = 0
+        releasingUBXEpoch = nil
         settle(for: receiver)
         publish(fix, for: receiver)
       }
@@ -141,6 +149,9 @@ package struct Pipeline: Sendable {
       settle(for: receiver)
       publish(fix, for: receiver)
     }
+    // Said after the last complete epoch: the next fix is made under it, and a time service
+    // hears it now.
+    releaseAllIntegrity(for: receiver)
     publishRejects(for: receiver)
   }
 
@@ -151,6 +162,7 @@ package struct Pipeline: Sendable {
     + "the system's date is never used. Turn on RMC or ZDA in the receiver's settings."
 
   private mutating func publish(_ fix: Fix, for receiver: Receiver) {
+    releaseIntegrity(for: receiver)
     if undatedFixes >= 0, fix.hasPosition {
       undatedFixes = fix.timestamp == nil ? undatedFixes + 1 : 0
       // Three in a row: not just a receiver first heard mid-burst.
@@ -192,10 +204,7 @@ package struct Pipeline: Sendable {
         self.decoder.append(text)
       },
       frame: { frame in
-        if case .ubx(let packet) = frame {
-          self.ubx.take(packet)
-          if self.integrity.take(packet) { self.pendingIntegrity.append((self.textTaken, self.integrity)) }
-        }
+        if case .ubx(let packet) = frame { self.take(packet) }
         if interests.contains(.frames) { self.heldFrames.append(frame) }
       })
     self.splitter = splitter
@@ -204,7 +213,10 @@ package struct Pipeline: Sendable {
   /// The end of a capture: its last epoch is complete.
   package mutating func finishAppending() {
     var splitter = self.splitter
-    splitter.finish { self.decoder.append($0) }
+    splitter.finish { text in
+      self.textTaken += text.count
+      self.decoder.append(text)
+    }
     self.splitter = splitter
     decoder.finish()
     ubx.finish()
@@ -216,6 +228,7 @@ package struct Pipeline: Sendable {
     let fix = keepingSentences ? decoder.next { heldSentences.append(Array($0.bytes)) } : decoder.next()
     if fix != nil {
       ubxEpochsWithoutNMEA = 0
+      releasingUBXEpoch = nil
       return fix
     }
     return nextUBXFix()
@@ -224,7 +237,9 @@ package struct Pipeline: Sendable {
   /// The next fix of a receiver's UBX navigation, while it sends no NMEA fixes.
   private mutating func nextUBXFix() -> Fix? {
     while let fix = ubx.next() {
+      ubxTaken += 1
       ubxEpochsWithoutNMEA += 1
+      releasingUBXEpoch = ubxTaken - 1
       if ubxEpochsWithoutNMEA > 1 { return fix }
     }
     return nil
@@ -233,7 +248,7 @@ package struct Pipeline: Sendable {
   /// Publishes the bytes read up to `fix`, its sentences, and `fix`.
   package mutating func release(_ fix: consuming Fix, for receiver: some ReceiverEventSink) {
     releaseHeld(through: appended - decoder.framer.bufferedByteCount - splitter.pendingByteCount, for: receiver)
-    if !pendingIntegrity.isEmpty { releaseIntegrity(through: textTaken - decoder.framer.bufferedByteCount, for: receiver) }
+    releaseIntegrity(for: receiver)
     receiver.publish(.fix(fix))
     publishRejects(for: receiver)
   }
@@ -241,20 +256,32 @@ package struct Pipeline: Sendable {
   /// Publishes what is left at the end of a capture.
   package mutating func releaseRest(for receiver: some ReceiverEventSink) {
     releaseHeld(through: appended, for: receiver)
-    releaseIntegrity(through: .max, for: receiver)
+    releaseAllIntegrity(for: receiver)
     publishRejects(for: receiver)
   }
 
-  /// The integrity changes said before NMEA text position `consumed`; all of them in a
-  /// UBX-only capture, whose fixes move no text.
-  private mutating func releaseIntegrity(through consumed: Int, for receiver: some ReceiverEventSink) {
-    let all = ubxEpochsWithoutNMEA > 1
-    var count = 0
-    for change in pendingIntegrity where all || change.position < consumed {
-      receiver.publish(.integrity(change.state))
-      count += 1
-    }
+  /// One UBX frame: to the navigation assembler, and to the integrity state (a change is
+  /// noted where it was read).
+  private mutating func take(_ packet: UBXFrame) {
+    ubx.take(packet)
+    if integrity.take(packet) { pendingIntegrity.append((textTaken, ubx.made, integrity)) }
+  }
+
+  /// Says the integrity changes read before the fix ``nextFix(keepingSentences:)`` gave last
+  /// (they hold for it): call just before publishing it. ``release(_:for:)`` does.
+  package mutating func releaseIntegrity(for receiver: some ReceiverEventSink) {
+    guard !pendingIntegrity.isEmpty else { return }
+    let consumed = textTaken - decoder.framer.bufferedByteCount
+    let epoch = releasingUBXEpoch
+    let count = pendingIntegrity.prefix { change in epoch.map { change.ubx <= $0 } ?? (change.text < consumed) }.count
+    for change in pendingIntegrity.prefix(count) { receiver.publish(.integrity(change.state)) }
     pendingIntegrity.removeFirst(count)
+  }
+
+  /// Says every integrity change not yet said.
+  private mutating func releaseAllIntegrity(for receiver: some ReceiverEventSink) {
+    for change in pendingIntegrity { receiver.publish(.integrity(change.state)) }
+    pendingIntegrity.removeAll()
   }
 
   private mutating func releaseHeld(through consumed: Int, for receiver: some ReceiverEventSink) {

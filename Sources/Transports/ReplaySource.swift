@@ -251,7 +251,12 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
     fixes += 1
     if fix.hasPosition { positions += 1 }
     if fix.hasPosition, fix.timestamp != nil { dated += 1 }
-    if holdsNMEA { pipeline.release(fix, for: sink) } else { sink.publish(.fix(fix)) }
+    if holdsNMEA {
+      pipeline.release(fix, for: sink)
+    } else {
+      pipeline.releaseIntegrity(for: sink)
+      sink.publish(.fix(fix))
+    }
   }
 
   /// As fast as it can, a piece's events go to the listeners on a task of their own while the

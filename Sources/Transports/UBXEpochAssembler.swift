@@ -15,6 +15,8 @@ package struct UBXEpochAssembler: Sendable {
   private var dilution: DilutionOfPrecision?
   private var sky: SatellitesInView?
   private var ready: [Fix] = []
+  /// Fixes made so far (taken or not).
+  package private(set) var made = 0
 
   package init() {}
 
@@ -63,6 +65,7 @@ package struct UBXEpochAssembler: Sendable {
     }
     guard let solution, solution.timeIsValid else { return }
     ready.append(Self.fix(solution, dilution: dilution, sky: sky))
+    made += 1
   }
 
   static func fix(_ pvt: NavigationSolution, dilution: DilutionOfPrecision?, sky: SatellitesInView?) -> Fix {

@@ -83,6 +83,28 @@ struct SignalIntegrityTests {
     #expect(integrity.spoofing == .indicated, "NAV-STATUS does not take back SEC-SIG's word")
   }
 
+  /// SEC-SIG's detector turned off gives the word back to MON-RF and NAV-STATUS.
+  @Test func aDetectorTurnedOffGivesTheWordBack() {
+    var integrity = SignalIntegrity()
+    _ = integrity.take(Self.signalSecurity(jamming: 3, spoofing: 3))
+    _ = integrity.take(Self.radio([(antenna: 2, power: 1, jamming: 1, indicator: 0)]))
+    #expect(integrity.jamming == .critical && integrity.spoofing == .affirmed)
+    _ = integrity.take(Self.signalSecurity(jamming: nil, spoofing: nil))
+    #expect(integrity.jamming == .unknown && integrity.jammingSource == nil && integrity.spoofing == .unknown)
+    _ = integrity.take(Self.radio([(antenna: 2, power: 1, jamming: 1, indicator: 0)]))
+    _ = integrity.take(Self.navigationStatus(spoofing: 1))
+    #expect(integrity.jamming == .ok && integrity.jammingSource == .radioMonitor)
+    #expect(integrity.spoofing == .none && integrity.spoofingSource == .navigationStatus)
+  }
+
+  /// u-blox 6's MON-HW is 68 bytes, its jamming indicator at 53 (eight more pin mappings).
+  @Test func aUBlox6HardwareMonitorIsReadAtItsOwnOffsets() throws {
+    var payload = [UInt8](repeating: 0, count: 68)
+    (payload[20], payload[21], payload[45], payload[53]) = (3, 1, 99, 42)
+    let hardware = try #require(HardwareStatus(UBXFrame(messageClass: 0x0A, id: 0x09, payload: payload)))
+    #expect(hardware.antenna == .short && hardware.antennaPower == .on && hardware.jammingIndicator == 42)
+  }
+
   @Test func aDetectorThatIsOffSaysNothing() {
     var integrity = SignalIntegrity()
     _ = integrity.take(Self.navigationStatus(spoofing: 3))

@@ -56,7 +56,9 @@ import Testing
     }
     let source = SerialSource(path: path, baudRate: .fixed(9600), timing: timing, scheduler: Scheduler(clock: clock))
     let receiver = Transports.Receiver(source)
-    receiver.listen { event in if event == .attempt { attempts.add() } }
+    receiver.listen { event in
+      if event == .attempt { attempts.add() }
+    }
     return .receiver(receiver)
   }
 
@@ -196,7 +198,9 @@ import Testing
       return
     }
     #expect(error.reason == .notASerialDevice(path: "/dev/null") && error.reason?.isPermanent == true)
-    // Stopped for good: nothing waits to try again, however long.
+    // The manager's own check of the device may say so before the source has tried: the
+    // source's one attempt is awaited. Stopped for good, nothing waits to try again, however long.
+    #expect(await eventually { attempts.value == 1 })
     #expect(clock.sleeperCount == 0)
     clock.advance(by: .seconds(3600))
     #expect(attempts.value == 1)

@@ -6,8 +6,9 @@ import Transports
 
 /// A capture of a u-blox that says its antenna and jamming (`MON-HW` beside its NMEA) replays
 /// the states with the epochs they were said before: each fix follows the state said before
-/// its sentences, at any speed, and no fix is told a state said after it.
-@Suite struct ReplayedIntegrityTests {
+/// its sentences (or, UBX only, its epoch's messages), at any speed, and no fix is told a state
+/// said after it.
+@Suite(.timeLimit(.minutes(1))) struct ReplayedIntegrityTests {
   static let simulation = Simulation(route: Route.demoDrive.lasting(40), profile: .ublox)
 
   static func hardware(antenna: Int, jamming: Int, indicator: Int) -> [UInt8] {
@@ -26,7 +27,9 @@ import Transports
     for await event in events {
       if case .integrity(let integrity) = event { current = integrity.jammingIndicator }
       if case .fix(let fix) = event, fix.hasPosition { made.append(current) }
+      // (A capture without NMEA ends saying it held no sentence: a UBX-only one among them.)
       if case .status(.ended) = event { break }
+      if case .status(.stopped) = event { break }
     }
     running.cancel()
     return made
@@ -46,6 +49,28 @@ import Transports
       }
       stream += epoch.bytes
       expected.append(said)
+    }
+    let made = await Self.indicators(at: speed, stream)
+    #expect(made == expected)
+  }
+
+  /// The same receiver left sending UBX only (NAV-PVT, NAV-SAT, NAV-DOP, NAV-EOE): each fix
+  /// follows the state said before its epoch's messages. (The first UBX epoch makes no fix: a
+  /// receiver that sends both is served by its NMEA, and UBX only from the second epoch
+  /// without it.)
+  @Test(arguments: [ReplaySpeed.max, .multiplied(by: 200)])
+  func aUBXOnlyCapturesFixesFollowTheStateSaidBeforeTheirEpoch(speed: ReplaySpeed) async {
+    let epochs = Array(Self.simulation.epochs())
+    var stream: [UInt8] = []
+    var expected: [Int?] = []
+    var said: Int?
+    for (index, epoch) in epochs.enumerated() {
+      if index >= 10, index % 5 == 0 {
+        said = index * 10 / 5
+        stream += Self.hardware(antenna: 2, jamming: 1, indicator: said!)
+      }
+      stream += Self.simulation.ubx(epoch)
+      if index > 0 { expected.append(said) }
     }
     let made = await Self.indicators(at: speed, stream)
     #expect(made == expected)

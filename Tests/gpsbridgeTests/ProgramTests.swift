@@ -253,7 +253,7 @@ import Testing
         "--replay", Program.fixtures.appendingPathComponent("quectel-nmea411-10hz.nmea").path, "--json",
       ])
       // Stopped mid-replay, once it has written a few lines, however long a busy machine took.
-      let first = Self.readOutput(output.fileHandleForReading) { $0.filter { $0 == 0x0A }.count >= 6 }
+      let first = Self.readOutput(output.fileHandleForReading, of: process) { $0.filter { $0 == 0x0A }.count >= 6 }
       process.terminate()
       let data = first + output.fileHandleForReading.readDataToEndOfFile()
       process.waitForExit()
@@ -354,7 +354,7 @@ import Testing
   @Test func theDemoWhenAskedForSaysWhatItIs() async throws {
     try await blocking {
       let (process, output, error) = try Program.start(["--demo", "--json"])
-      let first = Self.readOutput(output.fileHandleForReading) {
+      let first = Self.readOutput(output.fileHandleForReading, of: process) {
         String(decoding: $0, as: UTF8.self).contains(#"{"event":"didUpdateLocations""#)
       }
       process.terminate()
@@ -446,8 +446,11 @@ import Testing
     #expect(message.contains("so this is a simulated drive in real time, not a receiver, shown with --heading --visits"), "\(message)")
   }
 
-  /// What `handle` gives until `enough` holds of it, or its end.
-  static func readOutput(_ handle: FileHandle, until enough: (Data) -> Bool) -> Data {
+  /// What `handle` gives until `enough` holds of it, or its end (`process` writes it).
+  static func readOutput(_ handle: FileHandle, of process: Process, until enough: (Data) -> Bool) -> Data {
+    // A program that never writes enough is stopped after a minute: the test fails, and does
+    // not wait for its time limit.
+    DispatchQueue.global().asyncAfter(deadline: .now() + 60) { if process.isRunning { process.terminate() } }
     var data = Data()
     while !enough(data) {
       let more = handle.availableData
