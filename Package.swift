@@ -195,7 +195,8 @@ let package = Package(
     .testTarget(
       name: "AutomationTests", dependencies: ["Automation", "GPSLocation", "TestHelpers", "Plumbing"], exclude: ["Clients"]),
     .testTarget(name: "TimeServiceTests", dependencies: ["TimeService", "Transports", "NMEA", "TestHelpers", "Plumbing"]),
-    .testTarget(name: "TransportsTests", dependencies: ["Framing", "Transports", "TestHelpers", "Plumbing", "NMEA", "NMEASimulation"]),
+    .testTarget(
+      name: "TransportsTests", dependencies: ["Framing", "Transports", "TestHelpers", "Plumbing", "NMEA", "NMEASimulation", "SourceStatus"]),
     .testTarget(
       name: "GPSLocationTests", dependencies: ["GPSLocation", "GPSLocationTestSupport", "NMEASimulation", "TestHelpers", "Plumbing"]),
     .testTarget(

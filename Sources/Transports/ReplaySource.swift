@@ -300,8 +300,8 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
   }
 
   /// What was played ("250 epochs (230 with a position) from 2491 sentences, 2 skipped"), or
-  /// `nil` when the capture held no NMEA sentence and no gpsd report at all. An epoch without a
-  /// position is no location, so the two are counted apart.
+  /// `nil` when the capture held no NMEA sentence, no gpsd report and no UBX frame at all. An
+  /// epoch without a position is no location, so the two are counted apart.
   var summary: String? {
     var (unit, count, skipped, found) = ("reports", reports.counters.reports, reports.counters.rejected, reports.counters.reports)
     if holdsNMEA || found == 0 {
@@ -309,6 +309,13 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
       let framed = pipeline.decoder.framer.counters
       (unit, count, skipped) = ("sentences", framed.sentences, pipeline.rejected)
       found = framed.sentences + framed.badChecksum + framed.missingChecksum
+    }
+    if found == 0 {
+      // A u-blox left sending UBX only: its frames are the capture. (Frames thrown away alone
+      // are not: two random bytes are UBX's sync one time in 65,536.)
+      let framed = pipeline.splitter.counters
+      (unit, count, skipped) = ("UBX frames", framed.ubx, framed.rejectedCount)
+      found = framed.ubx
     }
     guard found > 0 else { return nil }
     let epochs = fixes == 1 ? "1 epoch" : "\(fixes) epochs"

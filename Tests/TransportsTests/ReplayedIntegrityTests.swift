@@ -1,6 +1,7 @@
 import Framing
 import NMEA
 import NMEASimulation
+import SourceStatus
 import Testing
 import Transports
 
@@ -17,22 +18,24 @@ import Transports
     return UBXFrame(messageClass: 0x0A, id: 0x09, payload: payload).bytes
   }
 
-  /// The jamming indicator each fix was made under, in order: `nil` before any was said.
-  static func indicators(at speed: ReplaySpeed, _ stream: [UInt8]) async -> [Int?] {
+  /// The jamming indicator each fix was made under, in order: `nil` before any was said; and
+  /// how the replay ended.
+  static func indicators(at speed: ReplaySpeed, _ stream: [UInt8]) async -> (made: [Int?], end: SourceEvent?) {
     let receiver = Receiver(ReplaySource(capture: .bytes(stream), speed: speed, clock: ContinuousClock()))
     let events = receiver.events(wanting: .fixes)
     let running = Task { await receiver.run() }
     var current: Int?
     var made: [Int?] = []
+    var end: SourceEvent?
     for await event in events {
       if case .integrity(let integrity) = event { current = integrity.jammingIndicator }
       if case .fix(let fix) = event, fix.hasPosition { made.append(current) }
-      // (A capture without NMEA ends saying it held no sentence: a UBX-only one among them.)
-      if case .status(.ended) = event { break }
-      if case .status(.stopped) = event { break }
+      if case .status(let status) = event, case .ended = status { end = status }
+      if case .status(let status) = event, case .stopped = status { end = status }
+      if end != nil { break }
     }
     running.cancel()
-    return made
+    return (made, end)
   }
 
   @Test(arguments: [ReplaySpeed.max, .multiplied(by: 200)])
@@ -50,8 +53,9 @@ import Transports
       stream += epoch.bytes
       expected.append(said)
     }
-    let made = await Self.indicators(at: speed, stream)
+    let (made, end) = await Self.indicators(at: speed, stream)
     #expect(made == expected)
+    #expect(end.map { if case .ended = $0 { true } else { false } } == true, "\(String(describing: end))")
   }
 
   /// The same receiver left sending UBX only (NAV-PVT, NAV-SAT, NAV-DOP, NAV-EOE): each fix
@@ -72,7 +76,30 @@ import Transports
       stream += Self.simulation.ubx(epoch)
       if index > 0 { expected.append(said) }
     }
-    let made = await Self.indicators(at: speed, stream)
+    let (made, end) = await Self.indicators(at: speed, stream)
     #expect(made == expected)
+    // A UBX-only capture is a capture: it ends saying what it played, not that it held nothing.
+    guard case .ended(let reason) = end else {
+      Issue.record("the replay ended with \(String(describing: end))")
+      return
+    }
+    var frames = 0
+    var splitter = StreamSplitter()
+    stream.withUnsafeBytes { splitter.split($0, text: { _ in }, frame: { _ in frames += 1 }) }
+    #expect("\(reason)".contains("\(expected.count) epochs"), "\(reason)")
+    #expect("\(reason)".contains("from \(frames) UBX frames"), "\(reason)")
+  }
+
+  /// UBX frames that were all thrown away (bad checksums) are no capture: it still ends saying
+  /// it held no data, as random bytes do.
+  @Test func brokenUBXFramesAloneAreNoCapture() async {
+    var broken = UBXFrame(messageClass: 0x0A, id: 0x09, payload: [UInt8](repeating: 0, count: 60)).bytes
+    broken[broken.count - 1] ^= 0x55
+    let (made, end) = await Self.indicators(at: .max, broken + broken + broken)
+    #expect(made.isEmpty)
+    guard case .stopped(let error) = end, case .captureHasNoData = error else {
+      Issue.record("the replay ended with \(String(describing: end))")
+      return
+    }
   }
 }
