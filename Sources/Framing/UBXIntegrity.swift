@@ -3,8 +3,17 @@
 /// out; a value outside a field's table reads as unknown, never as a state the receiver did not
 /// say.
 
+/// A field's table of values: one beyond it reads as unknown.
+protocol FieldTable: RawRepresentable where RawValue == Int {
+  static var unknown: Self { get }
+}
+
+extension FieldTable {
+  init(field: Int) { self = Self(rawValue: field) ?? .unknown }
+}
+
 /// A receiver's own verdict on jamming, on u-blox's scale (`MON-HW`, `MON-RF`, `SEC-SIG`).
-public enum JammingState: Int, Hashable, Sendable, CaseIterable {
+public enum JammingState: Int, Hashable, Sendable, CaseIterable, FieldTable {
   /// Unknown, or the receiver's monitor is off.
   case unknown = 0
   /// No significant jamming.
@@ -14,11 +23,10 @@ public enum JammingState: Int, Hashable, Sendable, CaseIterable {
   /// Interference visible and no fix.
   case critical = 3
 
-  init(field: Int) { self = Self(rawValue: field) ?? .unknown }
 }
 
 /// A receiver's own verdict on spoofing (`NAV-STATUS`, `SEC-SIG`).
-public enum SpoofingState: Int, Hashable, Sendable, CaseIterable {
+public enum SpoofingState: Int, Hashable, Sendable, CaseIterable, FieldTable {
   /// Unknown, or spoofing detection is off.
   case unknown = 0
   /// No spoofing indicated.
@@ -29,11 +37,10 @@ public enum SpoofingState: Int, Hashable, Sendable, CaseIterable {
   /// receiver's strongest word for it.
   case affirmed = 3
 
-  init(field: Int) { self = Self(rawValue: field) ?? .unknown }
 }
 
 /// The active antenna's supervisor (`MON-HW`'s `aStatus`, `MON-RF`'s `antStatus`).
-public enum AntennaStatus: Int, Hashable, Sendable, CaseIterable {
+public enum AntennaStatus: Int, Hashable, Sendable, CaseIterable, FieldTable {
   case initializing = 0
   case unknown = 1
   case ok = 2
@@ -42,16 +49,14 @@ public enum AntennaStatus: Int, Hashable, Sendable, CaseIterable {
   /// No antenna draws current: disconnected, or its cable cut.
   case open = 4
 
-  init(field: Int) { self = Self(rawValue: field) ?? .unknown }
 }
 
 /// Whether the receiver powers the active antenna (`aPower`, `antPower`).
-public enum AntennaPower: Int, Hashable, Sendable, CaseIterable {
+public enum AntennaPower: Int, Hashable, Sendable, CaseIterable, FieldTable {
   case off = 0
   case on = 1
   case unknown = 2
 
-  init(field: Int) { self = Self(rawValue: field) ?? .unknown }
 }
 
 /// `UBX-MON-HW`: the receiver's hardware, of which the RF front end and the antenna.

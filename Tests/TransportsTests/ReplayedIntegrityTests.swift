@@ -38,22 +38,24 @@ import Transports
     return (made, end)
   }
 
+  /// The simulation's epochs as `bytes` gives each, with `MON-HW` said at the start of every
+  /// fifth epoch from the tenth on, its indicator rising by 10; and the indicator in force
+  /// at each epoch.
+  static func capture(_ bytes: (Simulation.Epoch) -> [UInt8]) -> (stream: [UInt8], said: [Int?]) {
+    var stream: [UInt8] = []
+    var said: [Int?] = []
+    for (index, epoch) in simulation.epochs().enumerated() {
+      if index >= 10, index % 5 == 0 { stream += hardware(antenna: 2, jamming: 1, indicator: index * 2) }
+      stream += bytes(epoch)
+      said.append(index >= 10 ? index / 5 * 10 : nil)
+    }
+    return (stream, said)
+  }
+
   @Test(arguments: [ReplaySpeed.max, .multiplied(by: 200)])
   func eachFixFollowsTheStateSaidBeforeItsSentences(speed: ReplaySpeed) async {
-    let epochs = Array(Self.simulation.epochs())
-    // The indicator rises by 10 from epoch 10 on, every fifth epoch; said at each epoch's start.
-    var stream = Self.simulation.header
-    var expected: [Int?] = []
-    var said: Int?
-    for (index, epoch) in epochs.enumerated() {
-      if index >= 10, index % 5 == 0 {
-        said = index * 10 / 5
-        stream += Self.hardware(antenna: 2, jamming: 1, indicator: said!)
-      }
-      stream += epoch.bytes
-      expected.append(said)
-    }
-    let (made, end) = await Self.indicators(at: speed, stream)
+    let (stream, expected) = Self.capture(\.bytes)
+    let (made, end) = await Self.indicators(at: speed, Self.simulation.header + stream)
     #expect(made == expected)
     #expect(end.map { if case .ended = $0 { true } else { false } } == true, "\(String(describing: end))")
   }
@@ -64,18 +66,8 @@ import Transports
   /// without it.)
   @Test(arguments: [ReplaySpeed.max, .multiplied(by: 200)])
   func aUBXOnlyCapturesFixesFollowTheStateSaidBeforeTheirEpoch(speed: ReplaySpeed) async {
-    let epochs = Array(Self.simulation.epochs())
-    var stream: [UInt8] = []
-    var expected: [Int?] = []
-    var said: Int?
-    for (index, epoch) in epochs.enumerated() {
-      if index >= 10, index % 5 == 0 {
-        said = index * 10 / 5
-        stream += Self.hardware(antenna: 2, jamming: 1, indicator: said!)
-      }
-      stream += Self.simulation.ubx(epoch)
-      if index > 0 { expected.append(said) }
-    }
+    let (stream, said) = Self.capture(Self.simulation.ubx)
+    let expected = Array(said.dropFirst())
     let (made, end) = await Self.indicators(at: speed, stream)
     #expect(made == expected)
     // A UBX-only capture is a capture: it ends saying what it played, not that it held nothing.
