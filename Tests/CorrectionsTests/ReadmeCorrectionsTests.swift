@@ -50,11 +50,9 @@ struct ReadmeCorrectionsTests {
       kill(caster.processIdentifier, SIGKILL)
       caster.waitUntilExit()
     }
-    var result = try await runProgram(URL(fileURLWithPath: Gpsbridge.executable), ["ntrip", "127.0.0.1:\(port)", "--near", "47.37,8.55"])
-    for _ in 0..<20 where !result.output.contains("BASE1") {
-      try await Task.sleep(for: .milliseconds(200))
-      result = try await runProgram(URL(fileURLWithPath: Gpsbridge.executable), ["ntrip", "127.0.0.1:\(port)", "--near", "47.37,8.55"])
-    }
+    // The caster listening before it is asked (its sourcetable is there from the start).
+    try await offThePool { waitUntilListening(port: port) }
+    let result = try await runProgram(URL(fileURLWithPath: Gpsbridge.executable), ["ntrip", "127.0.0.1:\(port)", "--near", "47.37,8.55"])
     #expect(result.status == 0, "\(result.error)")
     #expect(result.output.contains("BASE1 (Zurich): RTCM 3.2, GPS, 1 km away; wants your position (GGA)"), "\(result.output)")
     #expect(result.output.contains("messages 1005(1),1074(1)"), "\(result.output)")

@@ -130,11 +130,18 @@ struct ServeProgramTests {
     try await blocking {
       let port = Self.freePort()
       let (server, error) = try Self.startServe(["--replay", "-", "--listen", "0.0.0.0:\(port)"])
-      Thread.sleep(forTimeInterval: 0.5)
+      let warning = "warning: listening on 0.0.0.0:\(port), beyond this machine"
+      // Read until the warning comes (or the server ends, which it should not).
+      var said = Data()
+      while !String(decoding: said, as: UTF8.self).contains(warning) {
+        let more = error.fileHandleForReading.availableData
+        if more.isEmpty { break }
+        said += more
+      }
       server.terminate()
       server.waitForExit()
-      let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      #expect(message.contains("warning: listening on 0.0.0.0:\(port), beyond this machine"), "\(message)")
+      let message = String(decoding: said + error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      #expect(message.contains(warning), "\(message)")
     }
   }
 

@@ -308,7 +308,9 @@ struct ReceiverKindsTests {
     let unplugged = Locked(false)
     let ended = Locked(false)
     let unplugging = Thread {
-      while !ended.withLock({ $0 }), !(applied.withLock { $0 } && !Self.isAsItStarted(bench.configuration)) { usleep(1000) }
+      _ = eventuallyBlocking(timeout: .seconds(120), every: .milliseconds(1)) {
+        ended.withLock { $0 } || (applied.withLock { $0 } && !Self.isAsItStarted(bench.configuration))
+      }
       guard !ended.withLock({ $0 }) else { return }
       unplugged.withLock { $0 = true }
       bench.unplug()

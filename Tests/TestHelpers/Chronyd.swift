@@ -68,6 +68,16 @@ public final class Chronyd: @unchecked Sendable {
     }
   }
 
+  /// Returns once chronyd answers on its command socket (chronyc waits for the answer and asks
+  /// again itself): its socket can be there a moment before chronyd reads it.
+  public func waitUntilAnswering() async throws {
+    let answer = try await runProgram(URL(fileURLWithPath: Self.chronyc!), ["-h", commandSocket, "-c", "tracking"], timeout: 30)
+    if answer.status != 0 { throw Unanswered(said: answer.error) }
+  }
+
+  /// chronyd did not answer chronyc, which said why.
+  public struct Unanswered: Error { public var said: String }
+
   /// The refclocks chronyd knows, by name (refid).
   public func sources() async throws -> [String: Source] {
     let sources = try await runProgram(URL(fileURLWithPath: Self.chronyc!), ["-h", commandSocket, "-c", "sources"], timeout: 10)

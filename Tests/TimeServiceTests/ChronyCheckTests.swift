@@ -66,12 +66,8 @@ import TimeService
       try chronyd.start()
       defer { chronyd.stop() }
       try await waitUntilExists(chronyd.commandSocket)
-      var result = try await runProgram(gpsbridge, ["time", "--chrony-control", chronyd.commandSocket])
-      // (chronyd may take a moment to answer on its new socket.)
-      for _ in 0..<20 where result.error.contains("could not ask chrony") {
-        try await Task.sleep(for: .milliseconds(200))
-        result = try await runProgram(gpsbridge, ["time", "--chrony-control", chronyd.commandSocket])
-      }
+      try await chronyd.waitUntilAnswering()
+      let result = try await runProgram(gpsbridge, ["time", "--chrony-control", chronyd.commandSocket])
       #expect(result.status == 1, "\(refclocks): \(result.output) \(result.error)")
       for text in said { #expect(result.output.contains(text), "\(refclocks): \(result.output) \(result.error)") }
       #expect(result.error.contains("Error: chrony does not steer the clock by any of its reference clocks"), "\(result.error)")

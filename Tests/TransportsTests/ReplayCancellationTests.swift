@@ -1,5 +1,6 @@
 import Foundation
 import Plumbing
+import TestHelpers
 import Testing
 import Transports
 
@@ -20,9 +21,17 @@ import Transports
       if case .status(.stopped(let error)) = event { said.withLock { $0.append("\(error)") } }
     }
     let running = Task { await receiver.run() }
-    try await Task.sleep(for: .milliseconds(200))
+    // Stopped once the replay holds the pipe open (its read then waits for the writer).
+    #expect(await eventually { Self.openDescriptors(naming: fifo) == 2 })
     running.cancel()
     await running.value
     #expect(said.withLock { $0 }.isEmpty, "\(said.withLock { $0 })")
+  }
+
+  /// How many of this process's descriptors are open on `path` (the test's writer, and the
+  /// replay's reader once it has opened the pipe).
+  static func openDescriptors(naming path: String) -> Int {
+    let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    return descriptors.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == path }.count
   }
 }

@@ -329,14 +329,11 @@ import Testing
     let run = try RunningProgram(
       ["--json"], in: scratchDirectory("gpsbridge-run-waits"), environment: machine.environment, keepsOutput: true)
     defer { run.stop() }
-    _ = await eventually(timeout: .seconds(20)) { run.said.contains("gpsbridge: ") }
-    try await Task.sleep(for: .seconds(2))
+    let waiting = "waiting for a receiver to be plugged in (name one with --device PATH, or see the simulated demo drive with --demo)"
+    _ = await eventually(timeout: .seconds(20)) { run.said.contains(waiting) || run.said.contains("using gpsd on") }
     // Another test's server on gpsd's port, now or while this ran, is a gpsd the policy rightly takes.
     guard !run.said.contains("using gpsd on") else { return }
-    #expect(
-      run.said.contains(
-        "waiting for a receiver to be plugged in (name one with --device PATH, or see the simulated demo drive with --demo)"), "\(run.said)"
-    )
+    #expect(run.said.contains(waiting), "\(run.said)")
     #expect(!run.printed.contains("didUpdateLocations"), "\(run.printed)")
 
     let pty = try PseudoTerminal()
@@ -405,7 +402,15 @@ import Testing
       let deadline = Date().addingTimeInterval(20)
       while Date() < deadline {
         let count = read(terminal.master, &buffer, buffer.count)
-        if count > 0 { bytes += buffer[0..<count] } else if !process.isRunning { break } else { usleep(20_000) }
+        if count > 0 {
+          bytes += buffer[0..<count]
+        } else if !process.isRunning {
+          break
+        } else {
+          // Until more is written (the program's end leaves the terminal open: the test holds it).
+          var ready = pollfd(fd: terminal.master, events: Int16(POLLIN), revents: 0)
+          _ = poll(&ready, 1, 50)
+        }
       }
       process.waitForExit()
       return String(decoding: bytes, as: UTF8.self)
@@ -424,7 +429,9 @@ import Testing
     let error = Pipe()
     process.standardError = error
     process.standardOutput = FileHandle.nullDevice
-    let message = try await Self.errorOutput(of: process, from: error, after: .seconds(1))
+    let message = try await Self.errorOutput(of: process, from: error) {
+      $0.components(separatedBy: "--regions ").dropFirst().first?.contains(";") == true
+    }
     let path = try #require(message.components(separatedBy: "--regions ").dropFirst().first?.split(separator: ";").first, "\(message)")
     #expect(path.hasPrefix("/") && FileManager.default.fileExists(atPath: String(path)), "\(message)")
   }
@@ -441,7 +448,9 @@ import Testing
     process.standardOutput = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
     let error = Pipe()
     process.standardError = error
-    let message = try await Self.errorOutput(of: process, from: error, after: .seconds(2))
+    let message = try await Self.errorOutput(of: process, from: error) {
+      $0.contains("so this is a simulated drive") || $0.contains("using gpsd on")
+    }
     guard !message.contains("using gpsd on") else { return }
     #expect(message.contains("so this is a simulated drive in real time, not a receiver, shown with --heading --visits"), "\(message)")
   }
@@ -460,15 +469,17 @@ import Testing
     return data
   }
 
-  /// What `process` says on standard error (`error`) when it is stopped `after` its start.
-  static func errorOutput(of process: Process, from error: Pipe, after: Duration) async throws -> String {
+  /// What `process` says on standard error (`error`) until `enough` holds of it (then it is
+  /// stopped), with what it says as it stops.
+  static func errorOutput(of process: Process, from error: Pipe, until enough: @escaping @Sendable (String) -> Bool) async throws -> String
+  {
     try process.run()
-    try await Task.sleep(for: after)
-    process.terminate()
     return try await offThePool {
-      let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      let said = readOutput(error.fileHandleForReading, of: process) { enough(String(decoding: $0, as: UTF8.self)) }
+      process.terminate()
+      let rest = error.fileHandleForReading.readDataToEndOfFile()
       process.waitForExit()
-      return message
+      return String(decoding: said + rest, as: UTF8.self)
     }
   }
 }

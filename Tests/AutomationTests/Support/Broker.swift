@@ -53,8 +53,7 @@ final class Broker: @unchecked Sendable {
   func stop() {
     guard let process, process.isRunning else { return }
     process.terminate()
-    let deadline = Date().addingTimeInterval(5)
-    while process.isRunning, Date() < deadline { usleep(20_000) }
+    process.waitForExit(bound: .seconds(5))
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     process.waitUntilExit()
     self.process = nil
