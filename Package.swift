@@ -76,7 +76,7 @@ let package = Package(
     .systemLibrary(name: "CLibGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
     // Time for the system clock: samples from a receiver's epochs and pulses, and the reference
     // clocks chrony and ntpd read them from (chrony's SOCK, NTP shared memory).
-    .target(name: "TimeService", dependencies: ["NMEA", "Transports", "Plumbing", "CClockState"]),
+    .target(name: "TimeService", dependencies: ["Framing", "NMEA", "Transports", "Plumbing", "CClockState"]),
     // gpsd's protocol served to gpsd's clients: sockets, clients, watch state, and feeds from
     // the transports' pipelines.
     .target(name: "GPSDServer", dependencies: ["Framing", "GPSD", "NMEA", "Transports", "SourceStatus", "Plumbing"]),
@@ -194,7 +194,7 @@ let package = Package(
       exclude: ["Casters"]),
     .testTarget(
       name: "AutomationTests", dependencies: ["Automation", "GPSLocation", "TestHelpers", "Plumbing"], exclude: ["Clients"]),
-    .testTarget(name: "TimeServiceTests", dependencies: ["TimeService", "Transports", "NMEA", "TestHelpers", "Plumbing"]),
+    .testTarget(name: "TimeServiceTests", dependencies: ["Framing", "TimeService", "Transports", "NMEA", "TestHelpers", "Plumbing"]),
     .testTarget(
       name: "TransportsTests", dependencies: ["Framing", "Transports", "TestHelpers", "Plumbing", "NMEA", "NMEASimulation", "SourceStatus"]),
     .testTarget(

@@ -42,6 +42,8 @@ extension ClockFeed {
       for await event in events {
         switch event {
         case .notice(let notice):
+          // Signals in doubt: no pulse is labelled with the time heard before the doubt.
+          if case .interference = notice { labeller.withLock { $0.forgetTime() } }
           note(notice)
           said(notice.description + ".")
         case .sample(let sample):

@@ -147,7 +147,7 @@ public final class ClockFeed: Sendable {
       // A jump, or a date before this release, stops the feeding until good time comes again
       // (the next sample sent says so): the report must not say "feeding" meanwhile.
       switch notice {
-      case .jumped, .beforeRelease, .drifted, .disagreesWithSystemClock, .stillDisagrees: integrity.feeding = false
+      case .jumped, .beforeRelease, .drifted, .disagreesWithSystemClock, .stillDisagrees, .interference: integrity.feeding = false
       case .resumed, .drifting: break
       }
       if notice.feeds { integrity.feeding = true }

@@ -39,6 +39,11 @@ public struct PulseLabeller: Sendable {
     lastSample = sample
   }
 
+  /// Forgets the last serial sample: no edge is labelled until the next one.
+  public mutating func forgetTime() {
+    lastSample = nil
+  }
+
   /// The pulse sample for an edge seen at `edge` by the system clock, if it can be labelled.
   public mutating func label(edge: UTCTimestamp) -> TimeSample? {
     let nanoseconds = edge.nanosecondsSince1970

@@ -25,22 +25,42 @@ extension Receiver {
   /// A reader that falls `bufferingNewest` samples behind loses the oldest. Ending the
   /// iteration stops sampling.
   public func timeSamples(bufferingNewest limit: Int = 16) -> AsyncStream<TimeSample> {
-    let sampler = Locked(TimeSampler())
+    let judge = Locked(TimeJudge())
     return stream(wanting: .fixes, bufferingNewest: limit) { event, yield in
-      guard case .fix(let fix) = event, let sample = sampler.withLock({ $0.take(fix) }).sample else { return }
-      yield(sample)
+      for case .sample(let sample) in judge.withLock({ $0.take(event) }) { yield(sample) }
     }
   }
 
   /// The receiver's samples, and each stop and resume of feeding with its reason
   /// (``TimeNotice``), in the order they happened.
   public func timeEvents(bufferingNewest limit: Int = 16) -> AsyncStream<TimeEvent> {
-    let sampler = Locked(TimeSampler())
+    let judge = Locked(TimeJudge())
     return stream(wanting: .fixes, bufferingNewest: limit) { event, yield in
-      guard case .fix(let fix) = event else { return }
-      let outcome = sampler.withLock { $0.take(fix) }
-      if let notice = outcome.notice { yield(TimeEvent.notice(notice)) }
-      if let sample = outcome.sample { yield(TimeEvent.sample(sample)) }
+      for event in judge.withLock({ $0.take(event) }) { yield(event) }
+    }
+  }
+}
+
+/// The two judges of a receiver's time together: its own timeline (``TimeSampler``) and what
+/// it says of its signals (``InterferenceHold``). A sample is fed only when both let it.
+struct TimeJudge {
+  var sampler = TimeSampler()
+  var hold = InterferenceHold()
+
+  mutating func take(_ event: ReceiverEvent) -> [TimeEvent] {
+    switch event {
+    case .integrity(let integrity):
+      return hold.take(integrity).map { [.notice($0)] } ?? []
+    case .fix(let fix):
+      let outcome = sampler.take(fix)
+      let held = hold.take(fix)
+      var events: [TimeEvent] = []
+      if let notice = outcome.notice { events.append(.notice(notice)) }
+      if let held { events.append(.notice(held)) }
+      if let sample = outcome.sample, hold.feeds { events.append(.sample(sample)) }
+      return events
+    default:
+      return []
     }
   }
 }

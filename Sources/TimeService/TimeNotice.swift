@@ -19,6 +19,10 @@ public enum TimeNotice: Hashable, Sendable, CustomStringConvertible {
   /// The hold after a step ran out and the synchronised system clock still disagrees with the
   /// receiver's new time: it stays unfed.
   case stillDisagrees
+  /// The receiver says its signals are spoofed or critically jammed, or its antenna is short
+  /// (or open while the fix degrades): feeding stops until they have been clean for
+  /// ``InterferenceHold/settlingTime`` (see ``InterferenceHold``).
+  case interference(Interference)
   /// Feeding starts again, for this reason.
   case resumed(Resumption)
 
@@ -30,6 +34,8 @@ public enum TimeNotice: Hashable, Sendable, CustomStringConvertible {
     case systemClockAgrees
     /// Its new time has held, continuous, for ``TimeSampler/holdBeforeTrusting``.
     case heldSteady
+    /// The receiver's signals have been clean for ``InterferenceHold/settlingTime``.
+    case signalsClean
   }
 
   /// `2024-05-01`.
@@ -71,6 +77,12 @@ public enum TimeNotice: Hashable, Sendable, CustomStringConvertible {
       let minutes = Int(TimeSampler.holdBeforeTrusting.components.seconds / 60)
       return "the receiver's new time has held for \(minutes) minutes, and the synchronised system clock still disagrees"
         + " with it: the receiver stays unfed until they agree"
+    case .interference(let interference):
+      let seconds = InterferenceHold.settlingTime.components.seconds
+      return "the receiver says \(Self.describe(interference)): not fed to the clock until its signals have been clean for \(seconds) s"
+    case .resumed(.signalsClean):
+      let seconds = InterferenceHold.settlingTime.components.seconds
+      return "the receiver's signals have been clean for \(seconds) s: fed to the clock again"
     case .resumed(.backInLine):
       return "the receiver's time is back in line with its earlier samples: fed to the clock again"
     case .resumed(.systemClockAgrees):
@@ -79,6 +91,18 @@ public enum TimeNotice: Hashable, Sendable, CustomStringConvertible {
       let minutes = Int(TimeSampler.holdBeforeTrusting.components.seconds / 60)
       return "the receiver's new time has held steady for \(minutes) minutes: fed to the clock again"
     }
+  }
+
+  /// "its signals are spoofed (spoofing affirmed, by SEC-SIG)".
+  static func describe(_ interference: Interference) -> String {
+    let what =
+      switch interference {
+      case .spoofing(let state, _): "its signals are spoofed (spoofing \(state == .affirmed ? "affirmed" : "indicated")"
+      case .jamming: "it is jammed (jamming critical"
+      case .antennaShort: "its antenna is short-circuited (no sky reaches it"
+      case .antennaOpen: "its antenna is open, and its fix has degraded (lost, or under four satellites"
+      }
+    return what + (interference.source.map { ", by \($0.rawValue))" } ?? ")")
   }
 
   /// `+1.000`, `-0.850`: seconds with their sign.

@@ -1,4 +1,6 @@
 import Foundation
+import Framing
+import Plumbing
 import TestHelpers
 import Testing
 
@@ -126,6 +128,59 @@ struct WrongTimeTests {
     let sources = try await chronyd.sources()
     #expect(offsets.count == 2, "chronyd's sources: \(sources)")
     #expect(offsets.allSatisfy { abs($0) < 1 }, "\(offsets)")
+  }
+
+  /// A u-blox that says it is spoofed (`NAV-STATUS`, beside its NMEA): from that epoch on,
+  /// nothing reaches chrony's socket, and why is said on stderr and in `?TIMESERVICE`.
+  @Test func aSpoofedReceiversTimeNeverReachesChrony() async throws {
+    let directory = scratchDirectory("gpsbridge-spoofed-time")
+    let socketPath = directory.appendingPathComponent("chrony.sock").path
+    let chrony = try StandInChronySocket(path: socketPath)
+    let receiver = try PseudoTerminal(link: directory.appendingPathComponent("gps0").path)
+    defer { receiver.unplug() }
+    let port = FakeGPSD.freePort()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
+    process.arguments = ["serve", "--device", receiver.link!, "--listen", "127.0.0.1:\(port)", "--chrony", socketPath]
+    let errors = Pipe()
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = errors
+    try process.run()
+    #expect(await receiver.waitUntilHeld())
+
+    // Good time, then NAV-STATUS with spoofing indicated (flags2's spoofDetState 2), then the
+    // same good-looking time: what a spoofer's receiver sends.
+    var spoofing = [UInt8](repeating: 0, count: 16)
+    spoofing[7] = 2 << 3
+    let lastGood = Locked(0.0)
+    try await blocking {
+      receiver.stream(every: 0.25, for: 6) {
+        Self.epoch(Phase(seconds: 0))
+      } after: {
+        lastGood.withLock { $0 = Date().timeIntervalSince1970 }
+      }
+      receiver.write(UBXFrame(messageClass: 0x01, id: 0x03, payload: spoofing).bytes)
+      receiver.stream(every: 0.25, for: 4) { Self.epoch(Phase(seconds: 0)) }
+    }
+    let answer = try await runProgram(
+      URL(fileURLWithPath: "/usr/bin/socat"), ["-t", "2", "-", "TCP:127.0.0.1:\(port)"], input: Data("?TIMESERVICE;\n".utf8),
+      timeout: 10
+    ).output
+    let said = await finish(process, reading: [errors], timeout: 0).output  // (the one pipe read)
+    let samples = chrony.stop()
+
+    // A sample's receiver time is its arrival less its offset; the spoofed epochs' are all
+    // after the last good epoch was written (a quarter of a second later).
+    let good = lastGood.withLock { $0 }
+    #expect(samples.count >= 3, "chrony got \(samples.count) samples; gpsbridge said: \(said)")
+    let spoofed = samples.filter { $0.system + $0.offset > good + 0.005 }
+    #expect(spoofed.isEmpty, "fed while spoofed: \(spoofed.map { $0.system + $0.offset - good }) s after the last good epoch")
+    #expect(
+      said.contains(
+        "the receiver says its signals are spoofed (spoofing indicated, by NAV-STATUS): not fed to the clock until its signals have been clean for 60 s."
+      ), "\(said)")
+    let report = answer.split(whereSeparator: \.isNewline).first { $0.contains(#""class":"TIMESERVICE""#) }.map(String.init) ?? answer
+    #expect(report.contains(#""feeding":false"#) && report.contains("its signals are spoofed"), "\(report)")
   }
 
   @Test func aMissingChronySocketIsSaidAtOnceAndWhenItAppears() async throws {
