@@ -165,7 +165,7 @@ let package = Package(
 
     .testTarget(name: "FramingTests", dependencies: ["Framing", "NMEASimulation", "TestHelpers"]),
     .testTarget(name: "NMEATests", dependencies: ["NMEA", "NMEASimulation", "MallocCounter", "TestHelpers"]),
-    .testTarget(name: "NMEASimulationTests", dependencies: ["NMEASimulation", "NMEA"]),
+    .testTarget(name: "NMEASimulationTests", dependencies: ["NMEASimulation", "NMEA", "Framing"]),
     .testTarget(name: "PlumbingTests", dependencies: ["Plumbing", "GPSLocationTestSupport"]),
     .testTarget(name: "GPSDTests", dependencies: ["GPSD", "NMEA", "TestHelpers"]),
     .testTarget(name: "GeomagnetismTests", dependencies: ["Geomagnetism", "NMEA", "GPSLocationEngine", "GPSD", "TestHelpers"]),

@@ -100,6 +100,7 @@ extension GPSDWatch {
     if let device { writer.field("device", device) }
     // gpsbridge's extension, said back only to a client that asked for it.
     if regions { writer.field("regions", true) }
+    if integrity { writer.field("integrity", true) }
   }
 }
 

@@ -19,10 +19,13 @@ public struct GPSDWatch: Hashable, Sendable, Codable {
   /// gpsbridge's extension: also REGION and VISIT objects (region entry and exit, visits).
   /// gpsd has no such setting; a client that does not ask sees exactly what gpsd would send.
   public var regions = false
+  /// gpsbridge's extension: also INTEGRITY objects (what each receiver says of jamming,
+  /// spoofing and its antenna, at once and at each change). gpsd has no such setting.
+  public var integrity = false
 
   public init(
     enable: Bool = false, json: Bool = false, nmea: Bool = false, raw: Int = 0, scaled: Bool = false, split24: Bool = false,
-    pps: Bool = false, timing: Bool = false, device: String? = nil, regions: Bool = false
+    pps: Bool = false, timing: Bool = false, device: String? = nil, regions: Bool = false, integrity: Bool = false
   ) {
     self.enable = enable
     self.json = json
@@ -34,6 +37,7 @@ public struct GPSDWatch: Hashable, Sendable, Codable {
     self.timing = timing
     self.device = device
     self.regions = regions
+    self.integrity = integrity
   }
 
   public init(from decoder: any Decoder) throws {
@@ -52,6 +56,8 @@ public struct GPSDWatch: Hashable, Sendable, Codable {
   public var wantsBytes: Bool { enable && raw >= 2 }
   /// Whether the client gets REGION and VISIT objects.
   public var wantsRegions: Bool { enable && json && regions }
+  /// Whether the client gets INTEGRITY objects.
+  public var wantsIntegrity: Bool { enable && json && integrity }
   /// Whether the watch takes what the receiver at `path` says: all receivers, or that one.
   public func accepts(_ path: String) -> Bool { device == nil || device == path }
 
@@ -67,10 +73,11 @@ public struct GPSDWatch: Hashable, Sendable, Codable {
     public var timing: Bool?
     public var device: String?
     public var regions: Bool?
+    public var integrity: Bool?
 
     public init(
       enable: Bool? = nil, json: Bool? = nil, nmea: Bool? = nil, raw: Int? = nil, scaled: Bool? = nil, split24: Bool? = nil,
-      pps: Bool? = nil, timing: Bool? = nil, device: String? = nil, regions: Bool? = nil
+      pps: Bool? = nil, timing: Bool? = nil, device: String? = nil, regions: Bool? = nil, integrity: Bool? = nil
     ) {
       self.enable = enable
       self.json = json
@@ -82,13 +89,15 @@ public struct GPSDWatch: Hashable, Sendable, Codable {
       self.timing = timing
       self.device = device
       self.regions = regions
+      self.integrity = integrity
     }
 
     /// Every setting of `watch`, as a request that sets them all.
     public init(_ watch: GPSDWatch) {
       self.init(
         enable: watch.enable, json: watch.json, nmea: watch.nmea, raw: watch.raw, scaled: watch.scaled, split24: watch.split24,
-        pps: watch.pps, timing: watch.timing, device: watch.device, regions: watch.regions ? true : nil)
+        pps: watch.pps, timing: watch.timing, device: watch.device, regions: watch.regions ? true : nil,
+        integrity: watch.integrity ? true : nil)
     }
 
     /// Reads a `?WATCH=` object's text; the error says why not, in gpsd's words.
@@ -119,6 +128,7 @@ public struct GPSDWatch: Hashable, Sendable, Codable {
       if let pps { writer.field("pps", pps) }
       if let device { writer.field("device", device) }
       if let regions { writer.field("regions", regions) }
+      if let integrity { writer.field("integrity", integrity) }
       writer.endObject()
     }
 
@@ -140,12 +150,12 @@ public struct GPSDWatch: Hashable, Sendable, Codable {
 
   /// The watch after `change`, as gpsd keeps it: `enable` is true unless given; `json`,
   /// `nmea` and `raw` stay as the last request set them; `scaled`, `split24`, `pps`, `timing`
-  /// and `device` go back to their defaults unless given. (`regions`, gpsbridge's own, stays
-  /// as the last request set it, as `json` does.)
+  /// and `device` go back to their defaults unless given. (`regions` and `integrity`,
+  /// gpsbridge's own, stay as the last request set them, as `json` does.)
   public func applying(_ change: Change) -> GPSDWatch {
     GPSDWatch(
       enable: change.enable ?? true, json: change.json ?? json, nmea: change.nmea ?? nmea, raw: change.raw ?? raw,
       scaled: change.scaled ?? false, split24: change.split24 ?? false, pps: change.pps ?? false, timing: change.timing ?? false,
-      device: change.device, regions: change.regions ?? regions)
+      device: change.device, regions: change.regions ?? regions, integrity: change.integrity ?? integrity)
   }
 }

@@ -305,7 +305,8 @@ public final class GPSDServer: @unchecked Sendable {
     /// One epoch's fix: TPV, and SKY, GST and ATT as it has them, to clients watching JSON.
     case fix(Fix, device: String? = nil)
     /// What the receiver says of jamming and its antenna now: the TPVs after it carry gpsd's
-    /// `ant`, `antPwr` and `jam`.
+    /// `ant`, `antPwr` and `jam`, and clients watching JSON with `"integrity":true` get an
+    /// INTEGRITY object.
     case integrity(SignalIntegrity, device: String? = nil)
     /// One sentence as the receiver sent it (without its line end), to clients watching NMEA.
     case sentence([UInt8], device: String? = nil)
@@ -365,7 +366,10 @@ public final class GPSDServer: @unchecked Sendable {
       }
       broadcast(about: name, to: \.wantsReports)
     case .integrity(let integrity, let path):
-      receivers[receiverIndex(path)].integrity = integrity
+      let index = receiverIndex(path)
+      receivers[index].integrity = integrity
+      integrity.writeReport(device: receivers[index].path, into: &reports)
+      broadcast(about: receivers[index].path, to: \.wantsIntegrity)
     case .sentence(let sentence, let path):
       for byte in sentence { reports.append(ascii: byte) }
       reports.append(ascii: 0x0D)
@@ -494,6 +498,12 @@ public final class GPSDServer: @unchecked Sendable {
       // As gpsd: the device list, then the watch, in one write.
       writeDevices(into: &reply)
       GPSDReport.watch(client.watch).write(into: &reply)
+      // Asked for now: what each receiver has said of its signals so far, then each change.
+      if change?.integrity == true, client.watch.wantsIntegrity {
+        for receiver in receivers where receiver.integrity.hasSpoken && client.watch.accepts(receiver.path) {
+          receiver.integrity.writeReport(device: receiver.path, into: &reply)
+        }
+      }
     case .request(.poll):
       poll.write(into: &reply)
     case .request(.device(let object)):

@@ -12,6 +12,9 @@ struct ReceiverWriter: Sendable {
   var writer = NMEAWriter(reservingCapacity: 2048)
   /// The satellites in view at the last epoch written.
   var lastView: [Sky.View] = []
+  let attack: Attack?
+  /// What a u-blox under a planned attack said of its signals before the last epoch.
+  var lastIntegrity: [UInt8] = []
 
   /// Geoid separation (ellipsoid minus mean sea level), metres, the same all along.
   static let geoidSeparation = 47.3
@@ -29,6 +32,7 @@ struct ReceiverWriter: Sendable {
     positionNoise = simulation.positionNoise
     hdop = simulation.hdop
     noise = SplitMix64(seed: simulation.seed &+ 0x5EED)
+    attack = simulation.attack
   }
 
   /// What the receiver measures and reports at one epoch.
@@ -52,6 +56,7 @@ struct ReceiverWriter: Sendable {
       time: truth.time.time, date: truth.time.date, latitude: truth.latitude, longitude: truth.longitude,
       altitude: truth.altitude, speed: truth.speed, course: truth.course, hasFix: truth.hasFix,
       view: sky.view(at: elapsed), isWholeSecond: truth.time.nanosecondsSince1970 % 1_000_000_000 == 0)
+    if let attack { under(attack, at: elapsed, truth: truth, &measurement) }
     lastView = measurement.view
     if positionNoise > 0 {
       let north = noise.nextGaussian() * positionNoise
@@ -68,6 +73,30 @@ struct ReceiverWriter: Sendable {
     case .rtk: rtk(measurement)
     }
     return writer.bytes
+  }
+
+  /// What `attack` does to the epoch `elapsed` seconds into the route (see ``Attack``), and
+  /// what a u-blox says of it.
+  mutating func under(_ attack: Attack, at elapsed: Double, truth: RouteState, _ measurement: inout Measurement) {
+    let loss = attack.signalLoss(at: elapsed)
+    if loss > 0 {
+      measurement.view = measurement.view.map { view in
+        var view = view
+        view.snr = view.snr.map { $0 - loss }.flatMap { $0 >= 25 ? $0 : nil }
+        return view
+      }
+      if measurement.view.count(where: { $0.snr != nil }) < 4 { measurement.hasFix = false }
+    }
+    let (north, ahead) = attack.spoofedOffset(at: elapsed)
+    if north > 0 || ahead > 0 {
+      measurement.latitude += north / 6_371_008.8 * 180 / .pi
+      let slewed = UTCTimestamp(nanosecondsSince1970: truth.time.nanosecondsSince1970 + ahead)
+      (measurement.time, measurement.date) = (slewed.time, slewed.date)
+    }
+    let speaksUBX = profile.kind == .ublox || profile.kind == .ublox8
+    lastIntegrity =
+      speaksUBX && measurement.isWholeSecond
+      ? attack.integrityFrames(at: elapsed, time: truth.time, hasFix: measurement.hasFix) : []
   }
 
   /// The satellites used in the solution: up to twelve tracked ones of `talker`.

@@ -21,10 +21,12 @@ public struct Simulation: Hashable, Sendable {
   public var positionNoise: Double
   /// The horizontal dilution of precision the receiver reports.
   public var hdop: Double
+  /// Jamming or spoofing from a moment of the route on (``Attack``); `nil`, none.
+  public var attack: Attack?
 
   public init(
     route: Route, profile: ReceiverProfile = .ublox, rate: Double? = nil, seed: UInt64 = 1, positionNoise: Double = 0,
-    hdop: Double = 0.9
+    hdop: Double = 0.9, attack: Attack? = nil
   ) {
     self.route = route
     self.profile = profile
@@ -32,6 +34,7 @@ public struct Simulation: Hashable, Sendable {
     self.seed = seed
     self.positionNoise = positionNoise
     self.hdop = hdop
+    self.attack = attack
   }
 
   /// One epoch: where the receiver truly was, and what it sent.
@@ -41,6 +44,12 @@ public struct Simulation: Hashable, Sendable {
     public var bytes: [UInt8]
     /// The satellites in view, as its GSV lists them.
     public var view: [Sky.View] = []
+    /// Under a planned ``Attack``, what a u-blox says of its signals before this epoch's
+    /// sentences (`MON-HW`, `NAV-STATUS`), once a second; empty otherwise.
+    public var integrity: [UInt8] = []
+
+    /// What the receiver sends for the epoch: its integrity messages, then its sentences.
+    public var sent: [UInt8] { integrity.isEmpty ? bytes : integrity + bytes }
   }
 
   /// The epoch as a u-blox sends it in UBX (`NAV-PVT`, `NAV-SAT`, `NAV-DOP`, `NAV-EOE`): the
@@ -61,7 +70,7 @@ public struct Simulation: Hashable, Sendable {
   /// The whole capture: ``header`` and every epoch.
   public func capture() -> [UInt8] {
     var bytes = header
-    for epoch in epochs() { bytes += epoch.bytes }
+    for epoch in epochs() { bytes += epoch.sent }
     return bytes
   }
 
@@ -82,7 +91,7 @@ public struct Simulation: Hashable, Sendable {
       public mutating func next() -> Epoch? {
         guard let truth = states.next() else { return nil }
         let bytes = receiver.sentences(for: truth)
-        return Epoch(truth: truth, bytes: bytes, view: receiver.lastView)
+        return Epoch(truth: truth, bytes: bytes, view: receiver.lastView, integrity: receiver.lastIntegrity)
       }
     }
   }

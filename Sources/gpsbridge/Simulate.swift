@@ -20,7 +20,8 @@ func simulate(_ options: SimulateOptions) async -> Int32 {
     route = route.lasting(duration)
   }
   let simulation = Simulation(
-    route: route, profile: options.profile, rate: options.rate, seed: options.seed, positionNoise: options.noise)
+    route: route, profile: options.profile, rate: options.rate, seed: options.seed, positionNoise: options.noise,
+    attack: options.attack)
   if let link = options.pty {
     return await playOnPseudoTerminal(simulation, link: link, latency: options.live ? options.latency : nil, onUSB: options.usb)
   }
@@ -36,7 +37,7 @@ func simulate(_ options: SimulateOptions) async -> Int32 {
   var batch = simulation.header
   do {
     for epoch in simulation.epochs() {
-      batch += epoch.bytes
+      batch += epoch.sent
       if batch.count >= 65_536 {
         try output.writeAll(batch)
         batch.removeAll(keepingCapacity: true)

@@ -18,6 +18,8 @@ struct SimulateOptions: Equatable {
   var usb = false
   /// A reference station's RTCM 3 stream instead of a receiver's NMEA (`--rtcm`).
   var rtcm = false
+  /// Jamming or spoofing from a moment of the drive on (`--jam`, `--spoof`).
+  var attack: Attack?
 
   static let spec = CommandSpec<SimulateOptions>(
     topic: .simulate,
@@ -98,6 +100,16 @@ struct SimulateOptions: Equatable {
         help:
           "With --pty and a u-blox profile: the receiver is read on its USB port, as on /dev/ttyACM0, where only that port's settings (not UART1's) change what it sends."
       ) { options, _ in options.usb = true }.attached(to: "--pty"),
+      attackOption(
+        .jamming, "--jam",
+        help:
+          "Jam the receiver from <seconds> into the drive on: its signals fade 2 dB-Hz a second (the fix is lost under four satellites), and a u-blox says so in MON-HW (jamming warning, critical 5 s later, its indicator rising)."
+      ),
+      attackOption(
+        .spoofing, "--spoof",
+        help:
+          "Spoof the receiver from <seconds> into the drive on: its position walks away north at 5 m/s and its time slews 10 ms a second ahead, and a u-blox says so in NAV-STATUS (spoofing indicated, affirmed 10 s later)."
+      ),
       .flag(
         "--rtcm", \.rtcm,
         help:
@@ -110,6 +122,7 @@ struct SimulateOptions: Equatable {
       "gpsbridge simulate --profile sirf --pty /tmp/gps0 & gpsbridge --device /tmp/gps0",
       "gpsbridge simulate --pty /tmp/gps0 --live --latency 150 & gpsbridge serve --device /tmp/gps0 --listen 127.0.0.1:2951 --chrony /tmp/chrony.gps.sock",
       "gpsbridge simulate --rtcm --duration 600 --output base.rtcm",
+      "gpsbridge simulate --pty /tmp/gps0 --live --spoof 20 & gpsbridge serve --device /tmp/gps0 --chrony /tmp/chrony.gps.sock",
     ])
 
   static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
@@ -119,6 +132,9 @@ struct SimulateOptions: Equatable {
       throw UsageError(
         message: "--rtcm writes a reference station's corrections: it takes no --profile, --rate or --live.", topic: .simulate)
     }
+    if options.rtcm, options.attack != nil {
+      throw UsageError(message: "--rtcm writes a reference station's corrections: it takes no --jam or --spoof.", topic: .simulate)
+    }
     if options.live, options.pty == nil {
       throw UsageError(message: "--live plays in step with the clock, so it needs --pty <link>.", topic: .simulate)
     }
@@ -126,5 +142,25 @@ struct SimulateOptions: Equatable {
       throw UsageError(message: "--usb puts a u-blox on its USB port: give --profile ublox or ublox8.", topic: .simulate)
     }
     return .simulate(options)
+  }
+}
+
+extension SimulateOptions {
+  /// One attack a run: `--jam` and `--spoof` together are refused.
+  mutating func setAttack(_ attack: Attack) throws(UsageError) {
+    if let other = self.attack, other.kind != attack.kind {
+      throw UsageError(message: "--jam and --spoof are one attack each: give one of them.", topic: .simulate)
+    }
+    self.attack = attack
+  }
+}
+
+/// `--jam` or `--spoof`: an attack of `kind` from the seconds into the drive it names.
+private func attackOption(_ kind: Attack.Kind, _ name: String, help: String) -> CommandOption<SimulateOptions> {
+  CommandOption(names: [name], value: "<seconds>", help: help) { options, value throws(UsageError) in
+    guard let value, let seconds = Double(value), seconds >= 0, seconds <= 30 * 86_400 else {
+      throw UsageError(message: "\(name) takes the seconds into the drive it starts at, like 20; got '\(value ?? "")'.", topic: .simulate)
+    }
+    try options.setAttack(Attack(kind, at: seconds))
   }
 }

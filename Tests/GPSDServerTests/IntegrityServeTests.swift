@@ -39,3 +39,58 @@ import Testing
     #expect(compared >= epochs.count - 3, "\(tpvs.keys.sorted())")
   }
 }
+
+/// gpsbridge's INTEGRITY objects: a client that asks with `"integrity":true` is told what each
+/// receiver says of jamming, spoofing and its antenna when it asks and at each change, before
+/// the first TPV the change holds for; a client that does not ask sees gpsd's stream only.
+@Suite(.timeLimit(.minutes(2))) struct IntegrityWatchTests {
+  /// A u-blox spoofed from the sixth epoch on, saying so in NAV-STATUS.
+  static let simulation = Simulation(route: Route.demoDrive.lasting(12), profile: .ublox, attack: Attack(.spoofing, at: 6))
+
+  @Test func aClientThatAsksIsToldEachChangeBeforeTheFixesItHoldsFor() async throws {
+    let epochs = Array(Self.simulation.epochs())
+    let pty = try PseudoTerminal()
+    defer { pty.unplug() }
+    let server = try GPSDServer.startedOnAFreePort()
+    defer { server.stop() }
+    let feeding = Task(executorPreference: DedicatedExecutor.own()) {
+      await server.feed(from: .serial(path: pty.slavePath, baudRate: .fixed(9600)))
+    }
+    defer { feeding.cancel() }
+    let port = try #require(server.port)
+    let asking = try RawClient(port: port)
+    try asking.send(#"?WATCH={"enable":true,"json":true,"integrity":true};"#)
+    let plain = try RawClient(port: port)
+    try plain.send(#"?WATCH={"enable":true,"json":true};"#)
+    #expect(await pty.waitUntilHeld())
+    let playing = Task(executorPreference: DedicatedExecutor.own()) {
+      await pty.play(bursts: epochs.map(\.sent), every: .milliseconds(100))
+    }
+    let enough: @Sendable ([String]) -> Bool = { $0.filter { $0.contains(#""class":"SKY""#) }.count >= epochs.count - 2 }
+    let told = try await offThePool { asking.readBlocking(for: 30, until: enough) }
+    let notTold = try await offThePool { plain.readBlocking(for: 30, until: enough) }
+    await playing.value
+
+    #expect(told.contains { $0.contains(#""class":"WATCH""#) && $0.contains(#""integrity":true"#) }, "the WATCH says it back")
+    #expect(!notTold.contains { $0.contains("INTEGRITY") || $0.contains("integrity") }, "\(notTold.filter { $0.contains("ntegrity") })")
+    let integrity = told.filter { $0.contains(#""class":"INTEGRITY""#) }
+    #expect(integrity.last?.contains(#""spoofing":"indicated","spoofingSource":"NAV-STATUS""#) == true, "\(integrity)")
+    #expect(integrity.contains { $0.contains(#""spoofing":"none""#) }, "\(integrity)")
+    #expect(integrity.last?.contains(#""antenna":"ok","antennaPower":"on","antennaSource":"MON-HW","jam":10"#) == true, "\(integrity)")
+    // Said after the last fix before the attack and before the first one under it.
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    func tpv(_ index: Int) -> Int? {
+      let time = formatter.string(from: Date(timeIntervalSince1970: epochs[index].truth.time.secondsSince1970))
+      return told.firstIndex { $0.contains(#""class":"TPV""#) && $0.contains(#""time":"\#(time)""#) }
+    }
+    let indicated = try #require(told.firstIndex { $0.contains(#""spoofing":"indicated""#) })
+    #expect(try #require(tpv(5)) < indicated && indicated < (try #require(tpv(6))), "\(told)")
+
+    // One who asks later is told the state at once.
+    let late = try RawClient(port: port)
+    try late.send(#"?WATCH={"enable":true,"json":true,"integrity":true};"#)
+    let lines = try await offThePool { late.readBlocking(for: 10) { $0.contains { $0.contains(#""class":"INTEGRITY""#) } } }
+    #expect(lines.contains { $0.contains(#""class":"INTEGRITY""#) && $0.contains(#""spoofing":"indicated""#) }, "\(lines)")
+  }
+}

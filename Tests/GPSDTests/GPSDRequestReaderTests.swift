@@ -98,6 +98,22 @@ import Testing
   @Test func theWatchReportRoundTrips() throws {
     let watch = GPSDWatch(enable: true, json: true, raw: 1, device: "/dev/ttyACM0")
     #expect(try GPSDReport(line: Array(GPSDReport.watch(watch).line.utf8)) == .watch(watch))
+    // gpsbridge's own settings too, said back only when asked for.
+    let extended = GPSDWatch(enable: true, json: true, regions: true, integrity: true)
+    #expect(GPSDReport.watch(extended).line.contains(#""regions":true,"integrity":true"#))
+    #expect(try GPSDReport(line: Array(GPSDReport.watch(extended).line.utf8)) == .watch(extended))
+  }
+
+  /// `integrity`, like `regions` and `json`, stays as the last request set it; INTEGRITY
+  /// objects go only to JSON watchers that asked.
+  @Test func integrityStaysAsTheLastRequestSetIt() throws {
+    var watch = GPSDWatch().applying(try GPSDWatch.Change(json: Array(#"{"enable":true,"json":true,"integrity":true}"#.utf8)))
+    #expect(watch.wantsIntegrity)
+    watch = watch.applying(try GPSDWatch.Change(json: Array(#"{"device":"/dev/ttyACM0"}"#.utf8)))
+    #expect(watch.wantsIntegrity && watch.device == "/dev/ttyACM0")
+    watch = watch.applying(try GPSDWatch.Change(json: Array(#"{"enable":false}"#.utf8)))
+    #expect(!watch.wantsIntegrity)
+    #expect(!GPSDWatch(enable: true, json: false, nmea: true, integrity: true).wantsIntegrity)
   }
 }
 

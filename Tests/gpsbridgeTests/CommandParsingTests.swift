@@ -132,6 +132,9 @@ import Testing
       "--pps /dev/pps0 cannot be the pulse of every receiver '/dev/ttyUSB*' matches: give dcd or cts (each receiver's own line)."
     ),
     (["simulate", "--live"], "--live plays in step with the clock, so it needs --pty <link>."),
+    (["simulate", "--jam", "10", "--spoof", "20"], "--jam and --spoof are one attack each: give one of them."),
+    (["simulate", "--spoof", "soon"], "--spoof takes the seconds into the drive it starts at, like 20; got 'soon'."),
+    (["simulate", "--rtcm", "--jam", "5"], "--rtcm writes a reference station's corrections: it takes no --jam or --spoof."),
     (
       ["--mqtt", "mqtt://broker.lan/fleet/+"],
       "--mqtt takes mqtt://[USER:PASSWORD@]HOST[:PORT]/PREFIX, like mqtt://localhost/gpsbridge; 'mqtt://broker.lan/fleet/+': its topic prefix 'fleet/+' has a wildcard (+ or #), which MQTT allows only in subscriptions."
@@ -200,6 +203,9 @@ import Testing
     #expect(
       try parse(["simulate", "--profile", "rtk", "--duration", "60", "--pty", "/tmp/gps0"])
         == .simulate(SimulateOptions(profile: .rtk, duration: 60, pty: "/tmp/gps0")))
+    #expect(
+      try parse(["simulate", "--pty", "/tmp/gps0", "--live", "--spoof", "20"])
+        == .simulate(SimulateOptions(pty: "/tmp/gps0", live: true, attack: Attack(.spoofing, at: 20))))
     #expect(try parse(["help", "record"]) == .help(.record))
     #expect(try parse(["check", "--help"]) == .help(.check))
     #expect(try parse(["simulate", "-h"]) == .help(.simulate))

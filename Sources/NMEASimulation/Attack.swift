@@ -1,0 +1,82 @@
+import Framing
+import NMEA
+
+/// Interference a simulated receiver is put under from a moment of its route on: what a
+/// jammer or a spoofer does to what the receiver sends, so that everything gpsbridge does
+/// about interference can be tested and shown without a transmitter.
+///
+/// - **Jamming**: every signal loses 2 dB-Hz a second from the start, down to 30 dB-Hz lost;
+///   a satellite under 25 dB-Hz is no longer tracked, and with fewer than four the fix is
+///   lost. A u-blox says so in `MON-HW`: its jamming indicator rises by 25 a second from 10
+///   (to 255), its jamming state is *warning* from the start and *critical* 5 s after.
+/// - **Spoofing**: the position walks away north at 5 m/s, beyond what the route does, and the
+///   receiver's time slews 10 ms a second ahead: a spoofer dragging its victim. A u-blox says
+///   so in `NAV-STATUS`: spoofing *indicated* from the start, *affirmed* 10 s after.
+///
+/// Before the start a u-blox under a planned attack says that all is well in the same
+/// messages, once a second, as a receiver whose integrity messages are turned on does.
+public struct Attack: Hashable, Sendable {
+  public enum Kind: String, Hashable, Sendable, CaseIterable {
+    case jamming
+    case spoofing
+  }
+
+  public var kind: Kind
+  /// Seconds from the start of the route.
+  public var start: Double
+
+  public init(_ kind: Kind, at start: Double) {
+    self.kind = kind
+    self.start = start
+  }
+
+  /// How fast a spoofed position walks away, metres a second.
+  public static let spoofedDrift = 5.0
+  /// How fast a spoofed time slews ahead, seconds a second.
+  public static let spoofedSlew = 0.010
+  /// How fast jamming takes signal strength away, dB-Hz a second, and at most how much.
+  public static let jammedLoss = (perSecond: 2.0, most: 30.0)
+
+  /// Seconds under attack at `elapsed` seconds into the route; `nil` before it starts.
+  func attacked(at elapsed: Double) -> Double? {
+    elapsed >= start ? elapsed - start : nil
+  }
+
+  /// dB-Hz every signal has lost at `elapsed`.
+  func signalLoss(at elapsed: Double) -> Int {
+    guard kind == .jamming, let seconds = attacked(at: elapsed) else { return 0 }
+    return Int(min(Self.jammedLoss.most, seconds * Self.jammedLoss.perSecond))
+  }
+
+  /// How far north the spoofed position is, metres, and how far ahead its time, nanoseconds.
+  func spoofedOffset(at elapsed: Double) -> (north: Double, ahead: Int64) {
+    guard kind == .spoofing, let seconds = attacked(at: elapsed) else { return (0, 0) }
+    return (seconds * Self.spoofedDrift, Int64((seconds * Self.spoofedSlew * 1e9).rounded()))
+  }
+
+  /// What a u-blox says of it at `elapsed`: `MON-HW` (antenna, jamming state and indicator)
+  /// and `NAV-STATUS` (spoofing), as frames' bytes, for the epoch at `time`.
+  func integrityFrames(at elapsed: Double, time: UTCTimestamp, hasFix: Bool) -> [UInt8] {
+    let seconds = attacked(at: elapsed)
+    var hardware = [UInt8](repeating: 0, count: 60)
+    // aStatus 2 (OK), aPower 1 (on), flags: rtcCalib, jammingState in bits 2–3.
+    var jamming = 1
+    var indicator = 10
+    if kind == .jamming, let seconds {
+      jamming = seconds >= 5 ? 3 : 2
+      indicator = min(255, 10 + Int(seconds * 25))
+    }
+    (hardware[20], hardware[21], hardware[22], hardware[45]) = (2, 1, UInt8(0x01 | jamming << 2), UInt8(indicator))
+    var status = [UInt8](repeating: 0, count: 16)
+    let weekMilliseconds: Int64 = 7 * 86_400_000
+    let timeOfWeek = UInt32(truncatingIfNeeded: ((time.nanosecondsSince1970 / 1_000_000) + 4 * 86_400_000) % weekMilliseconds)
+    withUnsafeBytes(of: timeOfWeek.littleEndian) { status.replaceSubrange(0..<4, with: $0) }
+    // gpsFix 3 (3D) and gpsFixOk, or none; flags2's spoofDetState in bits 3–4.
+    (status[4], status[5]) = hasFix ? (3, 0x01) : (0, 0)
+    var spoofing = 1
+    if kind == .spoofing, let seconds { spoofing = seconds >= 10 ? 3 : 2 }
+    status[7] = UInt8(spoofing << 3)
+    return UBXFrame(messageClass: 0x0A, id: 0x09, payload: hardware).bytes
+      + UBXFrame(messageClass: 0x01, id: 0x03, payload: status).bytes
+  }
+}
