@@ -58,7 +58,7 @@ let package = Package(
     // The LocationManager interface (a struct of closures, its actions, errors and commands),
     // its models, and the pure engine behind it: fixes, commands and time in, actions out. No
     // I/O, no C library, no Dispatch, no Foundation.
-    .target(name: "GPSLocationEngine", dependencies: ["NMEA", "SourceStatus", "Trigonometry", "Geomagnetism"]),
+    .target(name: "GPSLocationEngine", dependencies: ["Framing", "NMEA", "SourceStatus", "Trigonometry", "Geomagnetism"]),
     // Byte sources (serial with autobaud and hotplug, gpsd, captures, the simulator) and the
     // pipeline that makes one receiver's bytes into events for any number of listeners.
     .target(
@@ -100,7 +100,7 @@ let package = Package(
     // /status.json over a small hand-written HTTP server, and the systemd watchdog's health.
     .target(
       name: "StatusService",
-      dependencies: ["GPSDServer", "Station", "TimeService", "Corrections", "Transports", "NMEA", "SourceStatus", "Plumbing"]),
+      dependencies: ["Framing", "GPSDServer", "Station", "TimeService", "Corrections", "Transports", "NMEA", "SourceStatus", "Plumbing"]),
     // Setting a receiver up, safely: its settings changed as a transaction that rolls back
     // (identify, snapshot, apply in RAM, verify twice, keep or restore), over the receiver's
     // two-way session: u-blox (generation 9 and 10, M8 and older), MediaTek, SiRF.

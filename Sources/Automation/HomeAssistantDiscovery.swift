@@ -19,25 +19,54 @@ package struct HomeAssistantDiscovery: Sendable {
   package var topic: String { "\(Self.prefix)/device_tracker/\(objectID)/config" }
 
   package var message: MQTTClient.Message {
+    config(topic: topic, name: "\(topics.device) on \(node)", id: objectID, state: topics.state, attributes: topics.attributes) { writer in
+      writer.field("payload_home", "home")
+      writer.field("payload_not_home", "not_home")
+      writer.field("source_type", "gps")
+    } device: { device in
+      device.field("name", "gpsbridge \(topics.device) on \(node)")
+      device.field("manufacturer", "gpsbridge")
+      device.field("sw_version", version)
+    }
+  }
+
+  /// The receiver's "interference" `binary_sensor` (device class `problem`): `ON` while it
+  /// says it is spoofed or jammed, or its antenna is open or short, with the states as
+  /// attributes; on the same Home Assistant device as the tracker.
+  package var interference: MQTTClient.Message {
+    let id = objectID + "_interference"
+    return config(
+      topic: "\(Self.prefix)/binary_sensor/\(id)/config", name: "\(topics.device) interference on \(node)", id: id,
+      state: topics.interference, attributes: topics.interferenceAttributes
+    ) { writer in
+      writer.field("device_class", "problem")
+      writer.field("payload_on", "ON")
+      writer.field("payload_off", "OFF")
+    } device: { _ in
+    }
+  }
+
+  /// A discovery config, retained: the entity's name and id, its state and attributes topics,
+  /// the box's availability, its own fields, and its device (this receiver on this box).
+  private func config(
+    topic: String, name: String, id: String, state: String, attributes: String, fields: (inout JSONWriter) -> Void,
+    device deviceFields: (inout JSONWriter) -> Void
+  ) -> MQTTClient.Message {
     var writer = JSONWriter(capacity: 768)
     writer.beginObject()
-    writer.field("name", "\(topics.device) on \(node)")
-    writer.field("unique_id", objectID)
-    writer.field("state_topic", topics.state)
-    writer.field("json_attributes_topic", topics.attributes)
+    writer.field("name", name)
+    writer.field("unique_id", id)
+    writer.field("state_topic", state)
+    writer.field("json_attributes_topic", attributes)
     writer.field("availability_topic", topics.availability)
     writer.field("payload_available", "online")
     writer.field("payload_not_available", "offline")
-    writer.field("payload_home", "home")
-    writer.field("payload_not_home", "not_home")
-    writer.field("source_type", "gps")
+    fields(&writer)
     writer.object("device") { device in
       device.beginArray("identifiers")
       device.element(objectID)
       device.endArray()
-      device.field("name", "gpsbridge \(topics.device) on \(node)")
-      device.field("manufacturer", "gpsbridge")
-      device.field("sw_version", version)
+      deviceFields(&device)
     }
     writer.endObject()
     return MQTTClient.Message(topic: topic, payload: writer.string, qos: 1, retain: true)

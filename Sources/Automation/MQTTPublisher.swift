@@ -58,7 +58,14 @@ public final class MQTTPublisher: Sendable {
           messages.append(HomeAssistantDiscovery(topics: topics, node: configuration.node, version: GPSBridge.version).message)
           return TrackerMessages(topics: topics, interval: configuration.interval)
         }()
-      for action in actions { messages += tracker.messages(for: action, at: now) }
+      for action in actions {
+        // The interference sensor is announced when the receiver first says anything of it.
+        if case .didChangeSignalIntegrity = action, !tracker.saidIntegrity {
+          messages.append(
+            HomeAssistantDiscovery(topics: tracker.topics, node: configuration.node, version: GPSBridge.version).interference)
+        }
+        messages += tracker.messages(for: action, at: now)
+      }
       trackers[device] = tracker
       return messages
     }

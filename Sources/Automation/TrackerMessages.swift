@@ -14,6 +14,11 @@ package struct TrackerMessages: Sendable {
   private var state: String?
   private var lastLocation: ContinuousClock.Instant?
   private var lastHeading: ContinuousClock.Instant?
+  /// The interference sensor's last state sent, `ON` or `OFF`.
+  private var interference: String?
+
+  /// Whether the receiver has said anything of its signals (its sensor is announced then).
+  package var saidIntegrity: Bool { interference != nil }
 
   package init(topics: TrackerTopics, interval: Duration) {
     self.topics = topics
@@ -58,8 +63,29 @@ package struct TrackerMessages: Sendable {
       if regionState != .unknown { messages += stateMessage() }
     case .didVisit:
       messages.append(Self.atLeastOnce(line))
+    case .didChangeSignalIntegrity(let integrity):
+      messages.append(Self.atLeastOnce(line))
+      messages += interferenceMessages(integrity)
     default:
       messages.append(line)
+    }
+    return messages
+  }
+
+  /// The interference sensor's state (`ON` or `OFF`, when it changed) and attributes, retained.
+  private mutating func interferenceMessages(_ integrity: SignalIntegrity) -> [MQTTClient.Message] {
+    let alarmed =
+      integrity.spoofing == .indicated || integrity.spoofing == .affirmed || integrity.jamming == .warning
+      || integrity.jamming == .critical || integrity.antenna == .open || integrity.antenna == .short
+    var writer = JSONWriter(capacity: 256)
+    writer.beginObject()
+    integrity.writeFields(into: &writer)
+    writer.endObject()
+    var messages = [MQTTClient.Message(topic: topics.interferenceAttributes, payload: writer.string, qos: 1, retain: true)]
+    let state = alarmed ? "ON" : "OFF"
+    if state != interference {
+      interference = state
+      messages.append(MQTTClient.Message(topic: topics.interference, payload: state, qos: 1, retain: true))
     }
     return messages
   }
@@ -109,6 +135,9 @@ package struct TrackerTopics: Sendable, Equatable {
   package var state: String { "\(prefix)/\(device)/state" }
   package var attributes: String { "\(prefix)/\(device)/attributes" }
   package var actions: String { "\(prefix)/\(device)/actions" }
+  /// The interference sensor's state, `ON` or `OFF`, and its attributes.
+  package var interference: String { "\(prefix)/\(device)/interference" }
+  package var interferenceAttributes: String { "\(prefix)/\(device)/interference/attributes" }
   /// The box's availability, `online` or `offline` (the last will), retained.
   package var availability: String { "\(prefix)/availability" }
 

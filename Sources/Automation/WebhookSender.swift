@@ -2,7 +2,7 @@ import FoundationEssentials
 import GPSLocation
 import Plumbing
 
-/// Region, visit and significant-change events POSTed to a URL as JSON (`--webhook`), through
+/// Region, visit, signal integrity and significant-change events POSTed to a URL as JSON (`--webhook`), through
 /// the system's libcurl, loaded when the first sender is made (so `https` works, and only a
 /// process that POSTs webhooks pays for TLS). Events go one at a time, in order; an answer
 /// other than 2xx, or none, is tried again with backoff, a bounded number of times, always with
@@ -73,12 +73,13 @@ public final class WebhookSender: Sendable {
 
   public var statistics: Statistics { shared.withLock { $0.statistics } }
 
-  /// Queues the region, visit (and, with ``Configuration/sendsLocations``, location) events
+  /// Queues the region, visit, signal integrity (and, with ``Configuration/sendsLocations``,
+  /// location) events
   /// among `actions` of the receiver named `device`. Returns at once.
   public func take(_ actions: [LocationManager.Action], device: String) {
     for action in actions {
       switch action {
-      case .didEnterRegion, .didExitRegion, .didVisit: break
+      case .didEnterRegion, .didExitRegion, .didVisit, .didChangeSignalIntegrity: break
       case .didUpdateLocations where configuration.sendsLocations: break
       default: continue
       }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import NMEA
 import Plumbing
+import Transports
 
 /// The NDJSON form of actions: the contract of `gpsbridge --json`, documented in the README,
 /// and what a program sends on (a webhook, MQTT). One object per action with `"event"` (the
@@ -27,6 +28,7 @@ extension LocationManager.Action {
     case .didUpdateLocations: "didUpdateLocations"
     case .didVisit: "didVisit"
     case .monitoringDidFail: "monitoringDidFail"
+    case .didChangeSignalIntegrity: "didChangeSignalIntegrity"
     }
   }
 
@@ -69,6 +71,8 @@ extension LocationManager.Action {
     case .monitoringDidFail(let region, let error):
       if let region { writer.object("region") { region.write(into: &$0) } }
       writer.object("error") { error.write(into: &$0) }
+    case .didChangeSignalIntegrity(let integrity):
+      writer.object("integrity") { integrity.writeFields(into: &$0) }
     }
     writer.endObject()
   }

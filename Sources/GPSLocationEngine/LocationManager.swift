@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Framing
 import SourceStatus
 
 /// The location manager of composable-core-location, for Linux and Swift 6: a value of
@@ -82,6 +83,10 @@ public struct LocationManager: Sendable {
     case didUpdateLocations([Location])
     case didVisit(Visit)
     case monitoringDidFail(region: Region?, error: Error)
+    /// gpsbridge's own: what the receiver now says of jamming, spoofing and its antenna (a
+    /// u-blox's `MON-HW`, `MON-RF`, `NAV-STATUS`, `SEC-SIG`), at each change, before the
+    /// locations it holds for. A receiver that says nothing of them never sends it.
+    case didChangeSignalIntegrity(SignalIntegrity)
   }
 
   /// A failure, with a code mirroring `CLError.Code` and a message that says what to do.

@@ -47,8 +47,9 @@ public final class LiveReceiver: @unchecked Sendable {
     let start = clock.now
     let first = simulation.route.start.nanosecondsSince1970
     var rate = responder?.withLock { $0.rate } ?? simulation.rate
-    var playing = Simulation(
-      route: simulation.route, profile: simulation.profile, rate: rate, seed: simulation.seed, positionNoise: simulation.positionNoise)
+    // The simulation as it was made (its noise, DOP, attack), at the rate the receiver is set to.
+    var playing = simulation
+    playing.rate = rate
     var epochs = playing.epochs().makeIterator()
     while let epoch = epochs.next() {
       let time = epoch.truth.time.nanosecondsSince1970

@@ -106,6 +106,7 @@ extension BoxStatus {
     each("gpsbridge_receiver_horizontal_accuracy_meters", .gauge, "The latest fix's horizontal accuracy.") {
       $0.fix?.horizontalAccuracy
     }
+    integritySeries(into: &text)
     let latencyName = "gpsbridge_receiver_report_latency_seconds"
     if !receivers.isEmpty {
       text.family(latencyName, .histogram, "From an epoch's last byte read to its report to the gpsd clients.")
@@ -118,6 +119,42 @@ extension BoxStatus {
         text.sample(latencyName + "_sum", [device], receiver.latency.sum)
         text.sample(latencyName + "_count", [device], receiver.latency.count)
       }
+    }
+  }
+
+  /// What each receiver says of its signals: one series per state, 1 for the one it is in
+  /// (Prometheus's way with enums), the jamming indicator, and 1 while anything alarms.
+  private func integritySeries(into text: inout PrometheusText) {
+    let said = receivers.compactMap { receiver in receiver.integrity.map { (receiver.device, $0) } }
+    guard !said.isEmpty else { return }
+    let states: [(String, String, [String], (IntegrityStatus) -> String)] = [
+      (
+        "gpsbridge_receiver_jamming_state", "The receiver's jamming state, as it says it.", ["unknown", "ok", "warning", "critical"],
+        \.jamming
+      ),
+      (
+        "gpsbridge_receiver_spoofing_state", "The receiver's spoofing state, as it says it.", ["unknown", "none", "indicated", "affirmed"],
+        \.spoofing
+      ),
+      (
+        "gpsbridge_receiver_antenna_state", "The receiver's antenna, as it says it.", ["initializing", "unknown", "ok", "short", "open"],
+        \.antenna
+      ),
+    ]
+    for (name, help, names, value) in states {
+      text.family(name, .gauge, help)
+      for (device, integrity) in said {
+        for state in names { text.sample(name, [("device", device), ("state", state)], value(integrity) == state ? 1 : 0) }
+      }
+    }
+    text.family("gpsbridge_receiver_jamming_indicator", .gauge, "Continuous-wave interference the receiver sees, 0 to 255.")
+    for (device, integrity) in said {
+      if let indicator = integrity.jammingIndicator { text.sample("gpsbridge_receiver_jamming_indicator", [("device", device)], indicator) }
+    }
+    text.family(
+      "gpsbridge_receiver_interference", .gauge, "1 while the receiver says it is spoofed, jammed, or its antenna is open or short.")
+    for (device, integrity) in said {
+      text.sample("gpsbridge_receiver_interference", [("device", device)], integrity.alarms.isEmpty ? 0 : 1)
     }
   }
 

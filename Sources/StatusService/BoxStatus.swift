@@ -54,8 +54,28 @@ package struct ReceiverStatus: Codable, Sendable, Equatable {
   package var fix: FixStatus?
   package var satellites: [SatelliteStatus]
   package var latency: LatencyHistogram
+  /// What the receiver says of jamming, spoofing and its antenna, once it has said any.
+  package var integrity: IntegrityStatus? = nil
 
   package var satellitesUsed: Int { fix?.satellitesUsed ?? satellites.filter(\.used).count }
+}
+
+/// What a receiver says of its signals' integrity, by name, each with the message that said it.
+package struct IntegrityStatus: Codable, Sendable, Equatable {
+  /// "unknown", "ok", "warning", "critical".
+  package var jamming: String
+  package var jammingSource: String?
+  /// "unknown", "none", "indicated", "affirmed".
+  package var spoofing: String
+  package var spoofingSource: String?
+  /// "initializing", "unknown", "ok", "short", "open".
+  package var antenna: String
+  package var antennaSource: String?
+  /// Continuous-wave interference, 0 to 255 (gpsd's `jam`).
+  package var jammingIndicator: Int?
+  /// What a person should be told at once, in words: spoofing indicated or affirmed, jamming
+  /// warned of or critical, an antenna open or short. Empty when all is well.
+  package var alarms: [String]
 }
 
 /// The latest epoch.

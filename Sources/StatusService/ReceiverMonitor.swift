@@ -1,3 +1,4 @@
+import Framing
 import NMEA
 import Plumbing
 import SourceStatus
@@ -22,6 +23,7 @@ final class ReceiverMonitor: Sendable {
     var bytesAt: [Int] = []
     var latency = LatencyHistogram()
     var state = "waiting for the receiver"
+    var integrity: SignalIntegrity?
   }
 
   /// Epochs remembered for the rate and the bytes an epoch.
@@ -68,6 +70,8 @@ final class ReceiverMonitor: Sendable {
           default: nil
           }
         if let said { state.withLock { $0.state = said } }
+      case .integrity(let integrity):
+        state.withLock { $0.integrity = integrity }
       default: break
       }
     }
@@ -105,7 +109,24 @@ final class ReceiverMonitor: Sendable {
       bytes: tally.bytes, sentences: tally.sentences, ubxFrames: tally.ubxFrames, rtcm3Frames: tally.rtcm3Frames,
       bytesPerEpoch: bytesPerEpoch, linkBytesPerEpoch: link, rejects: tally.rejects,
       lastEpochAge: state.lastEpoch.map { Self.seconds($0.duration(to: now)) }, fix: state.fix.map(Self.status),
-      satellites: satellites, latency: state.latency)
+      satellites: satellites, latency: state.latency, integrity: state.integrity.map(Self.status))
+  }
+
+  static func status(of integrity: SignalIntegrity) -> IntegrityStatus {
+    var alarms: [String] = []
+    if integrity.spoofing == .indicated || integrity.spoofing == .affirmed {
+      alarms.append("spoofing \(integrity.spoofing)" + (integrity.spoofingSource.map { " (\($0.rawValue))" } ?? ""))
+    }
+    if integrity.jamming == .warning || integrity.jamming == .critical {
+      alarms.append("jamming \(integrity.jamming)" + (integrity.jammingSource.map { " (\($0.rawValue))" } ?? ""))
+    }
+    if integrity.antenna == .open || integrity.antenna == .short {
+      alarms.append("antenna \(integrity.antenna)" + (integrity.antennaSource.map { " (\($0.rawValue))" } ?? ""))
+    }
+    return IntegrityStatus(
+      jamming: "\(integrity.jamming)", jammingSource: integrity.jammingSource?.rawValue, spoofing: "\(integrity.spoofing)",
+      spoofingSource: integrity.spoofingSource?.rawValue, antenna: "\(integrity.antenna)", antennaSource: integrity.antennaSource?.rawValue,
+      jammingIndicator: integrity.jammingIndicator, alarms: alarms)
   }
 
   /// Epochs a second: one over the median step between the receiver's times.

@@ -53,11 +53,13 @@ enum StatusPage {
     .meter div { height: 100%; background: var(--ok); }
     ul { margin: .3em 0 0; padding-left: 1.2em; }
     .legend span { margin-right: .8em; white-space: nowrap; }
+    #alarm { background: var(--bad); color: #fff; padding: .7em 1em; font-weight: 600; }
     </style>
     </head>
     <body data-events="0">
     <header><h1>gpsbridge</h1><span id="version" class="muted"></span><span id="uptime"></span><span id="clients"></span>
     <span id="live" class="state-warn">connecting…</span></header>
+    <div id="alarm" role="alert" hidden></div>
     <main id="main"></main>
     <script id="initial" type="application/json">
     """#
@@ -145,7 +147,7 @@ enum StatusPage {
         ["satellites", `${fix.satellitesUsed ?? receiver.satellites.filter(s => s.used).length} used of ${receiver.satellites.length} seen`],
         ["last epoch", age == null ? "none yet" : `${age.toFixed(1)} s ago`, ageClass],
         ["epochs", String(receiver.epochs)],
-      ]));
+      ].concat(receiver.integrity ? [["signals", signals(receiver.integrity), receiver.integrity.alarms.length ? "state-bad" : "state-ok"]] : [])));
       section.querySelector("dd:nth-of-type(4)").classList.add("position");
       section.querySelector(".position").dataset.latitude = fix.latitude ?? "";
       section.querySelector(".position").dataset.longitude = fix.longitude ?? "";
@@ -171,6 +173,11 @@ enum StatusPage {
       const rejects = Object.entries(receiver.rejects);
       section.append(el("div", { class: "muted" }, rejects.length ? "thrown away: " + rejects.map(([r, n]) => `${n} ${r}`).join(", ") : "nothing thrown away"));
       return section;
+    }
+    function signals(integrity) {
+      if (integrity.alarms.length) return integrity.alarms.join(", ");
+      return `jamming ${integrity.jamming}, spoofing ${integrity.spoofing}, antenna ${integrity.antenna}` +
+        (integrity.jammingIndicator == null ? "" : `, interference ${integrity.jammingIndicator}/255`);
     }
     function timeCard(status) {
       const section = el("section", { class: "time" });
@@ -222,6 +229,12 @@ enum StatusPage {
       document.getElementById("uptime").textContent = "up " + duration(status.uptime);
       document.getElementById("clients").textContent =
         `${status.gpsd.clients} gpsd client${status.gpsd.clients === 1 ? "" : "s"} · ${status.http.streams} page${status.http.streams === 1 ? "" : "s"} open`;
+      // A receiver that says it is spoofed or jammed, or its antenna is broken: said at the top.
+      const alarm = document.getElementById("alarm");
+      const alarms = status.receivers.filter(r => r.integrity && r.integrity.alarms.length)
+        .map(r => `${r.device}: ${r.integrity.alarms.join(", ")}`);
+      alarm.hidden = !alarms.length;
+      alarm.textContent = alarms.length ? "⚠ Interference: " + alarms.join("; ") : "";
       const main = document.getElementById("main");
       const cards = status.receivers.map(receiverCard);
       if (!cards.length) cards.push(el("section", {}, "No receiver yet."));

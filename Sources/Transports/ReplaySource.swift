@@ -139,7 +139,7 @@ struct CapturePieces {
       // Epochs in batches of about 64 KiB, as a file would be read.
       var piece = offset == 0 ? simulation.header : []
       offset = 1
-      while piece.count < 65_536, let epoch = epochs?.next() { piece += epoch.bytes }
+      while piece.count < 65_536, let epoch = epochs?.next() { piece += epoch.sent }
       return piece.isEmpty ? nil : piece
     case .bytes(let bytes, _):
       guard offset < bytes.count else { return nil }

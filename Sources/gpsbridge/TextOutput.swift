@@ -97,6 +97,14 @@ struct TextOutput: ActionOutput {
     case .didChangeAuthorization(let status): return event("authorized", status.rawValue)
     case .didPauseLocationUpdates: return event("paused", "")
     case .didResumeLocationUpdates: return event("resumed", "")
+    case .didChangeSignalIntegrity(let integrity):
+      func from(_ source: SignalIntegrity.Source?) -> String { source.map { " (\($0.rawValue))" } ?? "" }
+      var said = [
+        "jamming \(integrity.jamming)" + from(integrity.jammingSource), "spoofing \(integrity.spoofing)" + from(integrity.spoofingSource),
+        "antenna \(integrity.antenna)" + from(integrity.antennaSource),
+      ]
+      if let indicator = integrity.jammingIndicator { said.append("interference \(indicator)/255") }
+      return event("signals", said.joined(separator: ", "))
     }
   }
 }

@@ -45,6 +45,43 @@ struct BrokerTests {
     return (broker, subscriber)
   }
 
+  /// `serve --mqtt` with a u-blox that is spoofed 10 s into its drive: Home Assistant finds the
+  /// receiver's interference sensor (a `binary_sensor`, on the tracker's device), which goes
+  /// `OFF` then `ON`, retained, with the states as attributes.
+  @Test func homeAssistantSeesTheInterferenceSensorGoOnWhenTheReceiverIsSpoofed() async throws {
+    let directory = scratchDirectory("mqtt-spoofed-\(UUID().uuidString.prefix(8))")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let (broker, subscriber) = try await Self.brokerAndSubscriber(in: directory)
+    defer {
+      subscriber.stop()
+      broker.stop()
+    }
+    let capture = directory.appendingPathComponent("spoofed.nmea").path
+    let made = try await runProgram(
+      URL(fileURLWithPath: Gpsbridge.executable), ["simulate", "--duration", "30", "--spoof", "10", "--output", capture])
+    #expect(made.status == 0, "\(made.error)")
+    let serve = try RunningProgram(
+      [
+        "serve", "--replay", capture, "--speed", "10", "--listen", "127.0.0.1:\(FakeGPSD.freePort())", "--mqtt",
+        "mqtt://127.0.0.1:\(broker.port)/fleet/box1",
+      ], in: directory)
+    defer { serve.stop() }
+    let state = "fleet/box1/spoofed_nmea/interference"
+    #expect(
+      await eventually(timeout: .seconds(60)) { subscriber.payloads(on: state).prefix(2) == ["OFF", "ON"] },
+      "\(subscriber.payloads(on: state)); serve said: \(serve.said)")
+    let config = try #require(subscriber.received.first { $0.topic.hasPrefix("homeassistant/binary_sensor/") })
+    #expect(config.topic.hasSuffix("_fleet_box1_spoofed_nmea_interference/config"), "\(config.topic)")
+    let discovery = try #require(try JSONSerialization.jsonObject(with: Data(config.payload.utf8)) as? [String: Any])
+    #expect(discovery["state_topic"] as? String == state && discovery["device_class"] as? String == "problem")
+    let attributes = subscriber.payloads(on: state + "/attributes")
+    #expect(attributes.contains { $0.contains(#""spoofing":"indicated","spoofingSource":"NAV-STATUS""#) }, "\(attributes)")
+    // A newcomer gets the retained state.
+    let late = try Subscriber(broker: broker, topic: state)
+    defer { late.stop() }
+    #expect(await eventually(timeout: .seconds(10)) { late.received.contains { $0.retained && $0.payload == "ON" } })
+  }
+
   @Test func homeAssistantSeesTheTrackerGoHomeAndAwayAndEveryRegionEventOnce() async throws {
     let directory = scratchDirectory("mqtt-drive-\(UUID().uuidString.prefix(8))")
     defer { try? FileManager.default.removeItem(at: directory) }

@@ -128,4 +128,50 @@ struct MQTTFormatTests {
     #expect(config["source_type"] as? String == "gps" && config["payload_not_home"] as? String == "not_home")
     #expect(discovery.message.retain && discovery.message.qos == 1)
   }
+
+  /// A u-blox's word on its signals: MON-HW (antenna, jamming) and NAV-STATUS (spoofing).
+  static func integrity(spoofing: Int, jamming: Int = 1) -> SignalIntegrity {
+    var hardware = [UInt8](repeating: 0, count: 60)
+    (hardware[20], hardware[21], hardware[22], hardware[45]) = (2, 1, UInt8(jamming << 2), 10)
+    var status = [UInt8](repeating: 0, count: 16)
+    status[7] = UInt8(spoofing << 3)
+    var integrity = SignalIntegrity()
+    _ = integrity.take(UBXFrame(messageClass: 0x0A, id: 0x09, payload: hardware))
+    _ = integrity.take(UBXFrame(messageClass: 0x01, id: 0x03, payload: status))
+    return integrity
+  }
+
+  /// The interference `binary_sensor`: `OFF` when the receiver first says all is well, `ON`
+  /// while it says it is spoofed or jammed, each state sent once and retained, the states as
+  /// attributes every time.
+  @Test func theInterferenceSensorIsOnWhileTheReceiverSaysSo() throws {
+    var tracker = TrackerMessages(topics: TrackerTopics(prefix: "p", device: "/dev/ttyACM0"), interval: .seconds(10))
+    let now = ContinuousClock.now
+    let clean = tracker.messages(for: .didChangeSignalIntegrity(Self.integrity(spoofing: 1)), at: now)
+    #expect(clean.map(\.topic) == ["p/ttyACM0/actions", "p/ttyACM0/interference/attributes", "p/ttyACM0/interference"])
+    #expect(clean.last?.payload == Array("OFF".utf8) && clean.last?.retain == true && clean.last?.qos == 1)
+    let attributes = try #require(try JSONSerialization.jsonObject(with: Data(clean[1].payload)) as? [String: Any])
+    #expect(attributes["spoofing"] as? String == "none" && attributes["jamming"] as? String == "ok" && attributes["jam"] as? Int == 10)
+    let spoofed = tracker.messages(for: .didChangeSignalIntegrity(Self.integrity(spoofing: 2)), at: now)
+    #expect(spoofed.last?.topic == "p/ttyACM0/interference" && spoofed.last?.payload == Array("ON".utf8))
+    // Affirmed after indicated: the attributes change, the sensor stays on and is not sent again.
+    let affirmed = tracker.messages(for: .didChangeSignalIntegrity(Self.integrity(spoofing: 3)), at: now)
+    #expect(affirmed.map(\.topic) == ["p/ttyACM0/actions", "p/ttyACM0/interference/attributes"])
+    let jammed = tracker.messages(for: .didChangeSignalIntegrity(Self.integrity(spoofing: 1, jamming: 3)), at: now)
+    // Jammed, no longer spoofed: still on, not sent again; the attributes say which.
+    #expect(jammed.count == 2 && String(decoding: jammed[1].payload, as: UTF8.self).contains(#""jamming":"critical""#))
+    #expect(tracker.messages(for: .didChangeSignalIntegrity(Self.integrity(spoofing: 1)), at: now).last?.payload == Array("OFF".utf8))
+  }
+
+  @Test func homeAssistantDiscoversTheInterferenceSensorOnTheTrackersDevice() throws {
+    let discovery = HomeAssistantDiscovery(topics: TrackerTopics(prefix: "gpsbridge", device: "/dev/ttyACM0"), node: "box", version: "1.0")
+    let message = discovery.interference
+    #expect(message.topic == "homeassistant/binary_sensor/gpsbridge_box_gpsbridge_ttyACM0_interference/config")
+    let config = try #require(try JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any])
+    #expect(config["device_class"] as? String == "problem" && config["state_topic"] as? String == "gpsbridge/ttyACM0/interference")
+    #expect(config["payload_on"] as? String == "ON" && config["payload_off"] as? String == "OFF")
+    let device = try #require(config["device"] as? [String: Any])
+    #expect(device["identifiers"] as? [String] == [discovery.objectID], "the same device as the tracker")
+    #expect(message.retain && message.qos == 1)
+  }
 }

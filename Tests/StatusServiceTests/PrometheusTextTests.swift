@@ -47,4 +47,22 @@ struct PrometheusTextTests {
     #expect(lines.filter { $0.hasPrefix("# HELP ") }.count == types.count)
     #expect(Self.status.prometheusText.hasSuffix("\n"))
   }
+
+  /// What a receiver says of its signals: one series per state (1 for the one it is in), the
+  /// indicator, and 1 while anything alarms; a receiver that said nothing has none of them.
+  @Test func theSignalsStatesAreOneSeriesEachAndTheAlarmOne() {
+    var status = Self.status
+    #expect(!status.prometheusText.contains("gpsbridge_receiver_spoofing_state"))
+    status.receivers[0].device = "/dev/ttyACM0"
+    status.receivers[0].integrity = IntegrityStatus(
+      jamming: "ok", jammingSource: "MON-HW", spoofing: "indicated", spoofingSource: "NAV-STATUS", antenna: "ok", antennaSource: "MON-HW",
+      jammingIndicator: 12, alarms: ["spoofing indicated (NAV-STATUS)"])
+    let text = status.prometheusText
+    #expect(text.contains(#"gpsbridge_receiver_spoofing_state{device="/dev/ttyACM0",state="indicated"} 1"#))
+    #expect(text.contains(#"gpsbridge_receiver_spoofing_state{device="/dev/ttyACM0",state="none"} 0"#))
+    #expect(text.contains(#"gpsbridge_receiver_jamming_state{device="/dev/ttyACM0",state="ok"} 1"#))
+    #expect(text.contains(#"gpsbridge_receiver_antenna_state{device="/dev/ttyACM0",state="ok"} 1"#))
+    #expect(text.contains(#"gpsbridge_receiver_jamming_indicator{device="/dev/ttyACM0"} 12"#))
+    #expect(text.contains(#"gpsbridge_receiver_interference{device="/dev/ttyACM0"} 1"#))
+  }
 }

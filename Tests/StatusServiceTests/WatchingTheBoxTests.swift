@@ -76,32 +76,12 @@ struct WatchingTheBoxTests {
     defer { serve.stop() }
     #expect(await eventually(every: .milliseconds(200)) { await fetch("/status.json", port: httpPort) != nil }, "\(serve.said)")
 
-    let profile = directory.appendingPathComponent("profile")
-    let chromium = try Peer(
-      installed("chromium")!,
-      [
-        "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--remote-debugging-port=0", "--user-data-dir=\(profile.path)",
-        "about:blank",
-      ])
-    defer { chromium.kill() }
-    let portFile = profile.appendingPathComponent("DevToolsActivePort").path
-    var devtools: Int?
-    #expect(
-      await eventually {
-        devtools = (try? String(contentsOfFile: portFile, encoding: .utf8))?.split(separator: "\n").first.flatMap { Int($0) }
-        return devtools != nil
-      })
-
     // SKY reports from the same box, read while the page is read.
     let sky = Task {
       try await runProgram(URL(fileURLWithPath: installed("gpspipe")!), ["-w", "-n", "16", "127.0.0.1:\(gpsdPort)"], timeout: 30)
     }
-    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser/read-page.py").path
     let screenshot = directory.appendingPathComponent("status-page.png").path
-    let read = try await runProgram(
-      URL(fileURLWithPath: "/usr/bin/python3"), [script, String(devtools ?? 0), "http://127.0.0.1:\(httpPort)/", screenshot], timeout: 60)
-    #expect(read.status == 0, "\(read.output) \(read.error)")
-    let page = try #require(try JSONSerialization.jsonObject(with: Data(read.output.utf8)) as? [String: Any], "\(read.output)")
+    let page = try await readStatusPage("http://127.0.0.1:\(httpPort)/", in: directory, screenshot: screenshot)
     let first = try #require(page["first"] as? [String: Any])
     let second = try #require(page["second"] as? [String: Any])
     let drawn = Set(

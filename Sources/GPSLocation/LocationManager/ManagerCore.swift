@@ -138,7 +138,11 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
       case .status(let status):
         flush(&state, broadcaster)
         receive(status, &state, broadcaster)
-      case .bytes, .sentence, .frame, .notice, .rejected, .attempt, .lineSpeed, .integrity:
+      case .integrity(let integrity):
+        // With the locations, in order: it holds for those after it.
+        state.actions.append(.didChangeSignalIntegrity(integrity))
+        return false
+      case .bytes, .sentence, .frame, .notice, .rejected, .attempt, .lineSpeed:
         return false
       }
       return state.needsReconcile

@@ -3,8 +3,9 @@
 Usage: read-page.py DEVTOOLS_PORT PAGE_URL SCREENSHOT_PATH
 
 Opens PAGE_URL, waits until the page has drawn at least two live events, reads the satellites
-drawn (their numbers, systems and use) and the position shown, waits for two more events,
-reads the position again, saves a screenshot, and prints one JSON object with what it read.
+drawn (their numbers, systems and use), the position shown and the interference banner (if
+shown), waits for two more events, reads the position again, saves a screenshot, and prints
+one JSON object with what it read.
 A minimal WebSocket client (RFC 6455), since the standard library has none.
 """
 import base64, json, os, socket, struct, sys, time, urllib.request
@@ -93,7 +94,8 @@ call("Page.navigate", url=url)
 wait_for_events(2)
 first = {"satellites": evaluate(read_satellites), "position": evaluate(read_position), "events": events(),
          "header": evaluate("document.querySelector('header').textContent"),
-         "time": evaluate("(() => { const t = document.querySelector('.receiver-time'); return t ? t.textContent : null })()")}
+         "time": evaluate("(() => { const t = document.querySelector('.receiver-time'); return t ? t.textContent : null })()"),
+         "alarm": evaluate("(() => { const a = document.getElementById('alarm'); return a && !a.hidden ? a.textContent : null })()")}
 # The position read again once it has changed by the live events (a drive may stand still at
 # first), or after 20 s, when it is read as it is.
 wait_for_events(first["events"] + 2)

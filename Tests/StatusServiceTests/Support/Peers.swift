@@ -1,5 +1,6 @@
 import Foundation
 import TestHelpers
+import Testing
 
 /// A real peer the test runs (Prometheus, Chromium), its output dropped, killed at the end.
 struct Peer {
@@ -26,4 +27,30 @@ func fetch(_ path: String, port: Int) async -> String? {
   guard let response = try? await HTTPExchange.send("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n", port: port), response.status == 200
   else { return nil }
   return response.body
+}
+
+/// What headless Chromium drew of the status page at `url` (`Browser/read-page.py`): `first`
+/// after two live events, `second` after two more; a screenshot saved at `screenshot`.
+/// Chromium's profile lives in `directory`.
+func readStatusPage(_ url: String, in directory: URL, screenshot: String) async throws -> [String: Any] {
+  let profile = directory.appendingPathComponent("profile")
+  let chromium = try Peer(
+    installed("chromium")!,
+    [
+      "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--remote-debugging-port=0", "--user-data-dir=\(profile.path)",
+      "about:blank",
+    ])
+  defer { chromium.kill() }
+  let portFile = profile.appendingPathComponent("DevToolsActivePort").path
+  var devtools: Int?
+  #expect(
+    await eventually {
+      devtools = (try? String(contentsOfFile: portFile, encoding: .utf8))?.split(separator: "\n").first.flatMap { Int($0) }
+      return devtools != nil
+    })
+  let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Browser/read-page.py").path
+  let read = try await runProgram(URL(fileURLWithPath: "/usr/bin/python3"), [script, String(devtools ?? 0), url, screenshot], timeout: 60)
+  #expect(read.status == 0, "\(read.output) \(read.error)")
+  return try #require(try JSONSerialization.jsonObject(with: Data(read.output.utf8)) as? [String: Any], "\(read.output)")
 }
