@@ -47,6 +47,52 @@ import Testing
   /// A u-blox spoofed from the sixth epoch on, saying so in NAV-STATUS.
   static let simulation = Simulation(route: Route.demoDrive.lasting(12), profile: .ublox, attack: Attack(.spoofing, at: 6))
 
+  /// `simulate --jam`'s u-blox: TPV's `jam` follows MON-HW's indicator epoch by epoch (10, then
+  /// 25 more a second from the start), and INTEGRITY says the jamming state's steps.
+  @Test func aJammedUBloxsIndicatorIsServedInEachTPV() async throws {
+    let simulation = Simulation(route: Route.demoDrive.lasting(14), profile: .ublox, attack: Attack(.jamming, at: 5))
+    let epochs = Array(simulation.epochs())
+    let told = try await Self.served(epochs.map(\.sent), watch: #"?WATCH={"enable":true,"json":true,"integrity":true};"#)
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    var compared = 0
+    for (index, epoch) in epochs.enumerated() {
+      let time = formatter.string(from: Date(timeIntervalSince1970: epoch.truth.time.secondsSince1970))
+      guard let line = told.first(where: { $0.contains(#""class":"TPV""#) && $0.contains(#""time":"\#(time)""#) }),
+        let tpv = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      else { continue }
+      compared += 1
+      #expect(tpv["jam"] as? Int == (index < 5 ? 10 : min(255, 10 + (index - 5) * 25)), "epoch \(index): \(line)")
+    }
+    #expect(compared >= epochs.count - 3)
+    let states = told.filter { $0.contains(#""class":"INTEGRITY""#) }.compactMap { line in
+      ["ok", "warning", "critical"].first { line.contains(#""jamming":"\#($0)""#) }
+    }
+    #expect(Array(states.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }) == ["ok", "warning", "critical"], "\(states)")
+  }
+
+  /// What a watcher asking with `watch` is told while `bursts` (an epoch each) are played to a
+  /// serial receiver.
+  static func served(_ bursts: [[UInt8]], watch: String) async throws -> [String] {
+    let pty = try PseudoTerminal()
+    defer { pty.unplug() }
+    let server = try GPSDServer.startedOnAFreePort()
+    defer { server.stop() }
+    let feeding = Task(executorPreference: DedicatedExecutor.own()) {
+      await server.feed(from: .serial(path: pty.slavePath, baudRate: .fixed(9600)))
+    }
+    defer { feeding.cancel() }
+    let client = try RawClient(port: try #require(server.port))
+    try client.send(watch)
+    #expect(await pty.waitUntilHeld())
+    let playing = Task(executorPreference: DedicatedExecutor.own()) { await pty.play(bursts: bursts, every: .milliseconds(100)) }
+    let lines = try await offThePool {
+      client.readBlocking(for: 30) { $0.filter { $0.contains(#""class":"SKY""#) }.count >= bursts.count - 2 }
+    }
+    await playing.value
+    return lines
+  }
+
   @Test func aClientThatAsksIsToldEachChangeBeforeTheFixesItHoldsFor() async throws {
     let epochs = Array(Self.simulation.epochs())
     let pty = try PseudoTerminal()

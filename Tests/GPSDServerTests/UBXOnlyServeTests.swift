@@ -12,24 +12,9 @@ import Testing
 
   /// What a watcher is served while `bursts` (an epoch each) are played to a serial receiver.
   static func served(_ bursts: [[UInt8]]) async throws -> [[String: Any]] {
-    let pty = try PseudoTerminal()
-    defer { pty.unplug() }
-    let server = try GPSDServer.startedOnAFreePort()
-    defer { server.stop() }
-    let feeding = Task(executorPreference: DedicatedExecutor.own()) {
-      await server.feed(from: .serial(path: pty.slavePath, baudRate: .fixed(9600)))
+    try await IntegrityWatchTests.served(bursts, watch: #"?WATCH={"enable":true,"json":true};"#).compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
     }
-    let client = try RawClient(port: try #require(server.port))
-    try client.send(#"?WATCH={"enable":true,"json":true};"#)
-    #expect(await pty.waitUntilHeld())
-    let playing = Task(executorPreference: DedicatedExecutor.own()) { await pty.play(bursts: bursts, every: .milliseconds(100)) }
-    let lines = try await offThePool {
-      client.readBlocking(for: 30) { $0.filter { $0.contains(#""class":"SKY""#) }.count >= bursts.count - 2 }
-    }
-    await playing.value
-    feeding.cancel()
-    await feeding.value
-    return lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
   }
 
   static func byTime(_ reports: [[String: Any]], _ kind: String) -> [String: [String: Any]] {
