@@ -64,7 +64,7 @@ let package = Package(
     .target(
       name: "Transports",
       dependencies: [
-        "NMEA", "Framing", "NMEASimulation", "GPSD", "Plumbing", "SourceStatus",
+        "NMEA", "Framing", "NMEASimulation", "GPSD", "Plumbing", "SourceStatus", "Trigonometry",
         .target(name: "CLibGPS", condition: .when(traits: ["libgps"])),
       ]
     ),

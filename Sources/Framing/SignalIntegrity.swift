@@ -14,15 +14,26 @@ public struct SignalIntegrity: Hashable, Sendable {
     case radioMonitor = "MON-RF"
     case navigationStatus = "NAV-STATUS"
     case signalSecurity = "SEC-SIG"
+    /// gpsbridge's own evidence, for a receiver that says nothing of spoofing: every
+    /// satellite's signal as strong as the others (see `SignalHeuristics` in Transports).
+    case alikeSignals = "signals alike"
+    /// gpsbridge's own evidence: the position moves away from where the receiver's own
+    /// velocity takes it.
+    case motion = "motion"
 
-    /// How specific the message is: a higher one is not overridden by a lower one.
+    /// How specific the message is: a higher one is not overridden by a lower one. The
+    /// receiver's own word, of any message, is above gpsbridge's evidence.
     fileprivate var rank: Int {
       switch self {
+      case .alikeSignals, .motion: -1
       case .hardwareMonitor, .navigationStatus: 0
       case .radioMonitor: 1
       case .signalSecurity: 2
       }
     }
+
+    /// Whether this is gpsbridge's own evidence rather than the receiver's word.
+    public var isHeuristic: Bool { rank < 0 }
   }
 
   public private(set) var jamming: JammingState = .unknown
@@ -73,26 +84,42 @@ public struct SignalIntegrity: Hashable, Sendable {
     return self != before
   }
 
+  /// Whether the receiver has said nothing of its signals itself (gpsbridge's own evidence
+  /// aside).
+  package var saysNothingItself: Bool {
+    [jammingSource, spoofingSource, antennaSource, indicatorSource].allSatisfy { $0?.isHeuristic ?? true }
+  }
+
+  /// gpsbridge's own evidence of spoofing (`source`, a heuristic), or none (`nil`): it sets
+  /// spoofing `indicated`, or takes it back to `unknown`, only while the receiver has said
+  /// nothing of spoofing itself. Whether the state changed.
+  package mutating func suspectSpoofing(_ source: Source?) -> Bool {
+    guard spoofingSource?.isHeuristic ?? true else { return false }
+    let before = (spoofing, spoofingSource)
+    (spoofing, spoofingSource) = source.map { (.indicated, $0) } ?? (.unknown, nil)
+    return before != (spoofing, spoofingSource)
+  }
+
   private mutating func setJamming(_ state: JammingState, from source: Source) {
-    guard source.rank >= (jammingSource?.rank ?? 0) else { return }
+    guard source.rank >= (jammingSource?.rank ?? -1) else { return }
     jamming = state
     jammingSource = source
   }
 
   private mutating func setIndicator(_ value: Int, from source: Source) {
-    guard source.rank >= (indicatorSource?.rank ?? 0) else { return }
+    guard source.rank >= (indicatorSource?.rank ?? -1) else { return }
     jammingIndicator = value
     indicatorSource = source
   }
 
   private mutating func setSpoofing(_ state: SpoofingState, from source: Source) {
-    guard source.rank >= (spoofingSource?.rank ?? 0) else { return }
+    guard source.rank >= (spoofingSource?.rank ?? -1) else { return }
     spoofing = state
     spoofingSource = source
   }
 
   private mutating func setAntenna(_ status: AntennaStatus, _ power: AntennaPower, from source: Source) {
-    guard source.rank >= (antennaSource?.rank ?? 0) else { return }
+    guard source.rank >= (antennaSource?.rank ?? -1) else { return }
     antenna = status
     antennaPower = power
     antennaSource = source

@@ -9,9 +9,10 @@ import NMEA
 ///   a satellite under 25 dB-Hz is no longer tracked, and with fewer than four the fix is
 ///   lost. A u-blox says so in `MON-HW`: its jamming indicator rises by 25 a second from 10
 ///   (to 255), its jamming state is *warning* from the start and *critical* 5 s after.
-/// - **Spoofing**: the position walks away north at 5 m/s, beyond what the route does, and the
-///   receiver's time slews 10 ms a second ahead: a spoofer dragging its victim. A u-blox says
-///   so in `NAV-STATUS`: spoofing *indicated* from the start, *affirmed* 10 s after.
+/// - **Spoofing**: the position walks away north at 5 m/s, beyond what the route does, the
+///   receiver's time slews 10 ms a second ahead, and every satellite comes in at 45 or 46
+///   dB-Hz (one transmitter, one power): a spoofer dragging its victim. A u-blox says so in
+///   `NAV-STATUS`: spoofing *indicated* from the start, *affirmed* 10 s after.
 ///
 /// Before the start a u-blox under a planned attack says that all is well in the same
 /// messages, once a second, as a receiver whose integrity messages are turned on does.
@@ -46,6 +47,12 @@ public struct Attack: Hashable, Sendable {
   func signalLoss(at elapsed: Double) -> Int {
     guard kind == .jamming, let seconds = attacked(at: elapsed) else { return 0 }
     return Int(min(Self.jammedLoss.most, seconds * Self.jammedLoss.perSecond))
+  }
+
+  /// The signal strength every tracked satellite has at `elapsed`, dB-Hz (one more for odd
+  /// satellite numbers); `nil` while not spoofed.
+  func spoofedStrength(at elapsed: Double) -> Int? {
+    kind == .spoofing && attacked(at: elapsed) != nil ? 45 : nil
   }
 
   /// How far north the spoofed position is, metres, and how far ahead its time, nanoseconds.

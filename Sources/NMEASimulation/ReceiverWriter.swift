@@ -87,6 +87,14 @@ struct ReceiverWriter: Sendable {
       }
       if measurement.view.count(where: { $0.snr != nil }) < 4 { measurement.hasFix = false }
     }
+    if let strength = attack.spoofedStrength(at: elapsed) {
+      // One transmitter, one power: every tracked satellite as strong as the others.
+      measurement.view = measurement.view.map { view in
+        var view = view
+        view.snr = view.snr.map { _ in strength + view.satellite.number % 2 }
+        return view
+      }
+    }
     let (north, ahead) = attack.spoofedOffset(at: elapsed)
     if north > 0 || ahead > 0 {
       measurement.latitude += north / 6_371_008.8 * 180 / .pi

@@ -79,7 +79,15 @@ public enum TimeNotice: Hashable, Sendable, CustomStringConvertible {
         + " with it: the receiver stays unfed until they agree"
     case .interference(let interference):
       let seconds = InterferenceHold.settlingTime.components.seconds
-      return "the receiver says \(Self.describe(interference)): not fed to the clock until its signals have been clean for \(seconds) s"
+      let until = "not fed to the clock until its signals have been clean for \(seconds) s"
+      switch interference {
+      case .spoofing(_, .motion):
+        return "the receiver looks spoofed: its position parts from where its own velocity takes it (gpsbridge's judgement); " + until
+      case .spoofing(_, .alikeSignals):
+        return "the receiver looks spoofed: every satellite comes in as strong as the others (gpsbridge's judgement); " + until
+      default:
+        return "the receiver says \(Self.describe(interference)): " + until
+      }
     case .resumed(.signalsClean):
       let seconds = InterferenceHold.settlingTime.components.seconds
       return "the receiver's signals have been clean for \(seconds) s: fed to the clock again"

@@ -18,6 +18,8 @@ package struct Pipeline: Sendable {
   /// What the receiver says of jamming, spoofing and its antenna: kept across resets (a rate
   /// switch does not change the sky).
   private var integrity = SignalIntegrity()
+  /// gpsbridge's own evidence of spoofing, for a receiver that says nothing of it.
+  private var heuristics = SignalHeuristics()
   /// Its changes not yet said, each where it was read: after `text` bytes of NMEA and `ubx`
   /// UBX epochs. One goes out just before the first fix made beyond it (an NMEA fix whose
   /// sentences lie past it, a UBX epoch made after it), live and in a replay alike, so a state
@@ -226,12 +228,24 @@ package struct Pipeline: Sendable {
   /// when `keepingSentences` (someone listens for them).
   package mutating func nextFix(keepingSentences: Bool) -> Fix? {
     let fix = keepingSentences ? decoder.next { heldSentences.append(Array($0.bytes)) } : decoder.next()
-    if fix != nil {
+    if let fix {
       ubxEpochsWithoutNMEA = 0
       releasingUBXEpoch = nil
+      judge(fix)
       return fix
     }
-    return nextUBXFix()
+    guard let fix = nextUBXFix() else { return nil }
+    judge(fix)
+    return fix
+  }
+
+  /// gpsbridge's own evidence of spoofing (``SignalHeuristics``) from `fix` and those before
+  /// it, for a receiver that says nothing of its signals itself: a change goes out after
+  /// `fix`, just before the next one.
+  private mutating func judge(_ fix: Fix) {
+    guard integrity.saysNothingItself else { return }
+    guard integrity.suspectSpoofing(heuristics.take(fix)) else { return }
+    pendingIntegrity.append((textTaken - decoder.framer.bufferedByteCount, releasingUBXEpoch.map { $0 + 1 } ?? ubx.made, integrity))
   }
 
   /// The next fix of a receiver's UBX navigation, while it sends no NMEA fixes.

@@ -113,4 +113,28 @@ struct SignalIntegrityTests {
     #expect(!changed)
     #expect(integrity.spoofing == .affirmed && integrity.jamming == .unknown)
   }
+
+  /// gpsbridge's own evidence sets spoofing only while the receiver says nothing of it, and
+  /// goes when the evidence does; the receiver's word, once said, is believed over it.
+  @Test func gpsbridgesEvidenceNeverOverridesTheReceiversWord() {
+    var integrity = SignalIntegrity()
+    #expect(integrity.saysNothingItself)
+    var changed = integrity.suspectSpoofing(.motion)
+    #expect(changed)
+    #expect(integrity.spoofing == .indicated && integrity.spoofingSource == .motion && integrity.saysNothingItself)
+    changed = integrity.suspectSpoofing(.motion)
+    #expect(!changed, "no change")
+    changed = integrity.suspectSpoofing(nil)
+    #expect(changed)
+    #expect(integrity.spoofing == .unknown && integrity.spoofingSource == nil)
+    _ = integrity.suspectSpoofing(.alikeSignals)
+    // The receiver says: its word wins, and stays.
+    _ = integrity.take(Self.navigationStatus(spoofing: 1))
+    #expect(integrity.spoofing == .none && integrity.spoofingSource == .navigationStatus && !integrity.saysNothingItself)
+    changed = integrity.suspectSpoofing(.motion)
+    #expect(!changed && integrity.spoofing == .none)
+    changed = integrity.suspectSpoofing(nil)
+    #expect(!changed && integrity.spoofingSource == .navigationStatus)
+  }
 }
+
