@@ -11,6 +11,7 @@ package enum UBXLegacyMessage {
   package static let navigation: (UInt8, UInt8) = (0x06, 0x24)
   package static let timePulse: (UInt8, UInt8) = (0x06, 0x31)
   package static let gnss: (UInt8, UInt8) = (0x06, 0x3E)
+  package static let interference: (UInt8, UInt8) = (0x06, 0x39)
   /// NMEA sentences are UBX messages of class 0xF0 for `CFG-MSG`.
   package static let nmeaClass: UInt8 = 0xF0
   /// UART1, where a module's TX pin or a USB receiver's serial bridge is wired.
@@ -256,4 +257,26 @@ extension Array where Element == UInt8 {
     get { Int(UBXFrame.readLittleEndian(self, at: offset, size: size)) }
     set { replaceSubrange(offset..<(offset + size), with: UBXFrame.littleEndian(UInt64(newValue), size: size)) }
   }
+}
+
+/// `CFG-ITFM`: the interference (jamming) monitor, on or off; its thresholds and antenna
+/// setting are written back as read.
+package struct UBXInterferenceSettings: Hashable, Sendable {
+  package var payload: [UInt8]
+
+  package init?(_ frame: UBXFrame) {
+    guard let payload = frame.block(UBXLegacyMessage.interference, count: 8) else { return nil }
+    self.payload = Array(payload.prefix(8))
+  }
+
+  /// `config`'s `enable` bit (31).
+  package var isEnabled: Bool {
+    get { payload[3] & 0x80 != 0 }
+    set { payload[3] = newValue ? payload[3] | 0x80 : payload[3] & 0x7F }
+  }
+
+  package var frame: UBXFrame {
+    UBXFrame(messageClass: UBXLegacyMessage.interference.0, id: UBXLegacyMessage.interference.1, payload: payload)
+  }
+  package static var poll: UBXFrame { .poll(UBXLegacyMessage.interference) }
 }

@@ -61,29 +61,68 @@ public struct Attack: Hashable, Sendable {
     return (seconds * Self.spoofedDrift, Int64((seconds * Self.spoofedSlew * 1e9).rounded()))
   }
 
-  /// What a u-blox says of it at `elapsed`: `MON-HW` (antenna, jamming state and indicator)
-  /// and `NAV-STATUS` (spoofing), as frames' bytes, for the epoch at `time`.
-  func integrityFrames(at elapsed: Double, time: UTCTimestamp, hasFix: Bool) -> [UInt8] {
-    let seconds = attacked(at: elapsed)
-    var hardware = [UInt8](repeating: 0, count: 60)
-    // aStatus 2 (OK), aPower 1 (on), flags: rtcCalib, jammingState in bits 2–3.
+  /// What a u-blox says of it at `elapsed` in each of `messages`, as frames' bytes, for the
+  /// epoch at `time`: `MON-HW` and `MON-RF` (one RF block) the antenna, the jamming state and
+  /// indicator; `NAV-STATUS` and `SEC-SIG` (version 1, both detectors on) the spoofing state.
+  func integrityFrames(
+    _ messages: Set<IntegrityMessage> = [.hardwareMonitor, .navigationStatus], at elapsed: Double, time: UTCTimestamp, hasFix: Bool
+  ) -> [UInt8] {
+    IntegrityMessage.frames(messages, attack: self, at: elapsed, time: time, hasFix: hasFix)
+  }
+}
+
+/// A u-blox message that says what its monitors see, as the simulator sends it: under a planned
+/// ``Attack``, or because the receiver was told to (`gpsbridge configure --integrity on`).
+public enum IntegrityMessage: Hashable, Sendable, CaseIterable {
+  case hardwareMonitor
+  case radioMonitor
+  case navigationStatus
+  case signalSecurity
+
+  /// The frames of `messages` for the epoch at `time`, `elapsed` seconds into the route, under
+  /// `attack` (none: all is well), in a fixed order.
+  static func frames(_ messages: Set<IntegrityMessage>, attack: Attack?, at elapsed: Double, time: UTCTimestamp, hasFix: Bool) -> [UInt8] {
+    let seconds = attack?.attacked(at: elapsed)
     var jamming = 1
     var indicator = 10
-    if kind == .jamming, let seconds {
+    if attack?.kind == .jamming, let seconds {
       jamming = seconds >= 5 ? 3 : 2
       indicator = min(255, 10 + Int(seconds * 25))
     }
-    (hardware[20], hardware[21], hardware[22], hardware[45]) = (2, 1, UInt8(0x01 | jamming << 2), UInt8(indicator))
-    var status = [UInt8](repeating: 0, count: 16)
-    let weekMilliseconds: Int64 = 7 * 86_400_000
-    let timeOfWeek = UInt32(truncatingIfNeeded: ((time.nanosecondsSince1970 / 1_000_000) + 4 * 86_400_000) % weekMilliseconds)
-    withUnsafeBytes(of: timeOfWeek.littleEndian) { status.replaceSubrange(0..<4, with: $0) }
-    // gpsFix 3 (3D) and gpsFixOk, or none; flags2's spoofDetState in bits 3–4.
-    (status[4], status[5]) = hasFix ? (3, 0x01) : (0, 0)
     var spoofing = 1
-    if kind == .spoofing, let seconds { spoofing = seconds >= 10 ? 3 : 2 }
-    status[7] = UInt8(spoofing << 3)
-    return UBXFrame(messageClass: 0x0A, id: 0x09, payload: hardware).bytes
-      + UBXFrame(messageClass: 0x01, id: 0x03, payload: status).bytes
+    if attack?.kind == .spoofing, let seconds { spoofing = seconds >= 10 ? 3 : 2 }
+    var bytes: [UInt8] = []
+    if messages.contains(.hardwareMonitor) {
+      var hardware = [UInt8](repeating: 0, count: 60)
+      // aStatus 2 (OK), aPower 1 (on), flags: rtcCalib, jammingState in bits 2–3.
+      (hardware[20], hardware[21], hardware[22], hardware[45]) = (2, 1, UInt8(0x01 | jamming << 2), UInt8(indicator))
+      bytes += UBXFrame(messageClass: 0x0A, id: 0x09, payload: hardware).bytes
+    }
+    if messages.contains(.radioMonitor) {
+      // Version 0, one block: its jamming state, antenna OK and powered, the indicator.
+      var radio = [UInt8](repeating: 0, count: 4 + 24)
+      radio[1] = 1
+      (radio[5], radio[6], radio[7], radio[20]) = (UInt8(jamming), 2, 1, UInt8(indicator))
+      bytes += UBXFrame(messageClass: 0x0A, id: 0x38, payload: radio).bytes
+    }
+    if messages.contains(.navigationStatus) {
+      var status = [UInt8](repeating: 0, count: 16)
+      let weekMilliseconds: Int64 = 7 * 86_400_000
+      let timeOfWeek = UInt32(truncatingIfNeeded: ((time.nanosecondsSince1970 / 1_000_000) + 4 * 86_400_000) % weekMilliseconds)
+      withUnsafeBytes(of: timeOfWeek.littleEndian) { status.replaceSubrange(0..<4, with: $0) }
+      // gpsFix 3 (3D) and gpsFixOk, or none; flags2's spoofDetState in bits 3–4.
+      (status[4], status[5]) = hasFix ? (3, 0x01) : (0, 0)
+      status[7] = UInt8(spoofing << 3)
+      bytes += UBXFrame(messageClass: 0x01, id: 0x03, payload: status).bytes
+    }
+    if messages.contains(.signalSecurity) {
+      // Version 1: jamDetEnabled and jammingState, spfDetEnabled and spoofingState.
+      var security = [UInt8](repeating: 0, count: 12)
+      security[0] = 1
+      security[4] = UInt8(0x01 | jamming << 1)
+      security[8] = UInt8(0x01 | spoofing << 1)
+      bytes += UBXFrame(messageClass: 0x27, id: 0x09, payload: security).bytes
+    }
+    return bytes
   }
 }

@@ -64,7 +64,8 @@ public final class LiveReceiver: @unchecked Sendable {
       } catch {
         return
       }
-      var bytes = epoch.integrity + (responder?.withLock { $0.filter(epoch.bytes) } ?? epoch.bytes)
+      let integrity = simulation.integrity(of: epoch, sending: responder?.withLock { $0.integrityMessages } ?? [])
+      var bytes = integrity + (responder?.withLock { $0.filter(epoch.bytes) } ?? epoch.bytes)
       if responder?.withLock({ $0.sendsUBX }) == true { bytes += simulation.ubx(epoch) }
       if !bytes.isEmpty { write(bytes) }
       // A new rate: the epochs from here on at that rate, from the next one due.

@@ -21,9 +21,14 @@ public protocol ReceiverResponder: Sendable {
   mutating func respond(to sentence: ProprietarySentence) -> [UInt8]
   /// Takes an RTCM 3 correction written to it, at `now` (by its own clock).
   mutating func take(_ correction: RTCM3Frame, at now: ContinuousClock.Instant)
+  /// The messages saying what its monitors see that it sends now (each epoch).
+  var integrityMessages: Set<IntegrityMessage> { get }
 }
 
 extension ReceiverResponder {
+  /// Receivers that are not u-blox say nothing of their signals.
+  public var integrityMessages: Set<IntegrityMessage> { [] }
+
   /// Receivers without RTK throw corrections away.
   public mutating func take(_ correction: RTCM3Frame, at now: ContinuousClock.Instant) {}
 }

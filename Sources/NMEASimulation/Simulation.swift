@@ -56,6 +56,16 @@ public struct Simulation: Hashable, Sendable {
   /// same position, time and satellites as its sentences, at UBX's precision.
   public func ubx(_ epoch: Epoch) -> [UInt8] { UBXNavigationWriter.epoch(epoch.truth, hdop: hdop, view: epoch.view) }
 
+  /// What a u-blox sends before `epoch`'s sentences of its monitors when it was told to send
+  /// `messages` (`configure --integrity on`): those, and under a planned ``attack`` the ones
+  /// ``Epoch/integrity`` holds, once a second.
+  public func integrity(of epoch: Epoch, sending messages: Set<IntegrityMessage>) -> [UInt8] {
+    guard !messages.isEmpty, epoch.truth.time.nanosecondsSince1970 % 1_000_000_000 == 0 else { return epoch.integrity }
+    let elapsed = Double(epoch.truth.time.nanosecondsSince1970 - route.start.nanosecondsSince1970) / 1e9
+    let all = attack == nil ? messages : messages.union([.hardwareMonitor, .navigationStatus])
+    return IntegrityMessage.frames(all, attack: attack, at: elapsed, time: epoch.truth.time, hasFix: epoch.truth.hasFix)
+  }
+
   /// The epochs, generated as they are read.
   public func epochs() -> Epochs { Epochs(simulation: self) }
 

@@ -22,6 +22,8 @@ public struct UBlox8Responder: ReceiverResponder {
     public var gnss: [UInt8]
     public var navigation: [UInt8]
     public var timePulse: [UInt8]
+    /// `CFG-ITFM`: the interference monitor (off at first).
+    public var interference: [UInt8]
   }
   public private(set) var ram: Blocks
   /// What was in effect at start, and what `CFG-CFG` saved (nothing until it does).
@@ -38,8 +40,12 @@ public struct UBlox8Responder: ReceiverResponder {
   /// An M8 at its defaults: 1 Hz (or `rate`), GGA GLL GSA GSV RMC VTG on UART1 and USB, GPS,
   /// SBAS, QZSS and GLONASS, NMEA out, its UART1 at 9600 baud (or `baud`); read on UART1, or
   /// with `onUSB` on its USB port.
-  public init(rate: Int = 1, baud: Int = 9600, fault: ResponderFault? = nil, onUSB: Bool = false) {
+  /// With `refusesInterferenceMonitor`, a firmware that refuses `CFG-ITFM` changes (some do, on
+  /// every boot): it answers polls, and NAKs a change.
+  public init(rate: Int = 1, baud: Int = 9600, fault: ResponderFault? = nil, onUSB: Bool = false, refusesInterferenceMonitor: Bool = false)
+  {
     self.fault = fault
+    self.refusesInterferenceMonitor = refusesInterferenceMonitor
     hostPort = onUSB ? .usb : .uart1
     if fault == .claimsAnotherGeneration {
       version.extensions = ["FWVER=HPG 1.32", "PROTVER=27.31", "MOD=ZED-F9P"]
@@ -50,6 +56,8 @@ public struct UBlox8Responder: ReceiverResponder {
     for id: UInt8 in [0x00, 0x01, 0x02, 0x03, 0x04, 0x05] { messages[0xF000 | UInt16(id)] = [0, 1, 0, 1, 0, 0] }
     for id: UInt8 in [0x08] { messages[0xF000 | UInt16(id)] = [0, 0, 0, 0, 0, 0] }
     for id: UInt8 in [0x07, 0x35, 0x04, 0x61] { messages[0x0100 | UInt16(id)] = [0, 0, 0, 0, 0, 0] }
+    // MON-HW and NAV-STATUS, off.
+    for key: UInt16 in [0x0A09, 0x0103] { messages[key] = [0, 0, 0, 0, 0, 0] }
     // GPS 8/16, SBAS 1/3, Galileo 4/8 (off), BeiDou 8/16 (off), IMES 0/8 (off), QZSS 0/3, GLONASS 8/14.
     var gnss: [UInt8] = [0, 32, 32, 7]
     for (system, reserved, maximum, on) in [
@@ -71,8 +79,21 @@ public struct UBlox8Responder: ReceiverResponder {
     ram = Blocks(
       port: port, usbPort: usbPort, rate: Self.bytes(1000 / max(rate, 1), 2) + [1, 0, 1, 0], messages: messages, gnss: gnss,
       navigation: navigation,
-      timePulse: timePulse)
+      timePulse: timePulse,
+      // Thresholds 3 and 15, the default algorithm bits, disabled; general bits 0x31E, the
+      // antenna setting unknown.
+      interference: Self.bytes(0x16B156 << 9 | 15 << 4 | 3, 4) + Self.bytes(0x31E, 4))
     initial = ram
+  }
+
+  private let refusesInterferenceMonitor: Bool
+
+  /// The integrity messages it sends on its port now (MON-HW, NAV-STATUS).
+  public var integrityMessages: Set<IntegrityMessage> {
+    var messages: Set<IntegrityMessage> = []
+    if (output.messages[0x0A09]?[Int(hostPort.rawValue)] ?? 0) > 0 { messages.insert(.hardwareMonitor) }
+    if (output.messages[0x0103]?[Int(hostPort.rawValue)] ?? 0) > 0 { messages.insert(.navigationStatus) }
+    return messages
   }
 
   static func bytes(_ value: Int, _ size: Int) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
@@ -174,6 +195,10 @@ public struct UBlox8Responder: ReceiverResponder {
       if payload.isEmpty || (payload.count == 1 && payload[0] == 0) { return answer(ram.timePulse) }
       guard payload.count == 32, payload[0] == 0 else { return ack(frame, false) }
       return change(frame) { $0.timePulse = payload }
+    case 0x39:  // CFG-ITFM
+      if payload.isEmpty { return answer(ram.interference) }
+      guard payload.count == 8, !refusesInterferenceMonitor else { return ack(frame, false) }
+      return change(frame) { $0.interference = payload }
     case 0x09:  // CFG-CFG
       guard payload.count == 12 || payload.count == 13 else { return ack(frame, false) }
       if payload[littleEndian: 4, size: 4] != 0 {

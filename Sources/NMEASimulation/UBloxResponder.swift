@@ -30,14 +30,31 @@ public struct UBloxResponder: ReceiverResponder {
   /// A receiver at its defaults: 1 Hz (or `rate`), GGA GLL GSA GSV RMC VTG, every system,
   /// NMEA out, its UART1 at 38400 baud (or `baud`); read on UART1, or with `onUSB` on its USB port.
   /// With `lacking`, a model without those keys: reading or setting one is refused whole.
-  public init(rate: Int = 1, baud: Int = 38_400, fault: Fault? = nil, lacking: Set<ConfigurationKey> = [], onUSB: Bool = false) {
+  /// With `refusing`, a firmware that refuses to set those keys (it reads them): a change that
+  /// names one is refused whole, as some refuse CFG-ITFM on every boot.
+  public init(
+    rate: Int = 1, baud: Int = 38_400, fault: Fault? = nil, lacking: Set<ConfigurationKey> = [], refusing: Set<ConfigurationKey> = [],
+    onUSB: Bool = false
+  ) {
     self.fault = fault
+    self.refusing = refusing
     port = onUSB ? .usb : .uart1
     ram = Self.defaults.filter { !lacking.contains($0.key) }
     ram[Self.measurementRate] = UInt64(1000 / max(rate, 1))
     ram[Self.baudRate] = UInt64(baud)
     initial = ram
   }
+
+  /// Keys it refuses to set.
+  private let refusing: Set<ConfigurationKey>
+
+  /// CFG-ITFM-ENABLE.
+  package static let interferenceMonitor = ConfigurationKey(0x1041_000D)
+  /// CFG-MSGOUT-UBX_MON_RF, _NAV_STATUS and _SEC_SIG on UART1.
+  package static let integrityKeys: [IntegrityMessage: ConfigurationKey] = [
+    .radioMonitor: ConfigurationKey(0x2091_035A), .navigationStatus: ConfigurationKey(0x2091_001B),
+    .signalSecurity: ConfigurationKey(0x2091_0635),
+  ]
 
   /// The settings in effect at start: what a rolled-back change leaves.
   public private(set) var initial: [ConfigurationKey: UInt64] = [:]
@@ -76,8 +93,18 @@ public struct UBloxResponder: ReceiverResponder {
       for port in [UBXPort.uart1, .usb] { values[onPort(ConfigurationKey(0x2091_0000 | id), port)] = 0 }
     }
     for id: UInt32 in [0x1F, 0x20, 0x21, 0x22, 0x24, 0x25] { values[ConfigurationKey(0x1031_0000 | id)] = 1 }  // CFG-SIGNAL-*_ENA
+    values[interferenceMonitor] = 0
+    for key in integrityKeys.values {
+      for port in [UBXPort.uart1, .usb] { values[onPort(key, port)] = 0 }
+    }
     return values
   }()
+
+  /// The integrity messages it sends on its port now.
+  public var integrityMessages: Set<IntegrityMessage> {
+    let values = frozenOutput ?? ram
+    return Set(Self.integrityKeys.filter { (values[Self.onPort($0.value, port)] ?? 0) != 0 }.keys)
+  }
 
   public var rate: Double {
     let milliseconds = (frozenOutput ?? ram)[Self.measurementRate] ?? 1000
@@ -141,7 +168,9 @@ public struct UBloxResponder: ReceiverResponder {
     let mask = request.layer
     guard mask & 0x07 != 0 else { return [.acknowledgement(of: frame, accepted: false)] }
     if mask & 0x01 != 0 {
-      if fault == .refusesChanges { return [.acknowledgement(of: frame, accepted: false)] }
+      if fault == .refusesChanges || !refusing.isDisjoint(with: request.values.keys) {
+        return [.acknowledgement(of: frame, accepted: false)]
+      }
       if fault != .ignoresChanges {
         if fault == .outputUnchanged, frozenOutput == nil { frozenOutput = ram }
         var values = request.values

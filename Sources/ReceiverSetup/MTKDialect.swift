@@ -47,7 +47,7 @@ struct MTKDialect: ReceiverDialect {
     return settings
   }
 
-  func apply(_ change: ReceiverSettings, over current: ReceiverSettings) async throws(SetupError) {
+  func apply(_ change: ReceiverSettings, over current: ReceiverSettings) async throws(SetupError) -> [String] {
     if let rate = change.rate { try await command(MTKSentence.fixInterval(1000 / rate)) }
     if let sentences = change.sentences {
       // The slots gpsbridge does not name stay as they are, and a sentence already on keeps
@@ -64,6 +64,7 @@ struct MTKDialect: ReceiverDialect {
           gps: systems.contains(.gps), glonass: systems.contains(.glonass), galileo: systems.contains(.galileo),
           beidou: systems.contains(.beidou)))
     }
+    return []
   }
 
   private func sentenceRates() async throws(SetupError) -> [Int] {

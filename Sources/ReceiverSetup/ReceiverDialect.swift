@@ -14,8 +14,10 @@ protocol ReceiverDialect: Sendable {
   /// Its settings now, as far as it says them; what it cannot be asked comes from `measured`
   /// (its output) and the port's speed.
   func read(measured: OutputMeasurement) async throws(SetupError) -> ReceiverSettings
-  /// Makes `change` (the baud rate aside) in RAM, acknowledged where this kind acknowledges.
-  func apply(_ change: ReceiverSettings, over current: ReceiverSettings) async throws(SetupError)
+  /// Makes `change` (the baud rate aside) in RAM, acknowledged where this kind acknowledges;
+  /// returns what of it the receiver refused and the rest was made without (a key a firmware
+  /// refuses, or a message a model lacks, among the integrity settings), said for people.
+  func apply(_ change: ReceiverSettings, over current: ReceiverSettings) async throws(SetupError) -> [String]
   /// Tells the receiver to speak at `speed` from now on; its answer, which may come at either
   /// speed or not at all, is not waited for.
   func requestLineSpeed(_ speed: Int, current: ReceiverSettings) async throws(SetupError)

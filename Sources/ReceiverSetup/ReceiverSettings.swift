@@ -14,10 +14,15 @@ public struct ReceiverSettings: Hashable, Sendable {
   public var outputProtocol: OutputProtocol?
   /// The time pulse: its period and width.
   public var timePulse: TimePulse?
+  /// The receiver's interference monitor and the messages that say what it and the spoofing
+  /// detector see (u-blox generation 9: `CFG-ITFM`, and `MON-RF`, `NAV-STATUS`, `SEC-SIG` out;
+  /// M8: `CFG-ITFM`, and `MON-HW`, `NAV-STATUS` out): on or off. Read as on while any of them
+  /// is on. Set in RAM only.
+  public var integrity: Bool?
 
   public init(
     rate: Int? = nil, baudRate: Int? = nil, sentences: Set<NMEASentenceType>? = nil, constellations: Set<SatelliteSystem>? = nil,
-    dynamicModel: DynamicModel? = nil, outputProtocol: OutputProtocol? = nil, timePulse: TimePulse? = nil
+    dynamicModel: DynamicModel? = nil, outputProtocol: OutputProtocol? = nil, timePulse: TimePulse? = nil, integrity: Bool? = nil
   ) {
     self.rate = rate
     self.baudRate = baudRate
@@ -26,6 +31,7 @@ public struct ReceiverSettings: Hashable, Sendable {
     self.dynamicModel = dynamicModel
     self.outputProtocol = outputProtocol
     self.timePulse = timePulse
+    self.integrity = integrity
   }
 
   /// Whether nothing is named.
@@ -39,7 +45,8 @@ public struct ReceiverSettings: Hashable, Sendable {
     ReceiverSettings(
       rate: other.rate ?? rate, baudRate: other.baudRate ?? baudRate, sentences: other.sentences ?? sentences,
       constellations: other.constellations ?? constellations, dynamicModel: other.dynamicModel ?? dynamicModel,
-      outputProtocol: other.outputProtocol ?? outputProtocol, timePulse: other.timePulse ?? timePulse)
+      outputProtocol: other.outputProtocol ?? outputProtocol, timePulse: other.timePulse ?? timePulse,
+      integrity: other.integrity ?? integrity)
   }
 
   /// The settings named, for people: a name and a value each, in a fixed order ("rate",
@@ -54,6 +61,7 @@ public struct ReceiverSettings: Hashable, Sendable {
     if let dynamicModel { rows.append(("dynamic model", dynamicModel.rawValue)) }
     if let outputProtocol { rows.append(("output protocol", outputProtocol.rawValue)) }
     if let timePulse { rows.append(("time pulse", "every \(timePulse.period) µs, \(timePulse.width) µs wide")) }
+    if let integrity { rows.append(("integrity", integrity ? "on" : "off")) }
     return rows
   }
 
@@ -63,7 +71,7 @@ public struct ReceiverSettings: Hashable, Sendable {
       rate: other.rate == nil ? nil : rate, baudRate: other.baudRate == nil ? nil : baudRate,
       sentences: other.sentences == nil ? nil : sentences, constellations: other.constellations == nil ? nil : constellations,
       dynamicModel: other.dynamicModel == nil ? nil : dynamicModel, outputProtocol: other.outputProtocol == nil ? nil : outputProtocol,
-      timePulse: other.timePulse == nil ? nil : timePulse)
+      timePulse: other.timePulse == nil ? nil : timePulse, integrity: other.integrity == nil ? nil : integrity)
   }
 }
 

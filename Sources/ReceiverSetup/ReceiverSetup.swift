@@ -57,6 +57,9 @@ public final class ReceiverSetup: Sendable {
     public var dryRun: Bool
     /// How long it took, on the clock given.
     public var duration: Duration
+    /// What of the change the receiver refused, the rest made without it (a key a firmware
+    /// refuses, a message a model lacks), for people.
+    public var refused: [String] = []
   }
 
   let receiver: Receiver
@@ -131,6 +134,11 @@ public final class ReceiverSetup: Sendable {
     }
     try check(change, against: current)
     if save, let refusal = dialect.saveRefusal { throw .cannotTake(refusal) }
+    if save, change.integrity != nil {
+      throw .cannotTake(
+        "The integrity settings are set in RAM only (a receiver that refuses one on every boot would refuse it saved too): leave out --save, or change them on their own."
+      )
+    }
     progress("before: \(measuredBefore.summary)")
     guard !dryRun else {
       return Report(
@@ -154,7 +162,8 @@ public final class ReceiverSetup: Sendable {
         try await switchBaud(to: newBaud, dialect, link, current: current)
         progress("it answers at \(newBaud) baud")
       }
-      try await dialect.apply(others, over: current)
+      let refused = try await dialect.apply(others, over: current)
+      for refusal in refused { progress(refusal) }
       // Checked twice: read back (where the receiver can be asked), then by the output itself.
       meter.start()
       if dialect.readsBack {
@@ -174,7 +183,7 @@ public final class ReceiverSetup: Sendable {
       return Report(
         receiver: dialect.identity, before: before, after: change, measuredBefore: measuredBefore, measuredAfter: measuredAfter,
         saved: save, saveRefusal: dialect.saveRefusal, port: dialect.port?.description, dryRun: false,
-        duration: started.duration(to: now()))
+        duration: started.duration(to: now()), refused: refused)
     } catch {
       let cause = Task.isCancelled ? SetupError.interrupted : error
       progress("restoring the settings as they were")

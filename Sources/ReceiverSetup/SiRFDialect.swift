@@ -30,14 +30,15 @@ struct SiRFDialect: ReceiverDialect {
       outputProtocol: .nmea)
   }
 
-  func apply(_ change: ReceiverSettings, over current: ReceiverSettings) async throws(SetupError) {
-    guard let sentences = change.sentences else { return }
+  func apply(_ change: ReceiverSettings, over current: ReceiverSettings) async throws(SetupError) -> [String] {
+    guard let sentences = change.sentences else { return [] }
     for type in NMEASentenceType.allCases {
       let sentence = SiRFSentence.sentenceRate(SiRFSentence.messageNumbers[type.rawValue]!, seconds: sentences.contains(type) ? 1 : 0)
       guard try await link.send(sentence.bytes) else { throw .noAnswer(request: sentence.description) }
       // SiRF reads its input slowly, and answers nothing: a pause between commands.
       await link.sleep(.milliseconds(50))
     }
+    return []
   }
 
   /// Its sentences as its output showed them: a sentence sent less often than every second

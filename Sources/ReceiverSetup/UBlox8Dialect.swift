@@ -40,6 +40,8 @@ struct UBlox8Dialect: ReceiverDialect {
   static let sentences: [NMEASentenceType: UInt8] = [.gga: 0x00, .gll: 0x01, .gsa: 0x02, .gsv: 0x03, .rmc: 0x04, .vtg: 0x05, .zda: 0x08]
   /// NAV-PVT, NAV-SAT, NAV-DOP, NAV-EOE: what it must send for its UBX to be read.
   static let navigation: [UInt8] = [0x07, 0x35, 0x04, 0x61]
+  /// MON-HW and NAV-STATUS: what it says of jamming, its antenna and spoofing.
+  static let integrityMessages: [(messageClass: UInt8, id: UInt8, name: String)] = [(0x0A, 0x09, "MON-HW"), (0x01, 0x03, "NAV-STATUS")]
 
   /// The M8's data sheet: 18 Hz from one system, 10 Hz from two or three at once, and at most
   /// three major systems; GPS and QZSS go together.
@@ -112,6 +114,19 @@ struct UBlox8Dialect: ReceiverDialect {
     }) {
       settings.timePulse = TimePulse(period: pulse.period, width: pulse.width)
     }
+    // On while any part is: the monitor, or a message that says what it sees.
+    var integrity: [Bool] = []
+    if let monitor = try await optional({ () throws(SetupError) in
+      try await link.poll(UBXInterferenceSettings.poll, what: "CFG-ITFM", UBXInterferenceSettings.init)
+    }) {
+      integrity.append(monitor.isEnabled)
+    }
+    for message in Self.integrityMessages {
+      if let rate = try await optional({ () throws(SetupError) in try await messageRate(message.messageClass, message.id) }) {
+        integrity.append(rate[ours] > 0)
+      }
+    }
+    if !integrity.isEmpty { settings.integrity = integrity.contains(true) }
     return settings
   }
 
@@ -128,6 +143,10 @@ struct UBlox8Dialect: ReceiverDialect {
     if change.outputProtocol != nil {
       polls.append(UBXPortSettings.poll(ours))
       polls += Self.navigation.map { UBXMessageRate.poll(messageClass: 0x01, id: $0) }
+    }
+    if change.integrity != nil {
+      polls.append(UBXInterferenceSettings.poll)
+      polls += Self.integrityMessages.map { UBXMessageRate.poll(messageClass: $0.messageClass, id: $0.id) }
     }
     return polls
   }
@@ -149,7 +168,13 @@ struct UBlox8Dialect: ReceiverDialect {
 
   func snapshot(of change: ReceiverSettings, measured: OutputMeasurement) async throws(SetupError) -> Snapshot {
     var blocks: [UBXFrame] = []
-    for poll in polls(for: change) { blocks.append(try await block(answering: poll)) }
+    for poll in polls(for: change) {
+      do {
+        blocks.append(try await block(answering: poll))
+      } catch .cannotTake where change.integrity != nil && poll.is(UBXLegacyMessage.interference) {
+        // A model without the monitor (refused when read) has nothing of it to put back.
+      }
+    }
     return Snapshot(blocks: blocks)
   }
 
@@ -182,7 +207,7 @@ struct UBlox8Dialect: ReceiverDialect {
     return true
   }
 
-  func apply(_ change: ReceiverSettings, over current: ReceiverSettings) async throws(SetupError) {
+  func apply(_ change: ReceiverSettings, over current: ReceiverSettings) async throws(SetupError) -> [String] {
     if let rate = change.rate {
       var block = try await link.poll(UBXRateSettings.poll, what: "CFG-RATE", UBXRateSettings.init)
       block.measurementPeriod = 1000 / rate
@@ -224,6 +249,31 @@ struct UBlox8Dialect: ReceiverDialect {
       port.outputProtocols = port.outputProtocols & ~0x03 | (output == .nmea ? 0x02 : output == .ubx ? 0x01 : 0x03)
       try await link.setAcknowledged(port.frame, what: "CFG-PRT (\(output.rawValue) out)")
     }
+    guard let on = change.integrity else { return [] }
+    return try await setIntegrity(on)
+  }
+
+  /// The monitor (CFG-ITFM) and its messages (CFG-MSG), each on its own: a part the receiver
+  /// refuses (some firmware refuses CFG-ITFM on every boot) is said and the rest set; all
+  /// refused is a refusal.
+  private func setIntegrity(_ on: Bool) async throws(SetupError) -> [String] {
+    var refused: [String] = []
+    do {
+      var monitor = try await link.poll(UBXInterferenceSettings.poll, what: "CFG-ITFM", UBXInterferenceSettings.init)
+      monitor.isEnabled = on
+      try await link.setAcknowledged(monitor.frame, what: "CFG-ITFM (\(on ? "on" : "off"))")
+    } catch .refused, .cannotTake {
+      refused.append("CFG-ITFM")
+    }
+    for message in Self.integrityMessages {
+      do {
+        try await setMessageRate(message.messageClass, message.id, on ? 1 : 0, what: "CFG-MSG (\(message.name))")
+      } catch .refused, .cannotTake {
+        refused.append("CFG-MSG (\(message.name))")
+      }
+    }
+    guard refused.count < 1 + Self.integrityMessages.count else { throw .refused(request: refused.joined(separator: ", ")) }
+    return refused.map { "the receiver refused \($0) (a firmware without it, or one that refuses it): left as it was, the rest set" }
   }
 
   func requestLineSpeed(_ speed: Int, current: ReceiverSettings) async throws(SetupError) {

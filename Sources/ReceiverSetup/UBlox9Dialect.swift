@@ -65,10 +65,31 @@ struct UBlox9Dialect: ReceiverDialect {
     }
   }
 
-  func apply(_ change: ReceiverSettings, over current: ReceiverSettings) async throws(SetupError) {
+  func apply(_ change: ReceiverSettings, over current: ReceiverSettings) async throws(SetupError) -> [String] {
     var change = change
+    let integrity = change.integrity
     change.baudRate = nil
+    change.integrity = nil
     try await set(keys.values(for: change), layers: [.ram])
+    guard let integrity else { return [] }
+    return try await setIntegrity(integrity)
+  }
+
+  /// The integrity keys, one at a time: a key this firmware lacks, or refuses (some refuse
+  /// CFG-ITFM on every boot), is said and the rest set; all refused is a refusal.
+  private func setIntegrity(_ on: Bool) async throws(SetupError) -> [String] {
+    var refused: [String] = []
+    for (key, name) in keys.integrity {
+      do {
+        try await set([(key, on ? 1 : 0)], layers: [.ram])
+      } catch .refused {
+        refused.append(name)
+      }
+    }
+    guard refused.count < keys.integrity.count else {
+      throw .refused(request: "CFG-VALSET (\(refused.joined(separator: ", ")))")
+    }
+    return refused.map { "the receiver refused \($0) (a firmware without it, or one that refuses it): left as it was, the rest set" }
   }
 
   func requestLineSpeed(_ speed: Int, current: ReceiverSettings) async throws(SetupError) {
@@ -84,8 +105,19 @@ struct UBlox9Dialect: ReceiverDialect {
 
   func snapshot(of change: ReceiverSettings, measured: OutputMeasurement) async throws(SetupError) -> Snapshot {
     let keys = self.keys.values(for: change).map(\.0).filter { $0 != self.keys.baudRate }
-    let values = try await read(keys)
-    return Snapshot(values: keys.compactMap { key in values[key].map { (key, $0) } })
+    var values = try await read(keys)
+    var snapshot = Snapshot(values: keys.compactMap { key in values[key].map { (key, $0) } })
+    // The integrity keys one at a time: one this firmware lacks has nothing to put back.
+    guard change.integrity != nil else { return snapshot }
+    for (key, _) in self.keys.integrity {
+      do {
+        values = try await read([key])
+      } catch .cannotTake {
+        continue
+      }
+      if let value = values[key] { snapshot.values.append((key, value)) }
+    }
+    return snapshot
   }
 
   func restore(_ snapshot: Snapshot, saved: Bool) async -> Bool {
@@ -96,6 +128,14 @@ struct UBlox9Dialect: ReceiverDialect {
         try await set(snapshot.values, layers: layers)
       } catch {
         guard case .refused = error else { return false }
+        // One refused key refuses the whole message: each on its own, so the others go back.
+        for value in snapshot.values {
+          do {
+            try await set([value], layers: layers)
+          } catch {
+            guard case .refused = error else { return false }
+          }
+        }
       }
     }
     guard let readBack = try? await read(snapshot.values.map(\.0)) else { return false }

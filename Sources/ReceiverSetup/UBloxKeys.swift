@@ -35,6 +35,19 @@ struct UBloxKey {
   /// receiver sending UBX, which a receiver only sends when they are on.
   var navigationMessages: [ConfigurationKey] { [0x2091_0007, 0x2091_0016, 0x2091_0039, 0x2091_0160].map(messageKey) }
 
+  /// CFG-ITFM-ENABLE, the interference (jamming) monitor.
+  static let interferenceMonitor = ConfigurationKey(0x1041_000D)
+
+  /// The integrity settings' keys, with their names for people: the interference monitor, and
+  /// CFG-MSGOUT-UBX_MON_RF, _NAV_STATUS and _SEC_SIG on this port. (A firmware without SEC-SIG
+  /// lacks its key.)
+  var integrity: [(key: ConfigurationKey, name: String)] {
+    [
+      (Self.interferenceMonitor, "CFG-ITFM-ENABLE"), (messageKey(0x2091_035A), "CFG-MSGOUT-UBX_MON_RF_\(port)"),
+      (messageKey(0x2091_001B), "CFG-MSGOUT-UBX_NAV_STATUS_\(port)"), (messageKey(0x2091_0635), "CFG-MSGOUT-UBX_SEC_SIG_\(port)"),
+    ]
+  }
+
   /// CFG-MSGOUT-NMEA_ID_…: how often (in epochs) each sentence is sent; 0 is never.
   var sentences: [NMEASentenceType: ConfigurationKey] {
     [
@@ -86,7 +99,7 @@ struct UBloxKey {
       for: ReceiverSettings(
         rate: 1, baudRate: 9600, sentences: [], constellations: [], dynamicModel: .portable, outputProtocol: .both,
         timePulse: TimePulse(period: 1, width: 1))
-    ).map(\.0)
+    ).map(\.0) + integrity.map(\.key)
   }
 
   /// The settings `values` give; a setting whose keys are not all there is left out.
@@ -110,6 +123,9 @@ struct UBloxKey {
     if let period = values[Self.pulsePeriod], let width = values[Self.pulseWidth] {
       settings.timePulse = TimePulse(period: Int(period), width: Int(width))
     }
+    // On while any of them is: a key the firmware refuses to set stays as it was.
+    let integrity = self.integrity.compactMap { values[$0.key] }
+    if !integrity.isEmpty { settings.integrity = integrity.contains { $0 != 0 } }
     return settings
   }
 }

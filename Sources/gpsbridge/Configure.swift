@@ -86,6 +86,7 @@ func describe(_ report: ReceiverSetup.Report) -> String {
   for (name, value) in describe(report.after) {
     lines.append("\(name.padding(to: 17))\(before[name] ?? "?") → \(value)")
   }
+  for refusal in report.refused { lines.append("refused          \(refusal)") }
   lines.append("output before    \(report.measuredBefore.summary)")
   if let after = report.measuredAfter { lines.append("output after     \(after.summary)") }
   let seconds = Double(report.duration.components.seconds) + Double(report.duration.components.attoseconds) / 1e18
@@ -95,7 +96,8 @@ func describe(_ report: ReceiverSetup.Report) -> String {
       : (report.saved
         ? "kept and saved"
         : report.saveRefusal == nil
-          ? "kept in RAM (until power off; --save keeps it)" : "kept while the receiver's backup battery lasts (it has no save)")
+          ? (report.after.integrity == nil ? "kept in RAM (until power off; --save keeps it)" : "kept in RAM (until power off)")
+          : "kept while the receiver's backup battery lasts (it has no save)")
         + ", in \(format(seconds, 1)) s.")
   return lines.joined(separator: "\n") + "\n"
 }
@@ -120,6 +122,7 @@ struct SettingsJSON: Encodable {
   var dynamicModel: String?
   var outputProtocol: String?
   var timePulse: Pulse?
+  var integrity: Bool?
 
   init(_ identity: ReceiverIdentity?, _ settings: ReceiverSettings) {
     receiver = identity.map {
@@ -132,6 +135,7 @@ struct SettingsJSON: Encodable {
     dynamicModel = settings.dynamicModel?.rawValue
     outputProtocol = settings.outputProtocol?.rawValue
     timePulse = settings.timePulse.map { Pulse(period: $0.period, width: $0.width) }
+    integrity = settings.integrity
   }
 }
 
@@ -154,6 +158,8 @@ struct ReportJSON: Encodable {
   var saved: Bool
   var dryRun: Bool
   var seconds: Double
+  /// What of the change the receiver refused, the rest made without it.
+  var refused: [String]?
 
   init(_ report: ReceiverSetup.Report) {
     receiver = report.receiver.model
@@ -169,6 +175,7 @@ struct ReportJSON: Encodable {
     measuredAfter = report.measuredAfter.map(measured)
     saved = report.saved
     dryRun = report.dryRun
+    refused = report.refused.isEmpty ? nil : report.refused
     seconds = Double(report.duration.components.seconds) + Double(report.duration.components.attoseconds) / 1e18
   }
 }

@@ -94,6 +94,17 @@ struct ConfigureOptions: Equatable {
         }
         options.change.outputProtocol = output
       }.completing(.words(["nmea", "ubx", "both"])),
+      CommandOption(
+        names: ["--integrity"], value: "<on|off>",
+        help:
+          "A u-blox's interference monitor and the messages that say what it and its spoofing detector see (MON-RF, NAV-STATUS, SEC-SIG; an M8's MON-HW, NAV-STATUS), in RAM only; a part the firmware refuses is said, the rest set."
+      ) { options, value throws(UsageError) in
+        switch value?.lowercased() {
+        case "on": options.change.integrity = true
+        case "off": options.change.integrity = false
+        default: throw UsageError(message: "--integrity takes on or off; got '\(value ?? "")'.", topic: .configure)
+        }
+      }.completing(.words(["on", "off"])),
       CommandOption(names: ["--save"], help: "Keep the change across power cycles (battery-backed RAM and flash).") { options, _ in
         options.save = true
       },

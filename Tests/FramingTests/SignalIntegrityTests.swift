@@ -137,4 +137,3 @@ struct SignalIntegrityTests {
     #expect(!changed && integrity.spoofingSource == .navigationStatus)
   }
 }
-
