@@ -56,7 +56,11 @@ import Testing
     }
     let source = SerialSource(path: path, baudRate: .fixed(9600), timing: timing, scheduler: Scheduler(clock: clock))
     let receiver = Transports.Receiver(source)
-    receiver.listen { event in
+    // An observer: it counts attempts without starting the session itself. (A listener that
+    // wanted fixes started the source before the manager listened, and the source's first
+    // word, the device missing, could be said before the manager heard anything: the test
+    // then waited for ever for an error already said.)
+    receiver.observe(wanting: []) { event in
       if event == .attempt { attempts.add() }
     }
     return .receiver(receiver)
