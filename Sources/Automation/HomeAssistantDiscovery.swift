@@ -30,9 +30,9 @@ package struct HomeAssistantDiscovery: Sendable {
     }
   }
 
-  /// The receiver's "interference" `binary_sensor` (device class `problem`): `ON` while it
-  /// says it is spoofed or jammed, or its antenna is open or short, with the states as
-  /// attributes; on the same Home Assistant device as the tracker.
+  /// The receiver's "interference" `binary_sensor` (device class `problem`): `ON` while it is
+  /// spoofed (by its word or gpsbridge's rules), critically jammed, or its antenna short, with
+  /// the states as attributes; on the same Home Assistant device as the tracker.
   package var interference: MQTTClient.Message {
     let id = objectID + "_interference"
     return config(

@@ -33,7 +33,7 @@ public struct SignalIntegrity: Hashable, Sendable {
     }
 
     /// Whether this is gpsbridge's own evidence rather than the receiver's word.
-    public var isHeuristic: Bool { rank < 0 }
+    package var isHeuristic: Bool { rank < 0 }
   }
 
   public private(set) var jamming: JammingState = .unknown
@@ -84,10 +84,14 @@ public struct SignalIntegrity: Hashable, Sendable {
     return self != before
   }
 
-  /// Whether the receiver has said nothing of its signals itself (gpsbridge's own evidence
-  /// aside).
-  package var saysNothingItself: Bool {
-    [jammingSource, spoofingSource, antennaSource, indicatorSource].allSatisfy { $0?.isHeuristic ?? true }
+  /// Whether `other` says the same states, from the same messages (the jamming indicator,
+  /// which moves from one second to the next, aside): what a change worth telling people is.
+  package func saysTheSameStates(as other: SignalIntegrity) -> Bool {
+    var mine = self
+    var theirs = other
+    (mine.jammingIndicator, mine.indicatorSource) = (nil, nil)
+    (theirs.jammingIndicator, theirs.indicatorSource) = (nil, nil)
+    return mine == theirs
   }
 
   /// gpsbridge's own evidence of spoofing (`source`, a heuristic), or none (`nil`): it sets

@@ -124,6 +124,8 @@ public final class GPSDServer: @unchecked Sendable {
     var latestFix: Fix?
     /// What the receiver says of jamming and its antenna (nothing, for most).
     var integrity = SignalIntegrity()
+    /// The last state told to INTEGRITY watchers.
+    var integritySaid: SignalIntegrity?
     /// gpsd's computed figures for its fixes (they need the fix before).
     var errorModel = GPSDErrorModel()
     /// The time of its latest dated fix, and the last step between two: a step seen twice in
@@ -333,6 +335,7 @@ public final class GPSDServer: @unchecked Sendable {
       receivers[index].errorModel = GPSDErrorModel()
       // What a receiver plugged in says of its antenna is its own: until it says it, nothing.
       receivers[index].integrity = SignalIntegrity()
+      receivers[index].integritySaid = nil
       announce(
         ServedDevice(path: path, activated: .nowToTheMillisecond, bitsPerSecond: bitsPerSecond, cycle: cycle, isSimulated: simulated),
         at: index)
@@ -368,6 +371,9 @@ public final class GPSDServer: @unchecked Sendable {
     case .integrity(let integrity, let path):
       let index = receiverIndex(path)
       receivers[index].integrity = integrity
+      // A change of the jamming indicator alone goes out in the TPVs, not as news.
+      guard !(receivers[index].integritySaid.map { integrity.saysTheSameStates(as: $0) } ?? false) else { return }
+      receivers[index].integritySaid = integrity
       integrity.writeReport(device: receivers[index].path, into: &reports)
       broadcast(about: receivers[index].path, to: \.wantsIntegrity)
     case .sentence(let sentence, let path):
@@ -498,8 +504,8 @@ public final class GPSDServer: @unchecked Sendable {
       // As gpsd: the device list, then the watch, in one write.
       writeDevices(into: &reply)
       GPSDReport.watch(client.watch).write(into: &reply)
-      // Asked for now: what each receiver has said of its signals so far, then each change.
-      if change?.integrity == true, client.watch.wantsIntegrity {
+      // Asked: what each receiver has said of its signals so far, then each change.
+      if change != nil, client.watch.wantsIntegrity {
         for receiver in receivers where receiver.integrity.hasSpoken && client.watch.accepts(receiver.path) {
           receiver.integrity.writeReport(device: receiver.path, into: &reply)
         }

@@ -17,8 +17,11 @@ import NMEA
 /// Before the start a u-blox under a planned attack says that all is well in the same
 /// messages, once a second, as a receiver whose integrity messages are turned on does.
 public struct Attack: Hashable, Sendable {
+  /// What the attacker does.
   public enum Kind: String, Hashable, Sendable, CaseIterable {
+    /// Drowns the signals: they fade until the fix is lost.
     case jamming
+    /// Sends false signals: the position and time are dragged away.
     case spoofing
   }
 
@@ -26,6 +29,7 @@ public struct Attack: Hashable, Sendable {
   /// Seconds from the start of the route.
   public var start: Double
 
+  /// An attack of `kind` from `start` seconds into the route on.
   public init(_ kind: Kind, at start: Double) {
     self.kind = kind
     self.start = start

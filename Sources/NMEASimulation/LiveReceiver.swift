@@ -65,7 +65,8 @@ public final class LiveReceiver: @unchecked Sendable {
         return
       }
       let integrity = simulation.integrity(of: epoch, sending: responder?.withLock { $0.integrityMessages } ?? [])
-      var bytes = integrity + (responder?.withLock { $0.filter(epoch.bytes) } ?? epoch.bytes)
+      let sentences = responder?.withLock { $0.filter(epoch.bytes) } ?? epoch.bytes
+      var bytes = integrity.isEmpty ? sentences : integrity + sentences
       if responder?.withLock({ $0.sendsUBX }) == true { bytes += simulation.ubx(epoch) }
       if !bytes.isEmpty { write(bytes) }
       // A new rate: the epochs from here on at that rate, from the next one due.

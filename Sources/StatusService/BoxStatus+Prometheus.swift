@@ -152,7 +152,8 @@ extension BoxStatus {
       if let indicator = integrity.jammingIndicator { text.sample("gpsbridge_receiver_jamming_indicator", [("device", device)], indicator) }
     }
     text.family(
-      "gpsbridge_receiver_interference", .gauge, "1 while the receiver says it is spoofed, jammed, or its antenna is open or short.")
+      "gpsbridge_receiver_interference", .gauge,
+      "1 while the receiver is spoofed (by its word or gpsbridge's rules), critically jammed, or its antenna short.")
     for (device, integrity) in said {
       text.sample("gpsbridge_receiver_interference", [("device", device)], integrity.alarms.isEmpty ? 0 : 1)
     }

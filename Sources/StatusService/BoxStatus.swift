@@ -73,9 +73,12 @@ package struct IntegrityStatus: Codable, Sendable, Equatable {
   package var antennaSource: String?
   /// Continuous-wave interference, 0 to 255 (gpsd's `jam`).
   package var jammingIndicator: Int?
-  /// What a person should be told at once, in words: spoofing indicated or affirmed, jamming
-  /// warned of or critical, an antenna open or short. Empty when all is well.
+  /// What a person should be told at once, in words: spoofing indicated or affirmed, critical
+  /// jamming, an antenna short (what stops the time service). Empty when none.
   package var alarms: [String]
+  /// What is worth a look: jamming the receiver copes with (warning), an antenna reported open
+  /// (a passive antenna always is).
+  package var warnings: [String] = []
 }
 
 /// The latest epoch.

@@ -113,20 +113,20 @@ final class ReceiverMonitor: Sendable {
   }
 
   static func status(of integrity: SignalIntegrity) -> IntegrityStatus {
+    func from(_ source: SignalIntegrity.Source?) -> String { source.map { " (\($0.rawValue))" } ?? "" }
     var alarms: [String] = []
+    var warnings: [String] = []
     if integrity.spoofing == .indicated || integrity.spoofing == .affirmed {
-      alarms.append("spoofing \(integrity.spoofing)" + (integrity.spoofingSource.map { " (\($0.rawValue))" } ?? ""))
+      alarms.append("spoofing \(integrity.spoofing)" + from(integrity.spoofingSource))
     }
-    if integrity.jamming == .warning || integrity.jamming == .critical {
-      alarms.append("jamming \(integrity.jamming)" + (integrity.jammingSource.map { " (\($0.rawValue))" } ?? ""))
-    }
-    if integrity.antenna == .open || integrity.antenna == .short {
-      alarms.append("antenna \(integrity.antenna)" + (integrity.antennaSource.map { " (\($0.rawValue))" } ?? ""))
-    }
+    if integrity.jamming == .critical { alarms.append("jamming critical" + from(integrity.jammingSource)) }
+    if integrity.jamming == .warning { warnings.append("jamming warning" + from(integrity.jammingSource)) }
+    if integrity.antenna == .short { alarms.append("antenna short" + from(integrity.antennaSource)) }
+    if integrity.antenna == .open { warnings.append("antenna open" + from(integrity.antennaSource)) }
     return IntegrityStatus(
       jamming: "\(integrity.jamming)", jammingSource: integrity.jammingSource?.rawValue, spoofing: "\(integrity.spoofing)",
       spoofingSource: integrity.spoofingSource?.rawValue, antenna: "\(integrity.antenna)", antennaSource: integrity.antennaSource?.rawValue,
-      jammingIndicator: integrity.jammingIndicator, alarms: alarms)
+      jammingIndicator: integrity.jammingIndicator, alarms: alarms, warnings: warnings)
   }
 
   /// Epochs a second: one over the median step between the receiver's times.

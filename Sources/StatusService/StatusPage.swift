@@ -147,7 +147,8 @@ enum StatusPage {
         ["satellites", `${fix.satellitesUsed ?? receiver.satellites.filter(s => s.used).length} used of ${receiver.satellites.length} seen`],
         ["last epoch", age == null ? "none yet" : `${age.toFixed(1)} s ago`, ageClass],
         ["epochs", String(receiver.epochs)],
-      ].concat(receiver.integrity ? [["signals", signals(receiver.integrity), receiver.integrity.alarms.length ? "state-bad" : "state-ok"]] : [])));
+      ].concat(receiver.integrity ? [["signals", signals(receiver.integrity),
+        receiver.integrity.alarms.length ? "state-bad" : (receiver.integrity.warnings || []).length ? "state-warn" : "state-ok"]] : [])));
       section.querySelector("dd:nth-of-type(4)").classList.add("position");
       section.querySelector(".position").dataset.latitude = fix.latitude ?? "";
       section.querySelector(".position").dataset.longitude = fix.longitude ?? "";
@@ -175,7 +176,8 @@ enum StatusPage {
       return section;
     }
     function signals(integrity) {
-      if (integrity.alarms.length) return integrity.alarms.join(", ");
+      const said = integrity.alarms.concat(integrity.warnings || []);
+      if (said.length) return said.join(", ");
       return `jamming ${integrity.jamming}, spoofing ${integrity.spoofing}, antenna ${integrity.antenna}` +
         (integrity.jammingIndicator == null ? "" : `, interference ${integrity.jammingIndicator}/255`);
     }

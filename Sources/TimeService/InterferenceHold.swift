@@ -33,37 +33,38 @@ public enum Interference: Hashable, Sendable {
 /// spoofed epoch's time never reaches chrony or the shared memory. Settling counts by the
 /// machine's raw clock (each fix's ``Fix/arrivalUptime``), not the receiver's time, which is
 /// what is in doubt.
-public struct InterferenceHold: Sendable {
+package struct InterferenceHold: Sendable {
   /// How long the signals must have been clean, by the raw clock, before a held receiver's
   /// time is fed again: a spoofer switched off and on, or a jammer sweeping past, must not
   /// let a few seconds of doubtful time through between two alarms. A minute is about what a
   /// receiver takes to reacquire every satellite after real interference.
-  public static let settlingTime: Duration = .seconds(60)
+  package static let settlingTime: Duration = .seconds(60)
 
   /// Why the receiver is held now, if it is.
-  public private(set) var holding: Interference?
+  package private(set) var holding: Interference?
   private var integrity = SignalIntegrity()
   /// When the signals were first seen clean again while held (raw clock).
   private var cleanSince: Duration?
   private let settling: Duration
 
-  public init(settlingTime: Duration = Self.settlingTime) {
+  /// A hold that lets the time through again after `settlingTime` of clean signals.
+  package init(settlingTime: Duration = Self.settlingTime) {
     settling = settlingTime
   }
 
   /// Whether the receiver's samples may be fed now.
-  public var feeds: Bool { holding == nil }
+  package var feeds: Bool { holding == nil }
 
   /// Takes what the receiver now says of its signals; the notice when it stops the feeding.
   /// An open antenna is judged with the next fix.
-  public mutating func take(_ integrity: SignalIntegrity) -> TimeNotice? {
+  package mutating func take(_ integrity: SignalIntegrity) -> TimeNotice? {
     self.integrity = integrity
     guard let reason = Self.interference(integrity, fixDegraded: false) else { return nil }
     return hold(for: reason)
   }
 
   /// Takes the receiver's next fix; the notice when it stops or resumes the feeding.
-  public mutating func take(_ fix: Fix) -> TimeNotice? {
+  package mutating func take(_ fix: Fix) -> TimeNotice? {
     let degraded = !fix.hasPosition || (fix.satellitesUsed.map { $0 < 4 } ?? false)
     if let reason = Self.interference(integrity, fixDegraded: degraded) { return hold(for: reason) }
     guard holding != nil, let now = fix.arrivalUptime else { return nil }

@@ -40,7 +40,7 @@ public struct PulseLabeller: Sendable {
   }
 
   /// Forgets the last serial sample: no edge is labelled until the next one.
-  public mutating func forgetTime() {
+  package mutating func forgetTime() {
     lastSample = nil
   }
 

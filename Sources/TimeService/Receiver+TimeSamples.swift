@@ -42,10 +42,14 @@ extension Receiver {
 }
 
 /// The two judges of a receiver's time together: its own timeline (``TimeSampler``) and what
-/// it says of its signals (``InterferenceHold``). A sample is fed only when both let it.
+/// it says of its signals (``InterferenceHold``). A sample is fed only when both let it, and
+/// feeding is said to resume only when both do: one judge's "fed again" while the other
+/// still holds is not said (the other's resume says it later).
 struct TimeJudge {
   var sampler = TimeSampler()
   var hold = InterferenceHold()
+  /// Whether the sampler's last word stopped the feeding (a jump, a drift, an old date…).
+  private var samplerStopped = false
 
   mutating func take(_ event: ReceiverEvent) -> [TimeEvent] {
     switch event {
@@ -55,9 +59,28 @@ struct TimeJudge {
       let outcome = sampler.take(fix)
       let held = hold.take(fix)
       var events: [TimeEvent] = []
-      if let notice = outcome.notice { events.append(.notice(notice)) }
-      if let held { events.append(.notice(held)) }
-      if let sample = outcome.sample, hold.feeds { events.append(.sample(sample)) }
+      if let notice = outcome.notice {
+        switch notice {
+        case .resumed, .drifting:
+          // "Fed again", "fed while…": true only while the signals are not in doubt.
+          if case .resumed = notice { samplerStopped = false }
+          if hold.feeds { events.append(.notice(notice)) }
+        case .jumped, .beforeRelease, .drifted, .disagreesWithSystemClock, .stillDisagrees, .interference:
+          samplerStopped = true
+          events.append(.notice(notice))
+        }
+      }
+      if let held {
+        if case .resumed = held, samplerStopped {
+          // The signals are clean, but the time itself is still held: its resume says so later.
+        } else {
+          events.append(.notice(held))
+        }
+      }
+      if let sample = outcome.sample {
+        samplerStopped = false
+        if hold.feeds { events.append(.sample(sample)) }
+      }
       return events
     default:
       return []

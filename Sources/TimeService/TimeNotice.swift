@@ -20,8 +20,8 @@ public enum TimeNotice: Hashable, Sendable, CustomStringConvertible {
   /// receiver's new time: it stays unfed.
   case stillDisagrees
   /// The receiver says its signals are spoofed or critically jammed, or its antenna is short
-  /// (or open while the fix degrades): feeding stops until they have been clean for
-  /// ``InterferenceHold/settlingTime`` (see ``InterferenceHold``).
+  /// (or open while the fix degrades), or gpsbridge's own rules find it spoofed: feeding stops
+  /// until its signals have been clean for a minute, by the machine's raw clock.
   case interference(Interference)
   /// Feeding starts again, for this reason.
   case resumed(Resumption)
@@ -34,7 +34,7 @@ public enum TimeNotice: Hashable, Sendable, CustomStringConvertible {
     case systemClockAgrees
     /// Its new time has held, continuous, for ``TimeSampler/holdBeforeTrusting``.
     case heldSteady
-    /// The receiver's signals have been clean for ``InterferenceHold/settlingTime``.
+    /// The receiver's signals have been clean for a minute.
     case signalsClean
   }
 

@@ -18,8 +18,14 @@ package struct Pipeline: Sendable {
   /// What the receiver says of jamming, spoofing and its antenna: kept across resets (a rate
   /// switch does not change the sky).
   private var integrity = SignalIntegrity()
-  /// gpsbridge's own evidence of spoofing, for a receiver that says nothing of it.
+  /// gpsbridge's own evidence of spoofing, for a receiver that says nothing of it: the rules,
+  /// what they find now, and whether that changed since it was last said.
   private var heuristics = SignalHeuristics()
+  private var suspicion: SignalIntegrity.Source?
+  private var suspicionChanged = false
+  /// The receiver's own word as last said, and what was said with the rules' finding on top.
+  private var said = SignalIntegrity()
+  private var saidWithSuspicion = SignalIntegrity()
   /// Its changes not yet said, each where it was read: after `text` bytes of NMEA and `ubx`
   /// UBX epochs. One goes out just before the first fix made beyond it (an NMEA fix whose
   /// sentences lie past it, a UBX epoch made after it), live and in a replay alike, so a state
@@ -164,6 +170,7 @@ package struct Pipeline: Sendable {
     + "the system's date is never used. Turn on RMC or ZDA in the receiver's settings."
 
   private mutating func publish(_ fix: Fix, for receiver: Receiver) {
+    judge(fix)
     releaseIntegrity(for: receiver)
     if undatedFixes >= 0, fix.hasPosition {
       undatedFixes = fix.timestamp == nil ? undatedFixes + 1 : 0
@@ -240,12 +247,24 @@ package struct Pipeline: Sendable {
   }
 
   /// gpsbridge's own evidence of spoofing (``SignalHeuristics``) from `fix` and those before
-  /// it, for a receiver that says nothing of its signals itself: a change goes out after
-  /// `fix`, just before the next one.
+  /// it: a change is said with the integrity changes released just before `fix` (it holds for
+  /// `fix` itself: a time service never feeds the epoch that showed it).
   private mutating func judge(_ fix: Fix) {
-    guard integrity.saysNothingItself else { return }
-    guard integrity.suspectSpoofing(heuristics.take(fix)) else { return }
-    pendingIntegrity.append((textTaken - decoder.framer.bufferedByteCount, releasingUBXEpoch.map { $0 + 1 } ?? ubx.made, integrity))
+    let found = heuristics.take(fix)
+    guard found != suspicion else { return }
+    suspicion = found
+    suspicionChanged = true
+  }
+
+  /// Says `state` (the receiver's own word) with the rules' finding on top (it counts only while
+  /// the receiver says nothing of spoofing itself), unless that is what was said last.
+  private mutating func say(_ state: SignalIntegrity, for receiver: some ReceiverEventSink) {
+    said = state
+    var combined = state
+    _ = combined.suspectSpoofing(suspicion)
+    guard combined != saidWithSuspicion else { return }
+    saidWithSuspicion = combined
+    receiver.publish(.integrity(combined))
   }
 
   /// The next fix of a receiver's UBX navigation, while it sends no NMEA fixes.
@@ -284,18 +303,27 @@ package struct Pipeline: Sendable {
   /// Says the integrity changes read before the fix ``nextFix(keepingSentences:)`` gave last
   /// (they hold for it): call just before publishing it. ``release(_:for:)`` does.
   package mutating func releaseIntegrity(for receiver: some ReceiverEventSink) {
-    guard !pendingIntegrity.isEmpty else { return }
+    guard !pendingIntegrity.isEmpty else { return sayChangedSuspicion(for: receiver) }
     let consumed = textTaken - decoder.framer.bufferedByteCount
     let epoch = releasingUBXEpoch
     let count = pendingIntegrity.prefix { change in epoch.map { change.ubx <= $0 } ?? (change.text < consumed) }.count
-    for change in pendingIntegrity.prefix(count) { receiver.publish(.integrity(change.state)) }
+    for change in pendingIntegrity.prefix(count) { say(change.state, for: receiver) }
     pendingIntegrity.removeFirst(count)
+    sayChangedSuspicion(for: receiver)
+  }
+
+  /// Says the rules' finding, when it changed since it was last said, on the receiver's word.
+  private mutating func sayChangedSuspicion(for receiver: some ReceiverEventSink) {
+    guard suspicionChanged else { return }
+    suspicionChanged = false
+    say(said, for: receiver)
   }
 
   /// Says every integrity change not yet said.
   private mutating func releaseAllIntegrity(for receiver: some ReceiverEventSink) {
-    for change in pendingIntegrity { receiver.publish(.integrity(change.state)) }
+    for change in pendingIntegrity { say(change.state, for: receiver) }
     pendingIntegrity.removeAll()
+    sayChangedSuspicion(for: receiver)
   }
 
   private mutating func releaseHeld(through consumed: Int, for receiver: some ReceiverEventSink) {

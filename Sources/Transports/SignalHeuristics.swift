@@ -53,6 +53,10 @@ package struct SignalHeuristics: Sendable {
   /// Where the track started: its first fix's position, the cosine of its latitude, its time.
   private var origin: (latitude: Double, longitude: Double, cosine: Double, time: Int64)?
   private var motionFound = false
+  private var found: SignalIntegrity.Source?
+  /// The shortest step between two fixes of a track, nanoseconds: fixes closer than this (a
+  /// stream of made-up times) add nothing to it, so it stays a few hundred points at most.
+  static let shortestStep: Int64 = 20_000_000
 
   fileprivate struct Point {
     var time: Int64
@@ -84,7 +88,10 @@ package struct SignalHeuristics: Sendable {
   package mutating func take(_ fix: Fix) -> SignalIntegrity.Source? {
     let signals = alikeSignals(fix)
     let motion = motionDisagrees(fix)
-    return signals ? .alikeSignals : motion ? .motion : nil
+    // The rule that found first stays the finding while it holds: no flapping between the two.
+    if let found, found == .alikeSignals ? signals : motion { return found }
+    found = signals ? .alikeSignals : motion ? .motion : nil
+    return found
   }
 
   private mutating func alikeSignals(_ fix: Fix) -> Bool {
@@ -111,6 +118,8 @@ package struct SignalHeuristics: Sendable {
       track.removeAll(keepingCapacity: true)
       return motionFound
     }
+    // The same time again (an updated fix), or too soon after the last: nothing new.
+    if let last = track.last, time >= last.time, time - last.time < Self.shortestStep { return motionFound }
     guard let last = track.last, time > last.time, time - last.time <= 2_000_000_000, let origin else {
       // A new track: it starts here, its discrepancies measured from this fix.
       track.removeAll(keepingCapacity: true)
@@ -131,11 +140,11 @@ package struct SignalHeuristics: Sendable {
     let carriedNorth = last.carriedNorth + (last.velocityNorth + velocity.north) / 2 * seconds
     let carriedEast = last.carriedEast + (last.velocityEast + velocity.east) / 2 * seconds
     track.append(point.carried(north: carriedNorth, east: carriedEast, wentNorth: wentNorth, wentEast: wentEast))
-    // A receiver converging on its first fixes moves without its velocity: judged once settled.
-    guard time - origin.time >= Self.motionSettling,
-      let start = track.lastIndex(where: { time - $0.time >= Self.motionWindow })
-    else { return motionFound }
+    // Only the window is kept: the oldest point at least a window back, and those after it.
+    guard let start = track.lastIndex(where: { time - $0.time >= Self.motionWindow }) else { return motionFound }
     track.removeFirst(start)
+    // A receiver converging on its first fixes moves without its velocity: judged once settled.
+    guard time - origin.time >= Self.motionSettling else { return motionFound }
     let first = track[0]
     let current = track[track.count - 1]
     let (north, east) = (current.apartNorth - first.apartNorth, current.apartEast - first.apartEast)

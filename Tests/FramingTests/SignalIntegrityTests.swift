@@ -118,10 +118,9 @@ struct SignalIntegrityTests {
   /// goes when the evidence does; the receiver's word, once said, is believed over it.
   @Test func gpsbridgesEvidenceNeverOverridesTheReceiversWord() {
     var integrity = SignalIntegrity()
-    #expect(integrity.saysNothingItself)
     var changed = integrity.suspectSpoofing(.motion)
     #expect(changed)
-    #expect(integrity.spoofing == .indicated && integrity.spoofingSource == .motion && integrity.saysNothingItself)
+    #expect(integrity.spoofing == .indicated && integrity.spoofingSource == .motion)
     changed = integrity.suspectSpoofing(.motion)
     #expect(!changed, "no change")
     changed = integrity.suspectSpoofing(nil)
@@ -130,7 +129,7 @@ struct SignalIntegrityTests {
     _ = integrity.suspectSpoofing(.alikeSignals)
     // The receiver says: its word wins, and stays.
     _ = integrity.take(Self.navigationStatus(spoofing: 1))
-    #expect(integrity.spoofing == .none && integrity.spoofingSource == .navigationStatus && !integrity.saysNothingItself)
+    #expect(integrity.spoofing == .none && integrity.spoofingSource == .navigationStatus)
     changed = integrity.suspectSpoofing(.motion)
     #expect(!changed && integrity.spoofing == .none)
     changed = integrity.suspectSpoofing(nil)

@@ -29,6 +29,21 @@ import Testing
     #expect(heard.filter { $0.hasPrefix("spoofing") }.count == 3, "said once each change: \(heard)")
   }
 
+  /// A jammed u-blox's indicator moves every second; its states change twice: the action
+  /// says each change of a state, not each second (webhooks and MQTT send what it says).
+  @Test func aMovingIndicatorAloneIsNoNews() async {
+    let simulation = Simulation(route: Route.demoDrive.lasting(30), profile: .ublox, attack: Attack(.jamming, at: 10))
+    let manager = LocationManager.simulated(simulation, speed: .max)
+    let stream = manager.delegate()
+    await manager.startUpdatingLocation()
+    var said: [String] = []
+    for await action in stream {
+      if case .didChangeSignalIntegrity(let integrity) = action { said.append("\(integrity.jamming) \(integrity.spoofing)") }
+      if case .didFailWithError = action { break }
+    }
+    #expect(said == ["ok unknown", "ok none", "warning none", "critical none"], "\(said)")
+  }
+
   @Test func itsJSONLineSaysTheStatesByNameAndTheirMessages() {
     var hardware = [UInt8](repeating: 0, count: 60)
     (hardware[20], hardware[21], hardware[22], hardware[45]) = (4, 1, 3 << 2, 200)

@@ -37,10 +37,15 @@ struct InterferenceHoldTests {
       take(.integrity(integrity))
     }
 
+    /// How far the receiver's time is from the machine's (a jump), seconds.
+    var shift = 0
+
     /// `count` epochs, their fixes valid, or lost, or with few satellites.
     mutating func epochs(_ count: Int, position: Bool = true, satellites: Int = 9) {
       for _ in 0..<count {
-        var fix = TimeSamplerTests.fix(second, valid: position)
+        var fix = TimeSamplerTests.fix(second + shift, valid: position)
+        let arrived = TimeSamplerTests.fix(second)
+        (fix.arrival, fix.arrivalUptime) = (arrived.arrival, arrived.arrivalUptime)
         fix.satellitesUsed = satellites
         take(.fix(fix))
         second += 1
@@ -50,7 +55,7 @@ struct InterferenceHoldTests {
     private mutating func take(_ event: ReceiverEvent) {
       for event in judge.take(event) {
         switch event {
-        case .sample(let sample): fed.append(Int(sample.reference.nanosecondsSince1970 / 1_000_000_000 % 86_400))
+        case .sample(let sample): fed.append(Int(sample.reference.nanosecondsSince1970 / 1_000_000_000 % 86_400) - shift)
         case .notice(let notice): said.append(notice)
         }
       }
@@ -137,6 +142,21 @@ struct InterferenceHoldTests {
     receiver.epochs(60)
     #expect(receiver.said.last == .resumed(.signalsClean))
     #expect(receiver.fed.last == receiver.second - 1)
+  }
+
+  /// Clean signals do not say "fed again" while the time itself is held (it jumped an hour):
+  /// nothing is fed, and no resume is said, until the time is trusted again.
+  @Test func cleanSignalsSayNothingWhileTheTimeItselfIsHeld() {
+    var receiver = Receiver()
+    receiver.epochs(5)
+    receiver.says(Self.navigationStatus(spoofing: 2))
+    receiver.shift = 3600
+    receiver.epochs(3)
+    receiver.says(Self.navigationStatus(spoofing: 1))
+    receiver.epochs(70)
+    #expect(receiver.fed.last == 104, "fed while held: \(receiver.fed.suffix(3))")
+    #expect(!receiver.said.contains(.resumed(.signalsClean)), "\(receiver.said)")
+    #expect(receiver.said.contains { if case .jumped = $0 { true } else { false } }, "\(receiver.said)")
   }
 
   /// The pulses stop with the serial time: none is labelled with a second heard before the doubt.

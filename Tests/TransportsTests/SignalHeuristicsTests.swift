@@ -2,6 +2,7 @@ import Foundation
 import Framing
 import NMEA
 import NMEASimulation
+import TestHelpers
 import Testing
 
 @testable import Transports
@@ -11,8 +12,8 @@ import Testing
 /// captures, and, on demand, gpsd's regression logs of real receivers) gives no alarm.
 @Suite struct SignalHeuristicsTests {
   /// The evidence after each fix of `stream`, with its fix's time (seconds since midnight).
-  static func judged(_ stream: [UInt8]) -> [(second: Double, found: SignalIntegrity.Source?)] {
-    var decoder = FixDecoder()
+  static func judged(_ stream: [UInt8], keepingSatellites: Bool = true) -> [(second: Double, found: SignalIntegrity.Source?)] {
+    var decoder = FixDecoder(keepsSatellites: keepingSatellites)
     decoder.append(stream)
     decoder.finish()
     var heuristics = SignalHeuristics()
@@ -48,10 +49,14 @@ import Testing
     fixes[4].satellites[3].snr = 43
     fixes[4].time = UTCTime(nanosecondsSinceMidnight: 5_000_000_000)
     #expect(heuristics.take(fixes[4]) == nil)
-    // Five satellites are too few to say.
+    // Five satellites are too few to say, epoch after epoch.
     var few = SignalHeuristics()
-    fixes[0].satellites.removeLast(3)
-    #expect((0..<5).map { _ in few.take(fixes[0]) }.allSatisfy { $0 == nil })
+    let five = fixes.map { fix in
+      var fix = fix
+      fix.satellites.removeLast(3)
+      return fix
+    }
+    #expect(five.dropLast().map { few.take($0) } == [nil, nil, nil, nil])
   }
 
   @Test func cleanDrivesGiveNoAlarm() {
@@ -97,5 +102,67 @@ import Testing
     }
     print("gpsd's logs: \(fixes) fixes; alarms in \(alarmed.count) logs: \(alarmed)")
     #expect(alarmed.isEmpty, "\(alarmed)")
+  }
+}
+
+/// The rules' finding through a receiver's pipeline, replayed and live: said before the fix
+/// that showed it (a time service never feeds that epoch), and gone once the receiver's own
+/// word on spoofing is heard.
+@Suite(.timeLimit(.minutes(1))) struct HeuristicsThroughThePipelineTests {
+  /// A SiRF (NMEA, saying nothing of spoofing) spoofed 40 s into its drive.
+  static let simulation = Simulation(route: Route.demoDrive.lasting(60), profile: .sirf, attack: Attack(.spoofing, at: 40))
+
+  /// The fixes' seconds into the drive, with the spoofing state each was made under.
+  static func heard(_ events: AsyncStream<ReceiverEvent>, fixes: Int) async -> [(second: Int, spoofing: SpoofingState)] {
+    let start = simulation.route.start.nanosecondsSince1970
+    var spoofing = SpoofingState.unknown
+    var heard: [(Int, SpoofingState)] = []
+    for await event in events {
+      if case .integrity(let integrity) = event { spoofing = integrity.spoofing }
+      if case .fix(let fix) = event, let stamp = fix.timestamp {
+        heard.append((Int((stamp.nanosecondsSince1970 - start) / 1_000_000_000), spoofing))
+        if heard.count >= fixes { break }
+      }
+    }
+    return heard
+  }
+
+  /// The second of the first fix made under the finding; fixes before it were all clean.
+  static func firstSuspected(_ heard: [(second: Int, spoofing: SpoofingState)]) -> Int? {
+    guard let first = heard.firstIndex(where: { $0.spoofing == .indicated }) else { return nil }
+    #expect(heard[..<first].allSatisfy { $0.spoofing != .indicated })
+    return heard[first].second
+  }
+
+  /// The fix the rules find on, judged alone: the finding must be said before it. (A listener
+  /// of fixes only keeps no sky: the motion rule finds it.)
+  static var findingFix: Int {
+    let judged = SignalHeuristicsTests.judged(simulation.capture(), keepingSatellites: false)
+    let first = judged.first!.second
+    return Int(judged.first { $0.found != nil }!.second - first)
+  }
+
+  @Test func replayedTheFindingIsSaidBeforeTheFixThatShowedIt() async {
+    let receiver = Receiver(ReplaySource(capture: .bytes(Self.simulation.capture()), speed: .max, clock: ContinuousClock()))
+    let events = receiver.events(wanting: .fixes)
+    let running = Task { await receiver.run() }
+    let heard = await Self.heard(events, fixes: 55)
+    running.cancel()
+    #expect(Self.firstSuspected(heard) == Self.findingFix, "\(heard.map { "\($0.second):\($0.spoofing)" })")
+  }
+
+  @Test func liveTheFindingIsSaidBeforeTheFixThatShowedIt() async throws {
+    let pty = try PseudoTerminal()
+    defer { pty.unplug() }
+    let receiver = Receiver(SerialSource(path: pty.slavePath, baudRate: .fixed(9600)))
+    let events = receiver.events(wanting: .fixes)
+    let running = Task(executorPreference: DedicatedExecutor.own()) { await receiver.run() }
+    defer { running.cancel() }
+    #expect(await pty.waitUntilHeld())
+    let bursts = Array(Self.simulation.epochs()).map(\.sent)
+    let playing = Task(executorPreference: DedicatedExecutor.own()) { await pty.play(bursts: bursts, every: .milliseconds(20)) }
+    defer { playing.cancel() }
+    let heard = await Self.heard(events, fixes: 55)
+    #expect(Self.firstSuspected(heard) == Self.findingFix, "\(heard.map { "\($0.second):\($0.spoofing)" })")
   }
 }

@@ -344,6 +344,9 @@ import Testing
     defer { playing.cancel() }
     #expect(await eventually(timeout: .seconds(60)) { run.printed.contains(#"{"event":"didUpdateLocations""#) }, "\(run.said)")
     #expect(!run.printed.contains(#""identifier":"depot""#), "the demo's regions are not a receiver's")
+    // Nothing before the receiver was plugged in either, however long it waited: the demo
+    // drive's locations are of 2024, the receiver's of today.
+    #expect(!run.printed.contains(#""timestamp":"2024-"#), "\(run.printed.prefix(400))")
   }
 
   /// `--demo` names the demo drive: what it is for (regions along the drive, monitored from the

@@ -29,6 +29,8 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
     /// changes nothing. (Events after a stop are ignored by `running`.)
     var generation = 0
     var sourceEnded = false
+    /// What the receiver last said of its signals, as told to the delegates.
+    var integrity: SignalIntegrity?
     /// The error that stopped the source for good, if one did (not a capture's end): trying
     /// authorization again may start it afresh.
     var stoppedBy: LocationManager.Error?
@@ -139,7 +141,10 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
         flush(&state, broadcaster)
         receive(status, &state, broadcaster)
       case .integrity(let integrity):
-        // With the locations, in order: it holds for those after it.
+        // With the locations, in order: it holds for those after it. A change of the jamming
+        // indicator alone (it moves every second) is no news.
+        guard !(state.integrity.map { integrity.saysTheSameStates(as: $0) } ?? false) else { return false }
+        state.integrity = integrity
         state.actions.append(.didChangeSignalIntegrity(integrity))
         return false
       case .bytes, .sentence, .frame, .notice, .rejected, .attempt, .lineSpeed:
