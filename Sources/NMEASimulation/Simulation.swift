@@ -53,8 +53,18 @@ public struct Simulation: Hashable, Sendable {
   }
 
   /// The epoch as a u-blox sends it in UBX (`NAV-PVT`, `NAV-SAT`, `NAV-DOP`, `NAV-EOE`): the
-  /// same position, time and satellites as its sentences, at UBX's precision.
-  public func ubx(_ epoch: Epoch) -> [UInt8] { UBXNavigationWriter.epoch(epoch.truth, hdop: hdop, view: epoch.view) }
+  /// same position, time and satellites as its sentences, at UBX's precision (spoofed as they
+  /// are, under a spoofing ``attack``).
+  public func ubx(_ epoch: Epoch) -> [UInt8] {
+    var reported = epoch.truth
+    if let attack {
+      let elapsed = Double(epoch.truth.time.nanosecondsSince1970 - route.start.nanosecondsSince1970) / 1e9
+      let (north, ahead) = attack.spoofedOffset(at: elapsed)
+      reported.latitude += north / 6_371_008.8 * 180 / .pi
+      reported.time = UTCTimestamp(nanosecondsSince1970: reported.time.nanosecondsSince1970 + ahead)
+    }
+    return UBXNavigationWriter.epoch(reported, hdop: hdop, view: epoch.view)
+  }
 
   /// What a u-blox sends before `epoch`'s sentences of its monitors when it was told to send
   /// `messages` (`configure --integrity on`): those, and under a planned ``attack`` the ones

@@ -67,6 +67,30 @@ struct AttackTests {
     #expect(jammed[40].fix?.hasPosition == false, "\(String(describing: jammed[40].fix))")
   }
 
+  /// A u-blox told to send UBX says the same spoofed position and time in NAV-PVT as in its
+  /// sentences.
+  @Test func itsUBXNavigationIsSpoofedAlike() throws {
+    let simulation = Simulation(route: Self.route, profile: .ublox, attack: Attack(.spoofing, at: 20))
+    let epoch = try #require(Array(simulation.epochs().prefix(26)).last)
+    var decoder = FixDecoder()
+    decoder.append(epoch.bytes)
+    decoder.finish()
+    let next = decoder.next()
+    let nmea = try #require(next)
+    var splitter = StreamSplitter()
+    var pvt: UBXFrame?
+    simulation.ubx(epoch).withUnsafeBytes { bytes in
+      splitter.split(bytes, text: { _ in }) { frame in
+        if case .ubx(let ubx) = frame, ubx.messageClass == 0x01, ubx.id == 0x07 { pvt = ubx }
+      }
+    }
+    let payload = try #require(pvt?.payload)
+    let latitude =
+      Double(Int32(bitPattern: UInt32(payload[28]) | UInt32(payload[29]) << 8 | UInt32(payload[30]) << 16 | UInt32(payload[31]) << 24))
+      / 1e7
+    #expect(abs(latitude - (try #require(nmea.latitude))) < 2e-6, "NAV-PVT \(latitude), NMEA \(String(describing: nmea.latitude))")
+  }
+
   @Test func onlyAUBloxSaysSoInUBX() {
     #expect(Simulation(route: Self.route, profile: .sirf, attack: Attack(.jamming, at: 1)).epochs().allSatisfy { $0.integrity.isEmpty })
   }
