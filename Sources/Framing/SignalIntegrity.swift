@@ -14,6 +14,8 @@ public struct SignalIntegrity: Hashable, Sendable {
     case radioMonitor = "MON-RF"
     case navigationStatus = "NAV-STATUS"
     case signalSecurity = "SEC-SIG"
+    /// MediaTek's `$PMTKSPF`: its jamming monitor's state (healthy, warning, critical).
+    case mediatekJamming = "PMTKSPF"
     /// gpsbridge's own evidence, for a receiver that says nothing of spoofing: every
     /// satellite's signal as strong as the others (see `SignalHeuristics` in Transports).
     case alikeSignals = "signals alike"
@@ -26,7 +28,7 @@ public struct SignalIntegrity: Hashable, Sendable {
     fileprivate var rank: Int {
       switch self {
       case .alikeSignals, .motion: -1
-      case .hardwareMonitor, .navigationStatus: 0
+      case .hardwareMonitor, .navigationStatus, .mediatekJamming: 0
       case .radioMonitor: 1
       case .signalSecurity: 2
       }
@@ -81,6 +83,14 @@ public struct SignalIntegrity: Hashable, Sendable {
         (spoofing, spoofingSource) = (.unknown, nil)
       }
     }
+    return self != before
+  }
+
+  /// Takes a MediaTek's `$PMTKSPF` jamming state (1 healthy, 2 warning, 3 critical); whether
+  /// the state changed.
+  package mutating func take(mediatekJamming state: Int) -> Bool {
+    let before = self
+    setJamming(state == 3 ? .critical : state == 2 ? .warning : .ok, from: .mediatekJamming)
     return self != before
   }
 

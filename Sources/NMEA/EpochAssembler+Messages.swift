@@ -25,6 +25,7 @@ extension EpochAssembler {
   /// field that cannot be read.
   package mutating func add(_ sentence: SentenceView) throws(NMEAError) {
     guard sentence.talker != .proprietary, !sentence.isEncapsulated else {
+      if sentence.talker == .proprietary, sentence.type == Self.mediatekJamming { try takeJammingStatus(sentence) }
       return addUnsupported(talker: sentence.talker, type: sentence.type)
     }
     switch sentence.type {
@@ -110,6 +111,16 @@ extension EpochAssembler {
   }
 
   /// A sentence the assembler does not read still takes its place in the cycle.
+  /// MediaTek's `$PMTKSPF,n`: its jamming monitor's state, 1 healthy, 2 warning, 3 critical
+  /// (Quectel's MC60 and others send it after the epoch's NMEA once jamming detection is on).
+  static let mediatekJamming = SentenceType("MTKSPF")
+
+  mutating func takeJammingStatus(_ sentence: SentenceView) throws(NMEAError) {
+    let state = try sentence.withFields { (fields: inout Fields) throws(NMEAError) in try fields.integer(in: 1...3) }
+    guard let state else { return }
+    jammingStatus = (state, (jammingStatus?.said ?? 0) + 1)
+  }
+
   mutating func addUnsupported(talker: Talker, type: SentenceType) {
     receive(.init(talker: talker, type: type), time: nil) { _ in }
   }

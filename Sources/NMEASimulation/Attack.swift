@@ -8,7 +8,8 @@ import NMEA
 /// - **Jamming**: every signal loses 2 dB-Hz a second from the start, down to 30 dB-Hz lost;
 ///   a satellite under 25 dB-Hz is no longer tracked, and with fewer than four the fix is
 ///   lost. A u-blox says so in `MON-HW`: its jamming indicator rises by 25 a second from 10
-///   (to 255), its jamming state is *warning* from the start and *critical* 5 s after.
+///   (to 255), its jamming state is *warning* from the start and *critical* 5 s after; a
+///   MediaTek says the same states in `$PMTKSPF` after each second's epoch.
 /// - **Spoofing**: the position walks away north at 5 m/s, beyond what the route does, the
 ///   receiver's time slews 10 ms a second ahead, and every satellite comes in at 45 or 46
 ///   dB-Hz (one transmitter, one power): a spoofer dragging its victim. A u-blox says so in
@@ -59,6 +60,13 @@ public struct Attack: Hashable, Sendable {
     kind == .spoofing && attacked(at: elapsed) != nil ? 45 : nil
   }
 
+  /// The jamming state a receiver's monitor says at `elapsed`: 1 none, 2 warning (from the
+  /// start), 3 critical (5 s after).
+  func jammingState(at elapsed: Double) -> Int {
+    guard kind == .jamming, let seconds = attacked(at: elapsed) else { return 1 }
+    return seconds >= 5 ? 3 : 2
+  }
+
   /// How far north the spoofed position is, metres, and how far ahead its time, nanoseconds.
   func spoofedOffset(at elapsed: Double) -> (north: Double, ahead: Int64) {
     guard kind == .spoofing, let seconds = attacked(at: elapsed) else { return (0, 0) }
@@ -87,12 +95,9 @@ public enum IntegrityMessage: Hashable, Sendable, CaseIterable {
   /// `attack` (none: all is well), in a fixed order.
   static func frames(_ messages: Set<IntegrityMessage>, attack: Attack?, at elapsed: Double, time: UTCTimestamp, hasFix: Bool) -> [UInt8] {
     let seconds = attack?.attacked(at: elapsed)
-    var jamming = 1
+    let jamming = attack?.jammingState(at: elapsed) ?? 1
     var indicator = 10
-    if attack?.kind == .jamming, let seconds {
-      jamming = seconds >= 5 ? 3 : 2
-      indicator = min(255, 10 + Int(seconds * 25))
-    }
+    if attack?.kind == .jamming, let seconds { indicator = min(255, 10 + Int(seconds * 25)) }
     var spoofing = 1
     if attack?.kind == .spoofing, let seconds { spoofing = seconds >= 10 ? 3 : 2 }
     var bytes: [UInt8] = []

@@ -72,6 +72,12 @@ struct ReceiverWriter: Sendable {
     case .marine: marine(measurement)
     case .rtk: rtk(measurement)
     }
+    // A MediaTek with jamming detection on says its state after the epoch (`$PMTKSPF`).
+    if let attack, profile.kind == .mtk, measurement.isWholeSecond {
+      writer.begin("PMTKSPF")
+      writer.integer(attack.jammingState(at: elapsed))
+      writer.end()
+    }
     return writer.bytes
   }
 

@@ -22,6 +22,8 @@ package struct Pipeline: Sendable {
   /// what they find now, and whether that changed since it was last said.
   private var heuristics = SignalHeuristics()
   private var suspicion: SignalIntegrity.Source?
+  /// How many of the receiver's proprietary jamming sentences were taken.
+  private var jammingStatusSaid = 0
   private var suspicionChanged = false
   /// The receiver's own word as last said, and what was said with the rules' finding on top.
   private var said = SignalIntegrity()
@@ -250,6 +252,15 @@ package struct Pipeline: Sendable {
   /// it: a change is said with the integrity changes released just before `fix` (it holds for
   /// `fix` itself: a time service never feeds the epoch that showed it).
   private mutating func judge(_ fix: Fix) {
+    // A receiver's jamming state in a proprietary sentence (MediaTek's `$PMTKSPF`) is read
+    // before this fix was made: said with the changes before it.
+    if let status = decoder.jammingStatus, status.said != jammingStatusSaid {
+      jammingStatusSaid = status.said
+      if integrity.take(mediatekJamming: status.state) {
+        _ = said.take(mediatekJamming: status.state)
+        suspicionChanged = true
+      }
+    }
     let found = heuristics.take(fix)
     guard found != suspicion else { return }
     suspicion = found

@@ -95,3 +95,42 @@ import Transports
     }
   }
 }
+
+/// A MediaTek says its jamming monitor's state in `$PMTKSPF` after each second's epoch: the
+/// state reaches the listeners before the fix of the burst it came in, replayed as live.
+@Suite(.timeLimit(.minutes(1))) struct MediaTekJammingTests {
+  @Test func aJammedMediaTeksStatusHoldsForItsBurst() async {
+    let simulation = Simulation(route: Route.demoDrive.lasting(20), profile: .mtk, attack: Attack(.jamming, at: 8))
+    let receiver = Receiver(ReplaySource(capture: .bytes(simulation.capture()), speed: .max, clock: ContinuousClock()))
+    let events = receiver.events(wanting: .fixes)
+    let running = Task { await receiver.run() }
+    let start = simulation.route.start.nanosecondsSince1970
+    var jamming = JammingState.unknown
+    var source: SignalIntegrity.Source?
+    var heard: [Int: JammingState] = [:]
+    for await event in events {
+      if case .integrity(let integrity) = event { (jamming, source) = (integrity.jamming, integrity.jammingSource) }
+      if case .fix(let fix) = event, let stamp = fix.timestamp {
+        heard[Int((stamp.nanosecondsSince1970 - start) / 1_000_000_000)] = jamming
+      }
+      if case .status(.ended) = event { break }
+    }
+    running.cancel()
+    #expect(source == .mediatekJamming)
+    // Healthy until the attack, a warning from its first second, critical from 5 s on.
+    #expect((1..<8).allSatisfy { heard[$0] == .ok } && (8..<13).allSatisfy { heard[$0] == .warning }, "\(heard.sorted { $0.key < $1.key })")
+    #expect((13..<20).allSatisfy { heard[$0] == .critical }, "\(heard.sorted { $0.key < $1.key })")
+  }
+
+  @Test func onlyAStateOfOneToThreeIsTaken() {
+    var decoder = FixDecoder()
+    decoder.append(Array("$PMTKSPF,2*59\r\n".utf8))
+    _ = decoder.next()
+    #expect(decoder.assembler.jammingStatus?.state == 2 && decoder.assembler.jammingStatus?.said == 1)
+    for line in ["$PMTKSPF,9*52\r\n", "$PMTKSPF,*6B\r\n"] {
+      decoder.append(Array(line.utf8))
+      _ = decoder.next()
+    }
+    #expect(decoder.assembler.jammingStatus?.state == 2 && decoder.assembler.jammingStatus?.said == 1)
+  }
+}
