@@ -31,8 +31,10 @@ struct SystemdTests {
     try #require(started.status == 0)
     defer { _ = shell("pkill -f 'serve --replay \(Self.capture)$' ; pkill -f 'systemd-socket-activate -l \(control)'") }
     try await waitUntilExists(control)
-    // The control socket (gpsdctl's) is answered, and takes no devices.
-    let answer = shell("printf '+/dev/ttyUSB9\\r\\n' | socat -t 2 - UNIX-CONNECT:\(control)")
+    // The control socket (gpsdctl's) is answered, and takes no devices. (The first connection
+    // starts the program: socat waits up to 30 s for its answer, which closes the connection.
+    // With 2 s a loaded machine's start-up was late, and the answer empty.)
+    let answer = shell("printf '+/dev/ttyUSB9\\r\\n' | socat -t 30 - UNIX-CONNECT:\(control)")
     #expect(answer.output.hasPrefix("ERROR"), "\(answer)")
     let result = try await runProgram(Installed.path("gpspipe")!, ["-w", "-n", "6", "127.0.0.1:\(port)"], timeout: 20)
     #expect(result.output.contains(#""class":"TPV""#), "\(result.output) \(result.error)")
