@@ -74,10 +74,9 @@ package struct TrackerMessages: Sendable {
 
   /// The interference sensor's state (`ON` or `OFF`, when it changed) and attributes, retained.
   private mutating func interferenceMessages(_ integrity: SignalIntegrity) -> [MQTTClient.Message] {
-    // What stops the time service: a jamming warning (the fix kept) or an open antenna (a
-    // passive one always reads so) are in the attributes, not an alarm.
-    let alarmed =
-      integrity.spoofing == .indicated || integrity.spoofing == .affirmed || integrity.jamming == .critical || integrity.antenna == .short
+    // A jamming warning (the fix kept) or an open antenna (a passive one always reads so) are
+    // in the attributes, not an alarm.
+    let alarmed = integrity.isAlarming
     var writer = JSONWriter(capacity: 256)
     writer.beginObject()
     integrity.writeFields(into: &writer)

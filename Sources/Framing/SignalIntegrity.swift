@@ -94,6 +94,12 @@ public struct SignalIntegrity: Hashable, Sendable {
     return self != before
   }
 
+  /// Whether it says what stops a time service, and is an alarm on the status page and for
+  /// Home Assistant: spoofing indicated or affirmed, critical jamming, an antenna short.
+  package var isAlarming: Bool {
+    spoofing == .indicated || spoofing == .affirmed || jamming == .critical || antenna == .short
+  }
+
   /// Whether `other` says the same states, from the same messages (the jamming indicator,
   /// which moves from one second to the next, aside): what a change worth telling people is.
   package func saysTheSameStates(as other: SignalIntegrity) -> Bool {

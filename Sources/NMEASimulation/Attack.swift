@@ -72,15 +72,6 @@ public struct Attack: Hashable, Sendable {
     guard kind == .spoofing, let seconds = attacked(at: elapsed) else { return (0, 0) }
     return (seconds * Self.spoofedDrift, Int64((seconds * Self.spoofedSlew * 1e9).rounded()))
   }
-
-  /// What a u-blox says of it at `elapsed` in each of `messages`, as frames' bytes, for the
-  /// epoch at `time`: `MON-HW` and `MON-RF` (one RF block) the antenna, the jamming state and
-  /// indicator; `NAV-STATUS` and `SEC-SIG` (version 1, both detectors on) the spoofing state.
-  func integrityFrames(
-    _ messages: Set<IntegrityMessage> = [.hardwareMonitor, .navigationStatus], at elapsed: Double, time: UTCTimestamp, hasFix: Bool
-  ) -> [UInt8] {
-    IntegrityMessage.frames(messages, attack: self, at: elapsed, time: time, hasFix: hasFix)
-  }
 }
 
 /// A u-blox message that says what its monitors see, as the simulator sends it: under a planned

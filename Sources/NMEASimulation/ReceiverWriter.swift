@@ -110,7 +110,8 @@ struct ReceiverWriter: Sendable {
     let speaksUBX = profile.kind == .ublox || profile.kind == .ublox8
     lastIntegrity =
       speaksUBX && measurement.isWholeSecond
-      ? attack.integrityFrames(at: elapsed, time: truth.time, hasFix: measurement.hasFix) : []
+      ? IntegrityMessage.frames(
+        [.hardwareMonitor, .navigationStatus], attack: attack, at: elapsed, time: truth.time, hasFix: measurement.hasFix) : []
   }
 
   /// The satellites used in the solution: up to twelve tracked ones of `talker`.

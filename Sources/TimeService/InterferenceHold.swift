@@ -86,12 +86,12 @@ package struct InterferenceHold: Sendable {
 
   /// The worst thing `integrity` says, if it says any that holds the time back.
   static func interference(_ integrity: SignalIntegrity, fixDegraded: Bool) -> Interference? {
+    guard integrity.isAlarming else {
+      return integrity.antenna == .open && fixDegraded ? .antennaOpen(integrity.antennaSource) : nil
+    }
     if integrity.spoofing == .indicated || integrity.spoofing == .affirmed {
       return .spoofing(integrity.spoofing, integrity.spoofingSource)
     }
-    if integrity.antenna == .short { return .antennaShort(integrity.antennaSource) }
-    if integrity.jamming == .critical { return .jamming(integrity.jammingSource) }
-    if integrity.antenna == .open, fixDegraded { return .antennaOpen(integrity.antennaSource) }
-    return nil
+    return integrity.antenna == .short ? .antennaShort(integrity.antennaSource) : .jamming(integrity.jammingSource)
   }
 }

@@ -14,42 +14,20 @@ import Transports
 /// and a failure rolled back.
 @Suite(.timeLimit(.minutes(3)))
 struct IntegritySetupTests {
-  /// A simulated receiver with `responder` on a pty, read by a running receiver.
-  final class Rig: @unchecked Sendable {
-    let pty: PseudoTerminal
-    let simulated: LiveReceiver
-    let receiver: Receiver
-    let playing: Task<Void, Never>
-    let running: Task<Void, Never>
+  /// A bench of `profile` answering as `responder`, and the integrity its receiver last said.
+  static func rig(_ profile: ReceiverProfile, _ responder: any ReceiverResponder) async throws -> (Bench, Locked<SignalIntegrity?>) {
+    let bench = try Bench(profile, baud: 38_400, responder: responder)
     let integrity = Locked<SignalIntegrity?>(nil)
-
-    init(_ profile: ReceiverProfile, _ responder: any ReceiverResponder) async throws {
-      pty = try PseudoTerminal()
-      simulated = LiveReceiver(
-        simulation: Simulation(route: Route.demoDrive.lasting(600).startingNow, profile: profile), port: pty.master, latency: 20,
-        responder: responder)
-      receiver = Receiver(SerialSource(path: pty.slavePath, baudRate: .fixed(38_400)))
-      let simulated = simulated, receiver = receiver, integrity = integrity
-      receiver.listen(wanting: []) { event in
-        if case .integrity(let state) = event { integrity.withLock { $0 = state } }
-      }
-      playing = Task(executorPreference: DedicatedExecutor.own()) { await simulated.run() }
-      running = Task(executorPreference: DedicatedExecutor.own()) { await receiver.run() }
-      #expect(await pty.waitUntilHeld())
+    bench.receiver.listen(wanting: []) { event in
+      if case .integrity(let state) = event { integrity.withLock { $0 = state } }
     }
-
-    func stop() async {
-      running.cancel()
-      playing.cancel()
-      await running.value
-      await playing.value
-      pty.unplug()
-    }
+    #expect(await bench.pty.waitUntilHeld())
+    return (bench, integrity)
   }
 
   @Test(arguments: [ReceiverProfile.ublox, .ublox8])
   func integrityTurnsOnInRAMAndTheReceiverSaysItsStatesThenOff(profile: ReceiverProfile) async throws {
-    let rig = try await Rig(profile, profile.responder(baud: 38_400)!)
+    let (rig, integrity) = try await Self.rig(profile, profile.responder(baud: 38_400)!)
     let setup = ReceiverSetup(rig.receiver, timing: ReceiverKindsTests.fast)
     let before = try await setup.currentSettings().1
     let on = try await setup.configure(ReceiverSettings(integrity: true))
@@ -57,8 +35,8 @@ struct IntegritySetupTests {
     // What it says of its signals reaches the receiver's listeners.
     // (Generation 9's SEC-SIG speaks over its NAV-STATUS; an M8 has NAV-STATUS only.)
     let source: SignalIntegrity.Source = profile == .ublox ? .signalSecurity : .navigationStatus
-    let heard = await eventually { rig.integrity.withLock { $0?.spoofingSource == source } }
-    let said = rig.integrity.withLock { $0 }
+    let heard = await eventually { integrity.withLock { $0?.spoofingSource == source } }
+    let said = integrity.withLock { $0 }
     let off = try await setup.configure(ReceiverSettings(integrity: false))
     let after = rig.simulated.configuration?.integrityMessages ?? []
     await rig.stop()
@@ -81,7 +59,7 @@ struct IntegritySetupTests {
       case "lacks SEC-SIG": (.ublox, UBloxResponder(lacking: secSig))
       default: (.ublox8, UBlox8Responder(baud: 38_400, refusesInterferenceMonitor: true))
       }
-    let rig = try await Rig(profile, responder)
+    let (rig, _) = try await Self.rig(profile, responder)
     let report = try await ReceiverSetup(rig.receiver, timing: ReceiverKindsTests.fast).configure(ReceiverSettings(integrity: true))
     let sending = rig.simulated.configuration?.integrityMessages ?? []
     await rig.stop()
@@ -104,7 +82,7 @@ struct IntegritySetupTests {
   /// shows the rate asked) is rolled back whole, the refused key and all.
   @Test func aFailedChangeTakesTheIntegritySettingsBackToo() async throws {
     let monitor = ConfigurationKey(0x1041_000D)
-    let rig = try await Rig(.ublox, UBloxResponder(fault: .outputUnchanged, refusing: [monitor]))
+    let (rig, _) = try await Self.rig(.ublox, UBloxResponder(fault: .outputUnchanged, refusing: [monitor]))
     let thrown = await failure {
       try await ReceiverSetup(rig.receiver, timing: ReceiverKindsTests.fast).configure(ReceiverSettings(rate: 2, integrity: true))
     }
@@ -118,7 +96,7 @@ struct IntegritySetupTests {
   }
 
   @Test func integrityIsSetInRAMOnly() async throws {
-    let rig = try await Rig(.ublox, UBloxResponder())
+    let (rig, _) = try await Self.rig(.ublox, UBloxResponder())
     let thrown = await failure {
       try await ReceiverSetup(rig.receiver, timing: ReceiverKindsTests.fast).configure(ReceiverSettings(integrity: true), save: true)
     }

@@ -23,6 +23,18 @@ struct WrongTimeTests {
     var date: (year: Int, month: Int, day: Int)?
   }
 
+  /// `serve` reading `receiver` on `port`, feeding chrony's socket at `chrony`; its stderr kept.
+  static func serve(_ receiver: PseudoTerminal, port: Int, chrony: String) throws -> (Process, Pipe) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
+    process.arguments = ["serve", "--device", receiver.link!, "--listen", "127.0.0.1:\(port)", "--chrony", chrony]
+    let errors = Pipe()
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = errors
+    try process.run()
+    return (process, errors)
+  }
+
   static func checksum(_ body: String) -> String {
     String(format: "%02X", body.utf8.reduce(0, ^))
   }
@@ -62,13 +74,7 @@ struct WrongTimeTests {
     defer { receiver.unplug() }
 
     let port = FakeGPSD.freePort()
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
-    process.arguments = ["serve", "--device", receiver.link!, "--listen", "127.0.0.1:\(port)", "--chrony", socketPath]
-    let errors = Pipe()
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = errors
-    try process.run()
+    let (process, errors) = try Self.serve(receiver, port: port, chrony: socketPath)
     #expect(await receiver.waitUntilHeld())
 
     // Good time, then ten hours ahead, then good time without a date, then 2024's date.
@@ -139,13 +145,7 @@ struct WrongTimeTests {
     let receiver = try PseudoTerminal(link: directory.appendingPathComponent("gps0").path)
     defer { receiver.unplug() }
     let port = FakeGPSD.freePort()
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
-    process.arguments = ["serve", "--device", receiver.link!, "--listen", "127.0.0.1:\(port)", "--chrony", socketPath]
-    let errors = Pipe()
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = errors
-    try process.run()
+    let (process, errors) = try Self.serve(receiver, port: port, chrony: socketPath)
     #expect(await receiver.waitUntilHeld())
 
     // Good time, then NAV-STATUS with spoofing indicated (flags2's spoofDetState 2), then the
@@ -188,15 +188,7 @@ struct WrongTimeTests {
     let socketPath = directory.appendingPathComponent("chrony.sock").path
     let receiver = try PseudoTerminal(link: directory.appendingPathComponent("gps0").path)
     defer { receiver.unplug() }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
-    process.arguments = [
-      "serve", "--device", receiver.link!, "--listen", "127.0.0.1:\(FakeGPSD.freePort())", "--chrony", socketPath,
-    ]
-    let errors = Pipe()
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = errors
-    try process.run()
+    let (process, errors) = try Self.serve(receiver, port: FakeGPSD.freePort(), chrony: socketPath)
     #expect(await receiver.waitUntilHeld())
     var chrony: StandInChronySocket?
     try await blocking {

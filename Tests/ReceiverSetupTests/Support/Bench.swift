@@ -15,12 +15,15 @@ final class Bench: @unchecked Sendable {
   let playing: Task<Void, Never>
   let running: Task<Void, Never>
 
-  init(_ profile: ReceiverProfile, rate: Int, baud: Int, fault: ResponderFault?, onUSB: Bool = false) throws {
+  convenience init(_ profile: ReceiverProfile, rate: Int, baud: Int, fault: ResponderFault?, onUSB: Bool = false) throws {
+    try self.init(profile, rate: rate, baud: baud, responder: profile.responder(rate: rate, baud: baud, fault: fault, onUSB: onUSB))
+  }
+
+  /// A bench of `profile` answering as `responder` (a model lacking or refusing keys).
+  init(_ profile: ReceiverProfile, rate: Int = 1, baud: Int, responder: (any ReceiverResponder)?) throws {
     pty = try PseudoTerminal()
     let simulation = Simulation(route: Route.demoDrive.lasting(600).startingNow, profile: profile, rate: Double(rate))
-    simulated = LiveReceiver(
-      simulation: simulation, port: pty.master, latency: 20,
-      responder: profile.responder(rate: rate, baud: baud, fault: fault, onUSB: onUSB))
+    simulated = LiveReceiver(simulation: simulation, port: pty.master, latency: 20, responder: responder)
     receiver = Receiver(SerialSource(path: pty.slavePath, baudRate: .fixed(baud)))
     let simulated = simulated, receiver = receiver
     playing = Task(executorPreference: DedicatedExecutor.own()) { await simulated.run() }
