@@ -198,9 +198,13 @@ package struct Pipeline: Sendable {
   // MARK: Paced
 
   /// Adds bytes read from a capture, to be released with the fixes they make. All-NMEA bytes
-  /// (no binary frame can start in them) go to the decoder as they are.
-  package mutating func append(_ bytes: UnsafeRawBufferPointer, for receiver: some ReceiverEventSink) {
-    let interests = receiver.interests
+  /// (no binary frame can start in them) go to the decoder as they are. With `holdingAll`
+  /// (a paced replay, whose piece may last minutes) the bytes and frames are held whether or
+  /// not anyone wants them now, and given at release to whoever wants them then: a client
+  /// that starts watching them mid-piece gets them from the next epoch on.
+  package mutating func append(_ bytes: UnsafeRawBufferPointer, for receiver: some ReceiverEventSink, holdingAll: Bool = false) {
+    var interests = receiver.interests
+    if holdingAll { interests.formUnion([.bytes, .frames]) }
     if interests.contains(.bytes) { heldBytes.append(contentsOf: bytes) }
     appended += bytes.count
     guard splitter.mayHoldFrames(bytes) else {
@@ -338,13 +342,14 @@ package struct Pipeline: Sendable {
   }
 
   private mutating func releaseHeld(through consumed: Int, for receiver: some ReceiverEventSink) {
+    let interests = heldBytes.isEmpty && heldFrames.isEmpty ? [] : receiver.interests
     if !heldBytes.isEmpty, consumed > released {
       let count = min(heldBytes.count, consumed - released)
-      receiver.publish(.bytes(Array(heldBytes.prefix(count))))
+      if interests.contains(.bytes) { receiver.publish(.bytes(Array(heldBytes.prefix(count)))) }
       heldBytes.removeFirst(count)
     }
     released = max(released, consumed)
-    for frame in heldFrames { receiver.publish(.frame(frame)) }
+    if interests.contains(.frames) { for frame in heldFrames { receiver.publish(.frame(frame)) } }
     heldFrames.removeAll(keepingCapacity: true)
     guard !heldSentences.isEmpty else { return }
     for sentence in heldSentences { receiver.publish(.sentence(sentence)) }

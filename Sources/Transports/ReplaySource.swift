@@ -200,9 +200,10 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
     // The sorter is taken out while it runs, so that its callbacks may feed the decoders in
     // place (a copy of the pipeline would copy its buffers).
     var lines = self.lines
+    let holdingAll = paced
     piece.withUnsafeBytes { piece in
       lines.sort(
-        piece, other: { self.pipeline.append($0, for: receiver) },
+        piece, other: { self.pipeline.append($0, for: receiver, holdingAll: holdingAll) },
         report: { line in
           self.reports.append(line)
           self.reports.append(CollectionOfOne(0x0A))
@@ -232,13 +233,15 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
   /// can, the whole piece's at once (see ``handOff(_:)``).
   private mutating func drain() async -> Bool {
     let receiver = self.receiver
-    let keepingSentences = receiver.interests.contains(.sentences)
     guard paced else {
+      let keepingSentences = receiver.interests.contains(.sentences)
       let batch = ReceiverEventBatch(for: receiver)
       while let fix = nextFix(keepingSentences: keepingSentences) { release(fix, for: batch) }
       return await handOff(batch)
     }
-    while let fix = nextFix(keepingSentences: keepingSentences) {
+    // Asked again before each epoch: a client that starts watching sentences a minute into
+    // a paced replay gets them from the next epoch on, not after the piece read before it.
+    while let fix = nextFix(keepingSentences: receiver.interests.contains(.sentences)) {
       guard await pacer.wait(for: fix) else { return false }
       release(fix, for: receiver)
       receiver.record(pipeline.tally)

@@ -132,8 +132,11 @@ struct RealClientTests {
     let gpxlogger = Process()
     gpxlogger.executableURL = URL(fileURLWithPath: Installed.path("gpxlogger")!)
     gpxlogger.arguments = ["-f", file, "127.0.0.1:\(served.port)"]
-    try gpxlogger.run()
-    try await Task.sleep(for: .seconds(3))
+    try gpxlogger.runWithSignalsUnblocked()
+    // Ten points written (it writes each as it comes), however long a busy machine takes.
+    _ = await eventually(timeout: .seconds(60)) {
+      ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").components(separatedBy: "<trkpt ").count > 10
+    }
     gpxlogger.terminate()
     try await offThePool { gpxlogger.waitForExit() }
     let gpx = try String(contentsOfFile: file, encoding: .utf8)
@@ -148,15 +151,25 @@ struct RealClientTests {
 
   @Test func gpsmonShowsTheSentences() async throws {
     let served = try Served("sirf-nmea22-1hz.nmea", speed: 10)
-    // Eight seconds are a bound, not an expectation: a busy machine may take a few to start it.
-    let result = try await runProgram(Installed.path("gpsmon")!, ["-a", "127.0.0.1:\(served.port)"], timeout: 8)
-    let shown = Self.lines(result.output).compactMap { line -> String? in
-      guard let start = line.firstIndex(of: "$") else { return nil }
-      return String(line[start...]).trimmingCharacters(in: .whitespacesAndNewlines)
+    let directory = scratchDirectory("gpsmon")
+    // Line by line (gpsmon's output is a file, which stdio buffers whole), read until it has
+    // shown enough: however long a busy machine takes to start it, and nothing is lost when
+    // it is stopped.
+    let gpsmon = try RunningProgram(
+      ["-oL", Installed.path("gpsmon")!, "-a", "127.0.0.1:\(served.port)"], in: directory, keepsOutput: true,
+      program: Installed.path("stdbuf")!)
+    func shown() -> [String] {
+      Self.lines(gpsmon.printed).compactMap { line -> String? in
+        guard let start = line.firstIndex(of: "$") else { return nil }
+        return String(line[start...]).trimmingCharacters(in: .whitespacesAndNewlines)
+      }
     }
-    #expect(shown.count >= 5)
+    _ = await eventually(timeout: .seconds(60)) { shown().count >= 6 }
+    gpsmon.stop()
+    let sentences = shown()
+    #expect(sentences.count >= 6, "\(gpsmon.printed.suffix(300)) \(gpsmon.said)")
     // (The last line may be cut short where gpsmon was stopped.)
-    let strangers = shown.dropLast().filter { !served.sentences.contains($0) }
+    let strangers = sentences.dropLast().filter { !served.sentences.contains($0) }
     #expect(strangers.isEmpty, "\(strangers.prefix(3))")
   }
 

@@ -1,3 +1,4 @@
+import Foundation
 import GPSDServer
 import TestHelpers
 import Testing
@@ -30,6 +31,27 @@ import Transports
     #expect(try await Self.wait { !receiver.interests.contains(.sentences) }, "the NMEA watcher has gone")
     feeding.cancel()
     await feeding.value
+  }
+
+  /// `serve --replay` starts its replay before anyone connects; a client that asks for NMEA
+  /// later gets the capture's sentences from the next epoch on (they were once decided per
+  /// piece of 64 KiB read, so a small capture's sentences were never served: gpsmon and
+  /// `gpspipe -r` showed nothing).
+  @Test func aClientWatchingSentencesDuringAPacedReplayGetsThem() async throws {
+    let served = try Served("sirf-nmea22-1hz.nmea", speed: 4, waitForClient: false)
+    let json = try RawClient(port: served.port)
+    try json.send(#"?WATCH={"enable":true,"json":true};"#)
+    // The replay is under way before the NMEA watcher comes.
+    _ = try await offThePool { json.readBlocking(for: 20) { $0.contains { $0.hasPrefix(#"{"class":"TPV""#) } } }
+    // As sentences (`nmea`) and as the receiver's bytes (`raw` 2, gpsmon's way).
+    for watch in [#"{"enable":true,"nmea":true}"#, #"{"enable":true,"raw":2}"#] {
+      let client = try RawClient(port: served.port)
+      try client.send("?WATCH=\(watch);")
+      let lines = try await offThePool { client.readBlocking(for: 20) { $0.filter { $0.hasPrefix("$") }.count >= 12 } }
+      let sentences = lines.filter { $0.hasPrefix("$") }.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+      #expect(sentences.count >= 12, "\(watch): \(lines.suffix(4))")
+      #expect(sentences.allSatisfy(served.sentences.contains), "\(watch): \(sentences.prefix(3))")
+    }
   }
 
   /// Whether `condition` holds within 10 s, asked every 20 ms.

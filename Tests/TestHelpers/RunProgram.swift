@@ -25,7 +25,10 @@ public func runProgram(
   process.standardOutput = captures ? output : FileHandle.nullDevice
   process.standardError = captures ? error : FileHandle.nullDevice
   process.standardInput = input == nil ? FileHandle.nullDevice : stdin
-  try process.run()
+  // With the signals unblocked that the calling thread (one of Dispatch's) blocks: a child
+  // inherits the mask, and one that cannot hear SIGTERM is killed after the grace instead,
+  // losing what it had buffered.
+  try process.runWithSignalsUnblocked()
   if let input {
     stdin.fileHandleForWriting.write(input)
     try stdin.fileHandleForWriting.close()

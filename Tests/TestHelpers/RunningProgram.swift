@@ -8,14 +8,18 @@ public final class RunningProgram: @unchecked Sendable {
   public let errorLog: URL
   public let outputLog: URL?
 
-  public init(_ arguments: [String], in directory: URL, environment: [String: String] = [:], keepsOutput: Bool = false) throws {
+  /// Starts `program` (the built gpsbridge unless another is named) with `arguments`.
+  public init(
+    _ arguments: [String], in directory: URL, environment: [String: String] = [:], keepsOutput: Bool = false,
+    program: String = Gpsbridge.executable
+  ) throws {
     let name = UUID().uuidString.prefix(8)
     errorLog = directory.appendingPathComponent("stderr-\(name).txt")
     _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
     outputLog = keepsOutput ? directory.appendingPathComponent("stdout-\(name).txt") : nil
     if let outputLog { _ = FileManager.default.createFile(atPath: outputLog.path, contents: nil) }
     process = Process()
-    process.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
+    process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     process.standardOutput = try outputLog.map { try FileHandle(forWritingTo: $0) } ?? FileHandle.nullDevice
