@@ -22,12 +22,18 @@ public struct SignalIntegrity: Hashable, Sendable {
     /// gpsbridge's own evidence: the position moves away from where the receiver's own
     /// velocity takes it.
     case motion = "motion"
+    /// gpsbridge's own evidence, live only: the receiver's time runs at another rate than
+    /// this machine's raw clock (a slewed time).
+    case timeRate = "time rate"
+    /// gpsbridge's own evidence: every signal gone from one epoch to the next, and the fix
+    /// kept (not as dead reckoning).
+    case signalsLost = "signals lost"
 
     /// How specific the message is: a higher one is not overridden by a lower one. The
     /// receiver's own word, of any message, is above gpsbridge's evidence.
     fileprivate var rank: Int {
       switch self {
-      case .alikeSignals, .motion: -1
+      case .alikeSignals, .motion, .timeRate, .signalsLost: -1
       case .hardwareMonitor, .navigationStatus, .mediatekJamming: 0
       case .radioMonitor: 1
       case .signalSecurity: 2

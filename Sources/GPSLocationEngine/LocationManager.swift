@@ -85,7 +85,8 @@ public struct LocationManager: Sendable {
     case monitoringDidFail(region: Region?, error: Error)
     /// gpsbridge's own: what the receiver now says of jamming, spoofing and its antenna (a
     /// u-blox's `MON-HW`, `MON-RF`, `NAV-STATUS`, `SEC-SIG`), and what gpsbridge's own rules
-    /// find of spoofing where it says nothing of it (`motion`, `signals alike`), at each change
+    /// find of spoofing where it says nothing of it (`motion`, `signals alike`, `time rate`,
+    /// `signals lost`), at each change
     /// of a state, before the locations it holds for.
     case didChangeSignalIntegrity(SignalIntegrity)
   }

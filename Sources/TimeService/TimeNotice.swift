@@ -85,6 +85,11 @@ public enum TimeNotice: Hashable, Sendable, CustomStringConvertible {
         return "the receiver looks spoofed: its position parts from where its own velocity takes it (gpsbridge's judgement); " + until
       case .spoofing(_, .alikeSignals):
         return "the receiver looks spoofed: every satellite comes in as strong as the others (gpsbridge's judgement); " + until
+      case .spoofing(_, .timeRate):
+        return "the receiver looks spoofed: its time runs at another rate than this machine's clock (gpsbridge's judgement); "
+          + until
+      case .spoofing(_, .signalsLost):
+        return "the receiver looks spoofed: it keeps its fix with no satellite heard (gpsbridge's judgement); " + until
       default:
         return "the receiver says \(Self.describe(interference)): " + until
       }

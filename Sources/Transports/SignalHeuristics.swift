@@ -21,6 +21,11 @@ import Trigonometry
 ///   ``motionSettling``: a receiver converges on its first fixes. A fix without a course while
 ///   moving, or a gap, starts a new track. Receivers that send no speed (GGA only) are not
 ///   judged.
+/// - **Time rate** (``SignalIntegrity/Source/timeRate``, live only): the receiver's time runs
+///   more than 5 ms a second faster or slower than this machine's raw clock (``TimeRateRule``).
+/// - **Signals lost** (``SignalIntegrity/Source/signalsLost``): four or more satellites heard,
+///   then none from one epoch to the next, and the fix kept, not as dead reckoning
+///   (``SignalsLostRule``).
 ///
 /// A finding lasts until the rule that made it holds no longer (a clean window, a sky that
 /// spreads). A receiver that says what its own detector sees (`NAV-STATUS`, `SEC-SIG`) is
@@ -53,6 +58,8 @@ package struct SignalHeuristics: Sendable {
   /// Where the track started: its first fix's position, the cosine of its latitude, its time.
   private var origin: (latitude: Double, longitude: Double, cosine: Double, time: Int64)?
   private var motionFound = false
+  private var timeRate = TimeRateRule()
+  private var signalsLost = SignalsLostRule()
   private var found: SignalIntegrity.Source?
   /// The shortest step between two fixes of a track, nanoseconds: fixes closer than this (a
   /// stream of made-up times) add nothing to it, so it stays a few hundred points at most.
@@ -86,11 +93,23 @@ package struct SignalHeuristics: Sendable {
 
   /// Takes the next fix; the evidence it and those before it give now (`nil`: none).
   package mutating func take(_ fix: Fix) -> SignalIntegrity.Source? {
+    // Each rule takes every fix (each keeps its own track), in the order they are preferred.
     let signals = alikeSignals(fix)
     let motion = motionDisagrees(fix)
-    // The rule that found first stays the finding while it holds: no flapping between the two.
-    if let found, found == .alikeSignals ? signals : motion { return found }
-    found = signals ? .alikeSignals : motion ? .motion : nil
+    let rate = timeRate.take(fix)
+    let lost = signalsLost.take(fix)
+    func holds(_ source: SignalIntegrity.Source) -> Bool {
+      switch source {
+      case .alikeSignals: signals
+      case .motion: motion
+      case .timeRate: rate
+      case .signalsLost: lost
+      default: false
+      }
+    }
+    // The rule that found first stays the finding while it holds: no flapping between them.
+    if let found, holds(found) { return found }
+    found = signals ? .alikeSignals : motion ? .motion : rate ? .timeRate : lost ? .signalsLost : nil
     return found
   }
 

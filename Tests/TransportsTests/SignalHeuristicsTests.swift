@@ -59,6 +59,117 @@ import Testing
     #expect(five.dropLast().map { few.take($0) } == [nil, nil, nil, nil])
   }
 
+  /// A live receiver's fixes at 1 Hz for `seconds`: its time slewed ahead by `slew` seconds a
+  /// second from `slewFrom` on, each epoch arriving 100 ms after its second by the raw clock,
+  /// some later (`late` gives each second's extra delay, seconds).
+  static func liveFixes(
+    seconds: Int, slewFrom: Int = .max, slew: Double = Attack.spoofedSlew, late: (Int) -> Double = { _ in 0 }
+  ) -> [Fix] {
+    let start = UTCTimestamp(date: UTCDate(year: 2026, month: 12, day: 6), time: UTCTime(nanosecondsSinceMidnight: 0))
+    return (0..<seconds).map { second in
+      let slewed = second >= slewFrom ? Double(second - slewFrom) * slew : 0
+      let time = UTCTimestamp(nanosecondsSince1970: start.nanosecondsSince1970 + Int64(second) * 1_000_000_000 + Int64(slewed * 1e9))
+      var fix = Fix(time: time.time, timestamp: time, mode: .threeD, quality: .gps, latitude: 47.3, longitude: 8.5, speed: 0, course: 0)
+      fix.arrival = time
+      fix.arrivalUptime = .seconds(1_000 + second) + .milliseconds(100) + .seconds(late(second))
+      return fix
+    }
+  }
+
+  @Test func aSlewedTimeIsCaughtWithinFiveSecondsAndAStraightOneIsNot() {
+    // 10 ms a second ahead from second 40 on: caught within 5 s, nothing before.
+    var heuristics = SignalHeuristics()
+    let found = Self.liveFixes(seconds: 60, slewFrom: 40).map { heuristics.take($0) }
+    let first = found.firstIndex { $0 != nil }
+    #expect(first.map { $0 >= 40 && $0 <= 45 } == true, "first alarm at second \(first.map(String.init) ?? "none")")
+    #expect(found[45...].allSatisfy { $0 == .timeRate })
+    // Slewed behind, too.
+    var behind = SignalHeuristics()
+    #expect(Self.liveFixes(seconds: 60, slewFrom: 40, slew: -Attack.spoofedSlew).map { behind.take($0) }[50] == .timeRate)
+    // A slew that stops leaves the time off but no longer running away: the finding ends (the
+    // time service's step and drift rules judge where it is).
+    var stopped = SignalHeuristics()
+    let held = Self.liveFixes(seconds: 80, slewFrom: 40).enumerated().map { second, fix in
+      var fix = fix
+      if second >= 60, let stamp = fix.timestamp {
+        fix.timestamp = UTCTimestamp(
+          nanosecondsSince1970: stamp.nanosecondsSince1970 - Int64(Double(second - 60) * Attack.spoofedSlew * 1e9))
+      }
+      return fix
+    }
+    let verdicts = held.map { stopped.take($0) }
+    #expect(verdicts[55] == .timeRate && verdicts[70] == nil && verdicts[79] == nil)
+  }
+
+  @Test func lateArrivalsOfABusyMachineAreNoSlew() {
+    // A day at 1 Hz on a busy machine: every epoch up to 3 ms late (a serial line's jitter is
+    // under one), one in ten up to 150 ms, and now and then two in a row. A late arrival
+    // lowers the offset, never raises it: the track is the highest offset.
+    var heuristics = SignalHeuristics()
+    var generator = SplitMix64(seed: 47)
+    var lastLate = false
+    let lateness = (0..<86_400).map { _ -> Double in
+      let late = Int.random(in: 0..<10, using: &generator) == 0 || (lastLate && Bool.random(using: &generator))
+      lastLate = late
+      return late ? Double.random(in: 0...0.15, using: &generator) : Double.random(in: 0...0.003, using: &generator)
+    }
+    let verdicts = Self.liveFixes(seconds: 86_400, late: { lateness[$0] }).map { heuristics.take($0) }
+    let alarms = verdicts.indices.filter { verdicts[$0] != nil }
+    #expect(
+      alarms.isEmpty,
+      "at seconds \(alarms.prefix(3)), late by \(alarms.first.map { lateness[($0 - 10)...$0].map { Int($0 * 1000) } } ?? []) ms")
+    // A capture played into a port ten times faster than it was made (as gpsfake does) steps
+    // at every epoch; a time that steps once and holds is the time service's step rule's.
+    var played = SignalHeuristics()
+    let fast = Self.liveFixes(seconds: 120).enumerated().map { second, fix in
+      var fix = fix
+      fix.arrivalUptime = .seconds(1_000) + .milliseconds(100 * second)
+      return played.take(fix)
+    }
+    #expect(fast.allSatisfy { $0 == nil })
+    var stepped = SignalHeuristics()
+    let step = Self.liveFixes(seconds: 120, late: { $0 >= 60 ? -0.5 : 0 }).map { stepped.take($0) }
+    #expect(step.allSatisfy { $0 == nil })
+    // A capture's fixes have no arrival: never judged by time.
+    var replayed = SignalHeuristics()
+    let captured = Self.liveFixes(seconds: 60, slewFrom: 10).map { fix in
+      var fix = fix
+      fix.arrivalUptime = nil
+      return replayed.take(fix)
+    }
+    #expect(captured.allSatisfy { $0 == nil })
+  }
+
+  @Test func everySignalGoneWithTheFixKeptIsEvidenceUnlessDeadReckoning() {
+    func fix(_ second: Int, heard: Int, quality: FixQuality = .gps, mode: FixMode = .threeD) -> Fix {
+      var fix = Fix(
+        time: UTCTime(nanosecondsSinceMidnight: Int64(second) * 1_000_000_000), mode: mode, quality: quality, latitude: 47.3,
+        longitude: 8.5)
+      fix.satellites = (1...8).map {
+        Fix.Satellite(constellation: .gps, number: $0, snr: $0 <= heard ? 30 + $0 * 2 : nil, isUsed: $0 <= heard)
+      }
+      return fix
+    }
+    var heuristics = SignalHeuristics()
+    #expect(
+      [fix(0, heard: 8), fix(1, heard: 8), fix(2, heard: 0), fix(3, heard: 0)].map { heuristics.take($0) } == [
+        nil, nil, .signalsLost, .signalsLost,
+      ])
+    // A signal back, or the fix gone: the finding ends.
+    #expect(heuristics.take(fix(4, heard: 1)) == nil)
+    #expect(heuristics.take(fix(5, heard: 8)) == nil)
+    #expect(heuristics.take(fix(6, heard: 0, quality: .invalid, mode: .none)) == nil)
+    // Dead reckoning says it has no sky: no evidence.
+    var reckoning = SignalHeuristics()
+    #expect([fix(0, heard: 8), fix(1, heard: 0, quality: .deadReckoning)].map { reckoning.take($0) } == [nil, nil])
+    // Fading away (three heard, then none) is a receiver losing its sky, not a sudden loss;
+    // and a receiver that never says its signals' strength is not judged.
+    var fading = SignalHeuristics()
+    #expect([fix(0, heard: 3), fix(1, heard: 0)].map { fading.take($0) } == [nil, nil])
+    var silent = SignalHeuristics()
+    #expect([fix(0, heard: 0), fix(1, heard: 0)].map { silent.take($0) } == [nil, nil])
+  }
+
   @Test func cleanDrivesGiveNoAlarm() {
     for profile in [ReceiverProfile.ublox, .sirf, .mtk, .marine, .rtk, .ggaOnly] {
       let judged = Self.judged(Simulation(route: Route.demoDrive.lasting(3600), profile: profile, positionNoise: 2).capture())

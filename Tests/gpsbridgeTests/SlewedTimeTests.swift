@@ -1,0 +1,35 @@
+import Foundation
+import TestHelpers
+import Testing
+
+/// A receiver that says nothing of spoofing (a SiRF's NMEA) whose time a spoofer slews 10 ms a
+/// second ahead: the program, reading it live, says so within 5 s of the receiver's time, by
+/// its time running away from this machine's raw clock (the drive's own dynamics cannot show
+/// it yet: a track is judged by motion only after 30 s).
+@Suite(.timeLimit(.minutes(2))) struct SlewedTimeTests {
+  @Test func aSlewedTimeIsSaidWithinFiveSecondsOfReceiverTime() async throws {
+    let link = PseudoTerminal.temporaryLink("slewed")
+    let simulator = try Gpsbridge.start(["simulate", "--profile", "sirf", "--pty", link, "--live", "--spoof", "20"])
+    defer { simulator.terminate() }
+    try await waitUntilExists(link)
+    let reader = try RunningProgram(["--device", link, "--json"], in: scratchDirectory("slewed"), keepsOutput: true)
+    defer { reader.stop() }
+    #expect(await eventually(timeout: .seconds(90)) { reader.printed.contains("\"spoofingSource\":\"time rate\"") }, "\(reader.said)")
+    let lines = reader.printed.split(separator: "\n")
+    // The spoofer's time is ahead by 10 ms from the second after the attack starts on.
+    let stamps = lines.map { line -> Double? in
+      guard line.contains("didUpdateLocations"), let start = line.range(of: "\"timestamp\":\"") else { return nil }
+      let text = line[start.upperBound...].prefix(23)  // 2026-12-06T20:10:32.010
+      let seconds = text.dropFirst(17).prefix(2), milliseconds = text.dropFirst(20).prefix(3)
+      let hours = text.dropFirst(11).prefix(2), minutes = text.dropFirst(14).prefix(2)
+      return Double((Int(hours)! * 60 + Int(minutes)!) * 60 + Int(seconds)!) + Double(Int(milliseconds)!) / 1000
+    }
+    let firstSlewed = try #require(stamps.firstIndex { ($0 ?? 0).truncatingRemainder(dividingBy: 1) > 0.001 })
+    let said = try #require(lines.firstIndex { $0.contains("\"spoofingSource\":\"time rate\"") })
+    let heldFor = try #require(stamps[said...].compactMap { $0 }.first)
+    let attackStart = stamps[firstSlewed]!.rounded(.down) - 1
+    #expect(said > firstSlewed && heldFor - attackStart <= 5, "said before the fix of \(heldFor), attack from \(attackStart)")
+    // No word of spoofing before the attack.
+    #expect(!lines[..<firstSlewed].contains { $0.contains("\"spoofing\":\"indicated\"") })
+  }
+}
