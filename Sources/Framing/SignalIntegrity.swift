@@ -16,6 +16,12 @@ public struct SignalIntegrity: Hashable, Sendable {
     case signalSecurity = "SEC-SIG"
     /// MediaTek's `$PMTKSPF`: its jamming monitor's state (healthy, warning, critical).
     case mediatekJamming = "PMTKSPF"
+    /// Quectel's `$PQTMJAMMINGSTATUS` (LC29H, LG290P and others): the same three states.
+    case quectelJamming = "PQTMJAMMINGSTATUS"
+    /// The antenna supervisor's `ANTSTATUS=` in a TXT sentence (u-blox, and others).
+    case antennaText = "TXT"
+    /// Airoha's `$PAIRSPF` (Quectel's LC76G and others on Airoha chips): the same three states.
+    case airohaJamming = "PAIRSPF"
     /// gpsbridge's own evidence, for a receiver that says nothing of spoofing: every
     /// satellite's signal as strong as the others (see `SignalHeuristics` in Transports).
     case alikeSignals = "signals alike"
@@ -34,7 +40,7 @@ public struct SignalIntegrity: Hashable, Sendable {
     fileprivate var rank: Int {
       switch self {
       case .alikeSignals, .motion, .timeRate, .signalsLost: -1
-      case .hardwareMonitor, .navigationStatus, .mediatekJamming: 0
+      case .hardwareMonitor, .navigationStatus, .mediatekJamming, .quectelJamming, .airohaJamming, .antennaText: 0
       case .radioMonitor: 1
       case .signalSecurity: 2
       }
@@ -92,11 +98,21 @@ public struct SignalIntegrity: Hashable, Sendable {
     return self != before
   }
 
-  /// Takes a MediaTek's `$PMTKSPF` jamming state (1 healthy, 2 warning, 3 critical); whether
-  /// the state changed.
-  package mutating func take(mediatekJamming state: Int) -> Bool {
+  /// Takes a jamming state from a maker's NMEA sentence (`$PMTKSPF`, `$PQTMJAMMINGSTATUS`,
+  /// `$PAIRSPF`: 1 healthy, 2 warning, 3 critical); whether the state changed.
+  package mutating func take(jamming state: Int, from source: Source) -> Bool {
     let before = self
-    setJamming(state == 3 ? .critical : state == 2 ? .warning : .ok, from: .mediatekJamming)
+    setJamming(state == 3 ? .critical : state == 2 ? .warning : .ok, from: source)
+    return self != before
+  }
+
+  /// Takes the antenna's state from a TXT's `ANTSTATUS=` (its `aStatus` number: 0
+  /// initialising, 1 not known, 2 ok, 3 short, 4 open); whether the state changed. The text
+  /// says nothing of the antenna's power: what `MON-HW` said of it stays.
+  package mutating func take(antennaText state: Int) -> Bool {
+    guard let status = AntennaStatus(rawValue: state) else { return false }
+    let before = self
+    setAntenna(status, antennaSource == nil ? .unknown : antennaPower, from: .antennaText)
     return self != before
   }
 

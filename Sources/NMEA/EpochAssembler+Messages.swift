@@ -25,7 +25,7 @@ extension EpochAssembler {
   /// field that cannot be read.
   package mutating func add(_ sentence: SentenceView) throws(NMEAError) {
     guard sentence.talker != .proprietary, !sentence.isEncapsulated else {
-      if sentence.talker == .proprietary, sentence.type == Self.mediatekJamming { try takeJammingStatus(sentence) }
+      if sentence.talker == .proprietary, let maker = JammingSentence(sentence) { try takeJammingStatus(sentence, from: maker) }
       return addUnsupported(talker: sentence.talker, type: sentence.type)
     }
     switch sentence.type {
@@ -106,21 +106,33 @@ extension EpochAssembler {
   }
 
   mutating func add(_ txt: TXT) {
+    if let state = Self.antennaState(txt.text) { antennaText = (state, (antennaText?.said ?? 0) + 1) }
     let detail = (txt.messageNumber ?? 1) >= (txt.messageCount ?? 1) ? 1 : 0
     receive(.init(talker: txt.talker, type: .txt, detail: detail), time: nil) { _ in }
   }
 
-  /// A sentence the assembler does not read still takes its place in the cycle.
-  /// MediaTek's `$PMTKSPF,n`: its jamming monitor's state, 1 healthy, 2 warning, 3 critical
-  /// (Quectel's MC60 and others send it after the epoch's NMEA once jamming detection is on).
-  static let mediatekJamming = SentenceType("MTKSPF")
-
-  mutating func takeJammingStatus(_ sentence: SentenceView) throws(NMEAError) {
-    let state = try sentence.withFields { (fields: inout Fields) throws(NMEAError) in try fields.integer(in: 1...3) }
-    guard let state else { return }
-    jammingStatus = (state, (jammingStatus?.said ?? 0) + 1)
+  /// The antenna supervisor's word in a TXT (u-blox's, and others' that copy it, at start and
+  /// at each change): `ANTSTATUS=INIT` 0, `DONTKNOW` 1, `OK` 2, `SHORT` 3, `OPEN` 4 (the order
+  /// of `MON-HW`'s `aStatus`); any other text is none.
+  package static func antennaState(_ text: String) -> Int? {
+    guard text.utf8.starts(with: "ANTSTATUS=".utf8) else { return nil }
+    let word = text.utf8.dropFirst(10).prefix(while: { $0 != UInt8(ascii: " ") })
+    return ["INIT", "DONTKNOW", "OK", "SHORT", "OPEN"].firstIndex { word.elementsEqual($0.utf8) }
   }
 
+  /// A receiver's jamming state in its maker's sentence: 1 healthy, 2 warning, 3 critical (0,
+  /// or nothing, while its detector has not judged: not taken). Quectel's carries its message
+  /// version first, which must be 1.
+  mutating func takeJammingStatus(_ sentence: SentenceView, from maker: JammingSentence) throws(NMEAError) {
+    let state = try sentence.withFields { (fields: inout Fields) throws(NMEAError) -> Int? in
+      if maker == .quectel, try fields.integer(in: 1...1) == nil { return nil }
+      return try fields.integer(in: 0...3)
+    }
+    guard let state, state > 0 else { return }
+    jammingStatus = (state, (jammingStatus?.said ?? 0) + 1, maker)
+  }
+
+  /// A sentence the assembler does not read still takes its place in the cycle.
   mutating func addUnsupported(talker: Talker, type: SentenceType) {
     receive(.init(talker: talker, type: type), time: nil) { _ in }
   }

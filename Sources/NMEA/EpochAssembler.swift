@@ -143,9 +143,12 @@ public struct EpochAssembler: Sendable {
   var satellitesBuilt: (version: Int, used: UsedSatellites)?
   var ready: [Fix] = []
   var readIndex = 0
-  /// A receiver's own jamming state, as its proprietary sentence last said it (MediaTek's
-  /// `$PMTKSPF`: 1 healthy, 2 warning, 3 critical), and how many times it was said.
-  package internal(set) var jammingStatus: (state: Int, said: Int)?
+  /// A receiver's own jamming state, as its proprietary sentence last said it (1 healthy, 2
+  /// warning, 3 critical; see ``JammingSentence``), how many times it was said, and in whose.
+  package internal(set) var jammingStatus: (state: Int, said: Int, maker: JammingSentence)?
+  /// The antenna's state as a TXT last said it (`ANTSTATUS=`: 0 initialising, 1 not known, 2
+  /// ok, 3 short, 4 open), and how many times it was said.
+  package internal(set) var antennaText: (state: Int, said: Int)?
 
   /// Whether fixes carry the satellites in view (``Fix/satellites``). Without them GSV is
   /// still decoded and checked, but no sky is kept: less work for callers that need only

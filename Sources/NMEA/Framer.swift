@@ -30,6 +30,10 @@ public struct Framer: Sendable {
   /// lists run longer still. 200 accepts all of those while bounding what one line can hold.
   public static let maximumSentenceLength = 200
 
+  /// The longest address of a proprietary sentence (`P`, a maker's letters, its type):
+  /// Quectel's run to 18 (`$PQTMGEOFENCESTATUS`).
+  static let maximumProprietaryAddress = 24
+
   /// The longest comment line whose text is kept for parsing; longer comments are skipped.
   static let maximumCommentLength = 200
 
@@ -145,7 +149,7 @@ public struct Framer: Sendable {
   }
 
   /// Describes a line ``judge`` accepted, reading its talker and type from the address
-  /// (already checked to be 2–10 letters or digits).
+  /// (already checked to be 2–10 letters or digits, or longer for a proprietary one).
   func frame(start: Int, payloadEnd: Int, end: Int, addressEnd: Int, fieldCount: Int) -> Frame {
     var talker: UInt16 = 0
     var type: UInt64 = 0
@@ -428,11 +432,14 @@ extension Framer {
     end: Int, start: Int, options: Options
   ) -> Event? {
     // The address first: a line that is not even shaped like a sentence is malformed,
-    // whatever its checksum. A valid address is 2–10 upper-case letters or digits.
+    // whatever its checksum. A valid address is 2–10 upper-case letters or digits, or up to
+    // ``maximumProprietaryAddress`` for a proprietary one (`P` first: Quectel's
+    // `$PQTMJAMMINGSTATUS` has 17).
     let star = state.starIndex
     let payloadLimit = star >= 0 ? star : end
+    let longest = start &+ 1 < payloadLimit && bytes[start &+ 1] == UInt8(ascii: "P") ? Self.maximumProprietaryAddress : 10
     var addressEnd = start &+ 1
-    while addressEnd < payloadLimit, addressEnd &- start <= 11 {
+    while addressEnd < payloadLimit, addressEnd &- start <= longest &+ 1 {
       let byte = bytes[addressEnd]
       if byte == UInt8(ascii: ",") { break }
       guard byte &- 0x41 < 26 || byte &- 0x30 < 10 else {
@@ -442,7 +449,7 @@ extension Framer {
       addressEnd &+= 1
     }
     let addressLength = addressEnd &- start &- 1
-    guard addressLength >= 2, addressLength <= 10 else {
+    guard addressLength >= 2, addressLength <= longest else {
       counters.malformed += 1
       return nil
     }

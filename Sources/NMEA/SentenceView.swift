@@ -11,6 +11,8 @@ package struct SentenceView {
   package var talker: Talker { frame.talker }
   package var type: SentenceType { frame.type }
   package var fieldCount: Int { frame.fieldCount }
+  /// The address's length, talker and type: a type keeps only its first eight letters.
+  package var addressLength: Int { frame.addressEnd - frame.start - 1 }
   /// Whether it started with `!` (an encapsulated sentence such as AIS `!AIVDM`).
   package var isEncapsulated: Bool { base[frame.start] == UInt8(ascii: "!") }
 

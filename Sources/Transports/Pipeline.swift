@@ -24,6 +24,7 @@ package struct Pipeline: Sendable {
   private var suspicion: SignalIntegrity.Source?
   /// How many of the receiver's proprietary jamming sentences were taken.
   private var jammingStatusSaid = 0
+  private var antennaTextSaid = 0
   private var suspicionChanged = false
   /// The receiver's own word as last said, and what was said with the rules' finding on top.
   private var said = SignalIntegrity()
@@ -256,12 +257,25 @@ package struct Pipeline: Sendable {
   /// it: a change is said with the integrity changes released just before `fix` (it holds for
   /// `fix` itself: a time service never feeds the epoch that showed it).
   private mutating func judge(_ fix: Fix) {
-    // A receiver's jamming state in a proprietary sentence (MediaTek's `$PMTKSPF`) is read
-    // before this fix was made: said with the changes before it.
+    // A receiver's jamming state in a maker's sentence (``JammingSentence``), or its antenna's
+    // in a TXT, is read before this fix was made: said with the changes before it.
     if let status = decoder.jammingStatus, status.said != jammingStatusSaid {
       jammingStatusSaid = status.said
-      if integrity.take(mediatekJamming: status.state) {
-        _ = said.take(mediatekJamming: status.state)
+      let source: SignalIntegrity.Source =
+        switch status.maker {
+        case .mediatek: .mediatekJamming
+        case .quectel: .quectelJamming
+        case .airoha: .airohaJamming
+        }
+      if integrity.take(jamming: status.state, from: source) {
+        _ = said.take(jamming: status.state, from: source)
+        suspicionChanged = true
+      }
+    }
+    if let text = decoder.antennaText, text.said != antennaTextSaid {
+      antennaTextSaid = text.said
+      if integrity.take(antennaText: text.state) {
+        _ = said.take(antennaText: text.state)
         suspicionChanged = true
       }
     }

@@ -32,7 +32,10 @@ import Testing
   /// Talker and type are read from addresses of every accepted length, proprietary or not,
   /// whether the address is followed by more bytes or ends the buffer.
   @Test func talkerAndTypeOfEveryAddressLength() {
-    for address in ["GP", "GPG", "GPGSV", "GNGSVXYZ", "GPABCDEFG", "GPABCDEFGH", "PU", "PUBX", "PMTK001", "PABCDEFGH", "PABCDEFGHI"] {
+    for address in [
+      "GP", "GPG", "GPGSV", "GNGSVXYZ", "GPABCDEFG", "GPABCDEFGH", "PU", "PUBX", "PMTK001", "PABCDEFGH", "PABCDEFGHI", "PQTMJAMMINGSTATUS",
+      "PQTMGEOFENCESTATUS", "PABCDEFGHIJKLMNOPQRSTUVW",
+    ] {
       let talker = String(address.prefix(address.hasPrefix("P") ? 1 : 2))
       let type = String(address.dropFirst(talker.count).prefix(8))
       for text in [nmea(address + ",1,2"), nmea(address), "$" + address] {
@@ -43,6 +46,17 @@ import Testing
         #expect(sentence?.talker.description == talker, "\(text.debugDescription)")
         #expect(sentence?.type.description == type, "\(text.debugDescription)")
       }
+    }
+  }
+
+  /// A proprietary address runs to 24 characters (Quectel's to 18), any other to 10: longer
+  /// is no sentence.
+  @Test func tooLongAnAddressIsMalformed() {
+    for address in ["GPABCDEFGHI", "PABCDEFGHIJKLMNOPQRSTUVWX"] {
+      var framer = Framer()
+      framer.append(Array(nmea(address + ",1").utf8))
+      framer.finish()
+      #expect(framer.next() == nil && framer.counters.malformed == 1, "\(address)")
     }
   }
 

@@ -2,6 +2,7 @@ import Framing
 import NMEA
 import NMEASimulation
 import SourceStatus
+import TestHelpers
 import Testing
 import Transports
 
@@ -120,6 +121,105 @@ import Transports
     // Healthy until the attack, a warning from its first second, critical from 5 s on.
     #expect((1..<8).allSatisfy { heard[$0] == .ok } && (8..<13).allSatisfy { heard[$0] == .warning }, "\(heard.sorted { $0.key < $1.key })")
     #expect((13..<20).allSatisfy { heard[$0] == .critical }, "\(heard.sorted { $0.key < $1.key })")
+  }
+
+  /// Quectel's and Airoha's sentences say the same states: the jammed MediaTek's drive with
+  /// each `$PMTKSPF` replaced by the other maker's sentence replays alike.
+  @Test(arguments: [("PQTMJAMMINGSTATUS", SignalIntegrity.Source.quectelJamming), ("PAIRSPF", .airohaJamming)])
+  func otherMakersSentencesSayTheSameStates(address: String, source expected: SignalIntegrity.Source) async {
+    let simulation = Simulation(route: Route.demoDrive.lasting(20), profile: .mtk, attack: Attack(.jamming, at: 8))
+    let lines = String(decoding: simulation.capture(), as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false)
+    let capture = lines.map { line -> String in
+      guard line.hasPrefix("$PMTKSPF,"), let state = Int(line.dropFirst(9).prefix(1)) else { return String(line) }
+      return Self.jammingSentence(address, state: state)
+    }.joined(separator: "\r\n")
+    #expect(!capture.contains("PMTKSPF") && capture.contains(address))
+    let receiver = Receiver(ReplaySource(capture: .bytes(Array(capture.utf8)), speed: .max, clock: ContinuousClock()))
+    let events = receiver.events(wanting: .fixes)
+    let running = Task { await receiver.run() }
+    let start = simulation.route.start.nanosecondsSince1970
+    var (jamming, source) = (JammingState.unknown, SignalIntegrity.Source?.none)
+    var heard: [Int: JammingState] = [:]
+    for await event in events {
+      if case .integrity(let integrity) = event { (jamming, source) = (integrity.jamming, integrity.jammingSource) }
+      if case .fix(let fix) = event, let stamp = fix.timestamp {
+        heard[Int((stamp.nanosecondsSince1970 - start) / 1_000_000_000)] = jamming
+      }
+      if case .status(.ended) = event { break }
+    }
+    running.cancel()
+    #expect(source == expected)
+    #expect((1..<8).allSatisfy { heard[$0] == .ok } && (8..<13).allSatisfy { heard[$0] == .warning }, "\(heard.sorted { $0.key < $1.key })")
+    #expect((13..<20).allSatisfy { heard[$0] == .critical }, "\(heard.sorted { $0.key < $1.key })")
+  }
+
+  /// `$PQTMJAMMINGSTATUS,1,<state>` (its message version first) or `$PAIRSPF,<state>`.
+  static func jammingSentence(_ address: String, state: Int, version: Int = 1) -> String {
+    var writer = NMEAWriter()
+    writer.begin(address)
+    if address == "PQTMJAMMINGSTATUS" { writer.integer(version) }
+    writer.integer(state)
+    writer.end()
+    return String(decoding: writer.bytes.dropLast(2), as: UTF8.self)
+  }
+
+  /// pynmeagps writes Quectel's sentence byte for byte as the test above does, for every state
+  /// and version; the decoder takes a state of 1 to 3 of version 1 only (0: not judged yet).
+  @Test(.enabled(if: PythonModules.available(["pynmeagps"]), "pynmeagps is not installed (pip install pynmeagps)"))
+  func quectelsSentenceIsReadAsPynmeagpsWritesIt() async throws {
+    let cases = (1...2).flatMap { version in (0...4).map { (version, $0) } }
+    let script = """
+      import sys
+      from pynmeagps import NMEAMessage
+      for pair in sys.argv[1:]:
+          version, state = pair.split(",")
+          print(NMEAMessage("P", "QTMJAMMINGSTATUS", 0, msgver=int(version), jammingstatus=int(state)).serialize().decode().strip())
+      """
+    let written = try await PythonModules.run(script, arguments: cases.map { "\($0.0),\($0.1)" }).split(separator: "\n").map(String.init)
+    #expect(written == cases.map { Self.jammingSentence("PQTMJAMMINGSTATUS", state: $0.1, version: $0.0) })
+    for ((version, state), line) in zip(cases, written) {
+      var decoder = FixDecoder()
+      decoder.append(Array((line + "\r\n").utf8))
+      _ = decoder.next()
+      #expect(decoder.framer.counters.sentences == 1, "\(line)")
+      let taken = version == 1 && (1...3).contains(state)
+      #expect(decoder.assembler.jammingStatus.map { [$0.state] } == (taken ? [state] : nil), "\(line)")
+      #expect(decoder.assembler.jammingStatus.map { $0.maker == .quectel } ?? true)
+    }
+  }
+
+  /// A u-blox's antenna supervisor says its state in a TXT at start and at each change: it
+  /// holds from the burst it came in, and `SHORT` is an alarm (`OPEN` is not, alone).
+  @Test func anAntennaSaidShortInATXTHoldsFromItsBurst() async {
+    let simulation = Simulation(route: Route.demoDrive.lasting(20), profile: .sirf)
+    var lines = String(decoding: simulation.capture(), as: UTF8.self).split(separator: "\r\n").map(String.init)
+    let bursts = lines.indices.filter { lines[$0].hasPrefix("$GPGGA") }
+    for (burst, word) in [(12, "SHORT"), (6, "OPEN"), (0, "OK")] {
+      var writer = NMEAWriter()
+      writer.begin("GPTXT")
+      for field in ["01", "01", "02", "ANTSTATUS=" + word] { writer.field(field) }
+      writer.end()
+      lines.insert(String(decoding: writer.bytes.dropLast(2), as: UTF8.self), at: bursts[burst])
+    }
+    let receiver = Receiver(
+      ReplaySource(capture: .bytes(Array((lines.joined(separator: "\r\n") + "\r\n").utf8)), speed: .max, clock: ContinuousClock()))
+    let events = receiver.events(wanting: .fixes)
+    let running = Task { await receiver.run() }
+    var integrity = SignalIntegrity()
+    var heard: [(AntennaStatus, Bool)] = []
+    for await event in events {
+      if case .integrity(let said) = event { integrity = said }
+      if case .fix = event { heard.append((integrity.antenna, integrity.isAlarming)) }
+      if case .status(.ended) = event { break }
+    }
+    running.cancel()
+    #expect(integrity.antennaSource == .antennaText)
+    #expect(heard.count == 20)
+    #expect(heard[..<6].allSatisfy { $0 == (.ok, false) } && heard[6..<12].allSatisfy { $0 == (.open, false) }, "\(heard)")
+    #expect(heard[12...].allSatisfy { $0 == (.short, true) }, "\(heard)")
+    // A text that is not the supervisor's word is no state.
+    #expect(EpochAssembler.antennaState("ANTSTATUS=") == nil && EpochAssembler.antennaState("ANTENNA OK") == nil)
+    #expect(EpochAssembler.antennaState("ANTSTATUS=DONTKNOW") == 1)
   }
 
   @Test func onlyAStateOfOneToThreeIsTaken() {
