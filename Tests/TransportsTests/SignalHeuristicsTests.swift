@@ -181,6 +181,26 @@ import Testing
     }
   }
 
+  /// A day of each profile's clean drive (`GPSBRIDGE_CLEAN_HOURS` hours, on demand: about a
+  /// minute an hour here): the false alarms counted against the goal of at most one a day.
+  @Test(.enabled(if: ProcessInfo.processInfo.environment["GPSBRIDGE_CLEAN_HOURS"] != nil, "set GPSBRIDGE_CLEAN_HOURS"))
+  func longCleanDrivesGiveNoAlarm() {
+    let hours = Double(ProcessInfo.processInfo.environment["GPSBRIDGE_CLEAN_HOURS"]!) ?? 24
+    var report: [String] = []
+    for profile in [ReceiverProfile.ublox, .sirf, .mtk, .marine, .rtk, .ggaOnly] {
+      let judged = Self.judged(Simulation(route: Route.demoDrive.lasting(hours * 3600), profile: profile, positionNoise: 2).capture())
+      var alarms = 0
+      var last: SignalIntegrity.Source?
+      for (_, found) in judged {
+        if found != nil, found != last { alarms += 1 }
+        last = found
+      }
+      report.append("\(profile.name): \(judged.count) fixes, \(alarms) alarms")
+    }
+    print("clean drives of \(hours) h: \(report)")
+    #expect(report.allSatisfy { $0.hasSuffix(" 0 alarms") }, "\(report)")
+  }
+
   @Test func theProjectsCapturesGiveNoAlarm() throws {
     let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("Fixtures")
