@@ -29,7 +29,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             count += 1
             n = count
         if mode == "silent":
-            time.sleep(3600)
+            # Never answers: holds the connection until the client hangs up.
+            self.rfile.read()
             return
         if mode == "slow":
             with lock, open(log, "a") as f:
@@ -61,10 +62,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header("Transfer-Encoding", "chunked")
             self.end_headers()
             try:
+                # As fast as the client takes it.
                 while True:
                     self.wfile.write(b"1\r\nx\r\n")
                     self.wfile.flush()
-                    time.sleep(0.05)
             except OSError:
                 pass
             self.close_connection = True
