@@ -38,33 +38,22 @@ struct StatusPortHostileClientTests {
     #expect(told.hasPrefix("HTTP/1.1 503 ") && told.contains("Closed to make room for another client"), "\(told)")
   }
 
-  /// 64 clients dribbling a request that never ends hold every slot for a moment, then are
-  /// answered 408 and closed; a scraper that comes along is served, and gpsd's clients never
-  /// notice.
+  /// 64 clients dribbling a request that never ends (a byte each just before every scrape)
+  /// hold every slot for a moment, then are answered 408 and closed; a scraper that comes
+  /// along is served, and gpsd's clients never notice.
   @Test func slowlorisHoldsNothing() async throws {
     let box = try Box { $0.requestTimeout = .seconds(1) }
     let epochsBefore = try await box.epochs()
     let slow = try (0..<64).map { _ in try FileDescriptor.connectTCP(host: "127.0.0.1", port: box.port) }
     defer { for socket in slow { try? socket.close() } }
     for socket in slow { try HTTPExchange.sendAll(Array("GET / HTTP/1.1\r\nHo".utf8), on: socket) }
-    let dribbling = Locked(true)
-    let dribbler = Task.detached {
-      while dribbling.withLock({ $0 }) {
+    #expect(
+      try await eventually(every: .milliseconds(500)) {
         for socket in slow { _ = try? Array("s".utf8).withUnsafeBytes { raw throws(Errno) in try socket.sendSome(raw) } }
-        try? await Task.sleep(for: .milliseconds(300))
-      }
-    }
-    defer { dribbling.withLock { $0 = false } }
-    var served = false
-    for _ in 0..<20 where !served {
-      served = try await HTTPExchange.get("/metrics", port: box.port).status == 200
-      if !served { try await Task.sleep(for: .milliseconds(500)) }
-    }
-    #expect(served)
+        return try await HTTPExchange.get("/metrics", port: box.port).status == 200
+      })
     let told = try await offThePool { HTTPExchange.readUntilClosed(slow[0], seconds: 10) }
     #expect(told.hasPrefix("HTTP/1.1 408 ") || told.hasPrefix("HTTP/1.1 503 "), "\(told)")
-    dribbling.withLock { $0 = false }
-    await dribbler.value
     // The receiver went on all along.
     #expect(await eventually(every: .milliseconds(200)) { ((try? await box.epochs()) ?? 0) > epochsBefore + 2 })
   }
@@ -84,9 +73,12 @@ struct StatusPortHostileClientTests {
       in: directory)
     defer { serve.stop() }
     #expect(await eventually(every: .milliseconds(200)) { await fetch("/status.json", port: httpPort) != nil }, "\(serve.said)")
-    // Python opens the thousand and holds them while this test looks.
+    // Python opens the thousand and holds them while this test looks: until the test opens
+    // `release`, a pipe Python then reads to its end.
+    let release = directory.appendingPathComponent("release").path
+    #expect(mkfifo(release, 0o600) == 0)
     let script = """
-      import socket, sys, time
+      import socket, sys
       sockets = []
       for _ in range(1000):
           s = socket.create_connection(("127.0.0.1", \(httpPort)), timeout=10)
@@ -95,12 +87,19 @@ struct StatusPortHostileClientTests {
       sockets[-1].sendall(b"GET /metrics HTTP/1.1\\r\\nHost: box\\r\\n\\r\\n")
       last = sockets[-1].recv(4096).decode(errors="replace").split("\\r\\n")[0]
       print("opened", len(sockets), "first read:", first, "last read:", last, flush=True)
-      time.sleep(5)
+      open("\(release)").read()
       """
     let thousand = Task { try await runProgram(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script], timeout: 60) }
     // gpsd's clients are served while the thousand are held.
     let result = try await runProgram(URL(fileURLWithPath: gpspipe!), ["-w", "-n", "6", "127.0.0.1:\(gpsdPort)"], timeout: 30)
     #expect(result.output.contains(#""class":"TPV""#), "\(result.output) \(result.error)")
+    // Released once Python holds the thousand and waits (a writer opens only then).
+    #expect(
+      await eventually {
+        let writer = open(release, O_WRONLY | O_NONBLOCK)
+        if writer >= 0 { close(writer) }
+        return writer >= 0
+      })
     let opened = try await thousand.value
     // Each newcomer took the slot of the connection idle longest: the first was told why and
     // closed, the last is served.
