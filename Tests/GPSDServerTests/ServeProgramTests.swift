@@ -81,8 +81,8 @@ struct ServeProgramTests {
     holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
     holder.arguments = [
       "-c",
-      "import socket, sys, time; open('/proc/self/comm', 'w').write(sys.argv[2]); s = socket.socket(); "
-        + "s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('127.0.0.1', int(sys.argv[1]))); s.listen(); time.sleep(60)",
+      "import signal, socket, sys; open('/proc/self/comm', 'w').write(sys.argv[2]); s = socket.socket(); "
+        + "s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('127.0.0.1', int(sys.argv[1]))); s.listen(); signal.pause()",
       "\(port)", name,
     ]
     try holder.run()
@@ -153,14 +153,17 @@ struct ServeProgramTests {
   @Test(.enabled(if: canUnshareNetwork, "needs root, unshare -n, ip (iproute2) and gpsctl"))
   func gpsctlIdentifiesTheDevice() async throws {
     let capture = Served.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea").path
+    // gpsctl once serve says it serves (it listens by then); tail goes with serve.
     let script = """
       ip link set lo up
-      '\(Gpsbridge.executable)' serve --replay '\(capture)' --speed 5 2>/dev/null &
-      for i in $(seq 50); do gpspipe -w -n 1 >/dev/null 2>&1 && break; sleep 0.1; done
+      said=$(mktemp)
+      '\(Gpsbridge.executable)' serve --replay '\(capture)' --speed 5 2>"$said" &
+      grep -q -m1 'gpsbridge: serving' <(tail -n +1 -f --pid=$! "$said")
       gpsctl
       kill %1
+      rm -f "$said"
       """
-    let result = try await runProgram("/usr/bin/unshare", ["-n", "sh", "-c", script], timeout: 20)
+    let result = try await runProgram("/usr/bin/unshare", ["-n", "bash", "-c", script], timeout: 20)
     #expect((result.output + result.error).contains("\(capture) identified as a NMEA0183"), "\(result.output)\(result.error)")
   }
 }
