@@ -34,7 +34,8 @@ struct ReadmeAutomationTests {
     let script = lines.map {
       $0.replacingOccurrences(of: "mqtt://localhost/", with: "mqtt://127.0.0.1:\(broker.port)/")
         .replacingOccurrences(of: "-h localhost", with: "-h 127.0.0.1 -p \(broker.port)")
-    }.joined(separator: "\n").replacingOccurrences(of: "&\ngpsbridge --replay", with: "&\nsleep 1; gpsbridge --replay")
+    }.joined(separator: "\n").replacingOccurrences(
+      of: "&\ngpsbridge --replay", with: "&\n\(broker.untilSubscribed(to: "homeassistant/#"))\ngpsbridge --replay")
     let shell = try ShellScript(script, in: directory)
     defer { shell.stop() }
     #expect(
@@ -110,7 +111,7 @@ struct ReadmeAutomationTests {
       .replacingOccurrences(of: "/etc/gpsbridge/regions.json", with: directory.appendingPathComponent("regions.json").path)
       .replacingOccurrences(of: "mqtt://localhost/", with: "mqtt://127.0.0.1:\(boxPort)/")
       + " --replay \(capture) --speed 10 --listen 127.0.0.1:\(FakeGPSD.freePort())"
-    let shell = try ShellScript(subscribe + " &\nsleep 2\n" + serve, in: directory)
+    let shell = try ShellScript(subscribe + " &\n\(central.untilSubscribed(to: "fleet/+/+/actions"))\n" + serve, in: directory)
     defer { shell.stop() }
     #expect(
       await eventually(timeout: .seconds(90)) {

@@ -3,23 +3,33 @@ import Plumbing
 import TestHelpers
 
 /// A real Mosquitto on a loopback port, with a configuration of its own (persistent, so a
-/// restart keeps a subscriber's session and what is queued for it; a password file when asked).
+/// restart keeps a subscriber's session and what is queued for it; a password file when asked),
+/// its log (each subscription too) in a file.
 final class Broker: @unchecked Sendable {
   static let mosquitto = installed("mosquitto")
   static let subscriber = installed("mosquitto_sub")
   static let passwords = installed("mosquitto_passwd")
   let port: Int
   let directory: URL
+  let log: URL
   private var process: Process?
 
   init(directory: URL, port: Int = FakeGPSD.freePort(), user: (name: String, password: String)? = nil) throws {
     self.port = port
     self.directory = directory
+    log = directory.appendingPathComponent("mosquitto-\(port).log")
+    // Logged on standard error (unbuffered), into a file this process opens (run as root,
+    // Mosquitto drops to its own user before it opens a log file of its own).
     var configuration = """
       listener \(port) 127.0.0.1
       persistence true
       persistence_location \(directory.path)/
-      log_dest file \(directory.path)/mosquitto.log
+      log_dest stderr
+      log_type error
+      log_type warning
+      log_type notice
+      log_type information
+      log_type subscribe
 
       """
     if let user {
@@ -40,12 +50,22 @@ final class Broker: @unchecked Sendable {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Self.mosquitto!)
     process.arguments = ["-c", directory.appendingPathComponent("mosquitto.conf").path]
+    if !FileManager.default.fileExists(atPath: log.path) { _ = FileManager.default.createFile(atPath: log.path, contents: nil) }
+    let output = try FileHandle(forWritingTo: log)
+    try output.seekToEnd()
     process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
+    process.standardError = output
     try process.runWithSignalsUnblocked()
     self.process = process
     // Listening before anyone connects.
     waitUntilListening(port: port)
+  }
+
+  /// A shell command that returns once the broker has taken a subscription to `topic`: it
+  /// logs each one as it takes it, before it handles any other client's message, so what is
+  /// published next reaches that subscriber.
+  func untilSubscribed(to topic: String) -> String {
+    "grep -q -m1 -F ' \(topic)' <(tail -n +1 -f '\(log.path)')"
   }
 
   /// Stops the broker as a service manager would (SIGTERM: it saves its sessions), SIGKILL
