@@ -38,19 +38,26 @@ import Transports
     }
     let received = Task { try await offThePool { Self.read(from: pty.master, count: Self.sent.count) } }
 
-    // Sent in 1 KiB pieces as fast as they are taken: a full queue says so and is tried again.
+    // Sent in 1 KiB pieces as fast as they are taken: a full queue says so, and the piece is
+    // sent again until the queue takes it.
     var offset = 0
     while offset < Self.sent.count {
       let piece = Self.sent[offset..<min(offset + 1024, Self.sent.count)]
-      do {
-        try receiver.send(piece)
-        offset += piece.count
-      } catch .full {
-        try await Task.sleep(for: .milliseconds(2))
-      } catch .notConnected {
-        Issue.record("the session closed while sending")
+      var refused: Receiver.SendError? = .full
+      _ = await eventually {
+        do throws(Receiver.SendError) {
+          try receiver.send(piece)
+          refused = nil
+        } catch {
+          refused = error
+        }
+        return refused != .full
+      }
+      guard refused == nil else {
+        Issue.record("the piece at \(offset) was refused: \(String(describing: refused))")
         return
       }
+      offset += piece.count
     }
     let arrived = try await received.value
     #expect(arrived.count == Self.sent.count)
