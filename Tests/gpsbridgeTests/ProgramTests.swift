@@ -149,14 +149,13 @@ import Testing
     let capture = try Data(contentsOf: Program.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea"))
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("recorded-\(getpid()).nmea").path
     defer { unlink(output) }
-    // The receiver speaks once the recorder holds the port (it flushes what came before). On
-    // a thread of its own: this test and others block the runner's few threads meanwhile.
+    // The receiver speaks once the recorder holds the port and has set its speed (nothing is
+    // flushed after that: the port keeps what arrives). On a thread of its own: this test and
+    // others block the runner's few threads meanwhile.
     let wrote = Locked(false)
     let writer = Thread {
       guard pty.waitUntilHeldBlocking() else { return }
-      // Then it sets 9600 baud and flushes the input, a moment later.
       _ = eventuallyBlocking { pty.inputSpeed == speed_t(B9600) }
-      usleep(50_000)
       pty.write(capture)
       wrote.set(true)
     }
