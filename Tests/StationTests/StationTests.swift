@@ -91,28 +91,34 @@ struct StationTests {
     let link = directory.appendingPathComponent("gps0").path
     #expect(symlink("/dev/null", link) == 0)
     let pattern = try #require(try DevicePattern(directory.path + "/gps*"))
-    let served = Locked(0)
+    let served = Locked<[String]>([])
     let station = Station(Station.Configuration(patterns: [Station.Pattern(pattern)]))
     let running = Task {
       try await station.run { member in
-        served.withLock { $0 += 1 }
+        served.withLock { $0.append(member.name) }
         await member.receiver.run()
       }
     }
     defer { running.cancel() }
-    #expect(await eventually(timeout: .seconds(20)) { served.withLock { $0 } == 1 })
+    #expect(await eventually(timeout: .seconds(20)) { served.withLock { $0 } == [link] })
     #expect(await eventually(timeout: .seconds(20)) { station.hasStoppedReceiver })
     // Its slot given back (it ended) before anything changes in the directory.
     #expect(await eventually(timeout: .seconds(20)) { station.servedNames.isEmpty })
-    // Unrelated changes in the directory: nothing new for gps0.
+    // Unrelated changes in the directory, then another path that matches (gps1, no serial
+    // device either): gps1 is found, gps0 not again. The changes are looked at in order, and
+    // once gps1 has ended every receiver found before it has been served.
     for name in ["gps-other.txt", "notes"] {
       _ = FileManager.default.createFile(atPath: directory.appendingPathComponent(name).path, contents: Data())
-      try await Task.sleep(for: .milliseconds(300))
     }
-    #expect(served.withLock { $0 } == 1)
+    let other = directory.appendingPathComponent("gps1").path
+    #expect(symlink("/dev/zero", other) == 0)
+    #expect(
+      await eventually(timeout: .seconds(20)) { served.withLock { $0 }.contains(other) && station.servedNames.isEmpty },
+      "\(served.withLock { $0 })")
+    #expect(served.withLock { $0 } == [link, other])
     // Plugged in again (the link made anew, to another node): found again.
     unlink(link)
     #expect(symlink("/dev/zero", link) == 0)
-    #expect(await eventually(timeout: .seconds(20)) { served.withLock { $0 } == 2 })
+    #expect(await eventually(timeout: .seconds(20)) { served.withLock { $0 } == [link, other, link] }, "\(served.withLock { $0 })")
   }
 }
