@@ -20,6 +20,24 @@ struct SourceChoiceTests {
     return DeviceDiscovery(sysfsRoot: root.appendingPathComponent("sys").path, devRoot: root.appendingPathComponent("dev").path)
   }
 
+  /// This process's inotify descriptor that watches `directory`, once there is one (as
+  /// /proc/self/fdinfo lists its watches); `nil` if none comes.
+  static func inotifyWatching(_ directory: String) async -> CInt? {
+    var status = stat()
+    guard stat(directory, &status) == 0 else { return nil }
+    let inode = " ino:" + String(status.st_ino, radix: 16) + " "
+    var found: CInt?
+    _ = await eventually {
+      let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fdinfo")) ?? []
+      found = descriptors.compactMap { CInt($0) }.first { descriptor in
+        let info = (try? String(contentsOfFile: "/proc/self/fdinfo/\(descriptor)", encoding: .utf8)) ?? ""
+        return info.split(separator: "\n").contains { $0.hasPrefix("inotify ") && $0.contains(inode) }
+      }
+      return found != nil
+    }
+    return found
+  }
+
   @Test func aNamedSourceIsTakenAsItIs() async throws {
     let discovery = try Self.emptyMachine()
     let device = await SourceChoice.device(path: "/dev/ttyUSB3", baud: .fixed(9600)).resolved(gpsd: nil, discovery: discovery)
@@ -46,12 +64,18 @@ struct SourceChoiceTests {
     let machine = try ScratchMachine("wait")
     let discovery = DeviceDiscovery(sysfsRoot: machine.sysfsRoot, devRoot: machine.devRoot)
     let waiting = Task { await SourceChoice.waitForReceiver(discovery: discovery) }
+    let watching = try #require(await Self.inotifyWatching(machine.devRoot))
     let bridge = try PseudoTerminal()
     defer { bridge.unplug() }
     try machine.plugIn(bridge, as: "ttyUSB0", vendor: "10c4", product: "ea60", productName: "CP2102 USB to UART Bridge Controller")
+    // The bridge's arrival read by the wait (queued as the link was made) before the receiver comes.
+    #expect(
+      await eventually {
+        var unread: CInt = 0
+        return ioctl(watching, UInt(FIONREAD), &unread) == 0 && unread == 0
+      })
     let receiver = try PseudoTerminal()
     defer { receiver.unplug() }
-    try await Task.sleep(for: .milliseconds(100))
     let node = try machine.plugIn(receiver, as: "ttyACM3")
     let chosen = await waiting.value
     #expect(chosen == ChosenSource(source: .serial(path: node, baudRate: .automatic), name: node, reason: .foundReceiver))
@@ -62,7 +86,8 @@ struct SourceChoiceTests {
     let waiting = Task {
       await SourceChoice.waitForReceiver(discovery: DeviceDiscovery(sysfsRoot: machine.sysfsRoot, devRoot: machine.devRoot))
     }
-    try await Task.sleep(for: .milliseconds(50))
+    // Cancelled once it waits (it watches the device directory from its start).
+    #expect(await Self.inotifyWatching(machine.devRoot) != nil)
     waiting.cancel()
     #expect(await waiting.value == nil)
   }
