@@ -47,13 +47,23 @@ for hierarchy in $hierarchies; do
   echo $$ >"$home/cgroup.procs" || fail "cannot move into the cgroup $home"
   origins="$origins ${hierarchy%/}${origin%/}"
 done
+# Killed, each process is waited for until it has exited (a pidfd turns readable then); a
+# process forked meanwhile is found at the next turn.
+gone() {
+  python3 -c 'import os, select, sys
+for pid in sys.argv[1:]:
+    try:
+        select.select([os.pidfd_open(int(pid))], [], [], 5)
+    except ProcessLookupError:
+        pass' "$@"
+}
 cleanup() {
   for parent in $origins; do echo $$ >"$parent/cgroup.procs" 2>/dev/null || true; done
   for _ in 1 2 3 4 5 6 7 8 9 10; do
     left=$(for parent in $origins; do find "$parent/$cgroup" -name cgroup.procs -exec cat {} + 2>/dev/null; done | sort -u)
     [ -z "$left" ] && break
     kill -9 $left 2>/dev/null || true
-    sleep 0.2
+    gone $left || true
   done
   for parent in $origins; do find "$parent/$cgroup" -depth -type d -exec rmdir {} + 2>/dev/null || true; done
 }
@@ -78,11 +88,20 @@ mount -t overlay overlay -o "lowerdir=/usr/local,upperdir=$scratch/upper-local,w
 mkdir -p /etc/systemd/user
 export XDG_RUNTIME_DIR=/run/manager HOME="$scratch/home"
 mkdir -p "$HOME"
-/lib/systemd/systemd --user >"$scratch/systemd.log" 2>&1 &
-for _ in $(seq 300); do
-  case $(timeout 5 systemctl --user is-system-running 2>/dev/null) in running | degraded) break ;; esac
-  sleep 0.1
-done
+# Started as user@.service starts it: it says READY=1 on $NOTIFY_SOCKET once it is up, which
+# Python (bound before systemd starts) waits for.
+timeout 30 python3 -c 'import os, socket, sys
+path, log = sys.argv[1], sys.argv[2]
+notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+notify.bind(path)
+if os.fork() == 0:
+    output = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    os.dup2(output, 1)
+    os.dup2(output, 2)
+    os.environ["NOTIFY_SOCKET"] = path
+    os.execv("/lib/systemd/systemd", ["systemd", "--user"])
+while b"READY=1" not in notify.recv(4096).split(b"\n"):
+    pass' /run/manager-ready "$scratch/systemd.log" || true
 [ -S /run/manager/systemd/notify ] || fail "systemd did not start: $(cat "$scratch/systemd.log")"
 chmod 777 /run/manager/systemd/notify
 
@@ -111,10 +130,13 @@ say "Two simulated receivers, their ports given to dialout as udev does"
 # Under /run: the unit's PrivateTmp= hides /tmp and /var/tmp from the service.
 dev=/run/receivers
 mkdir -p "$dev"
-"$gpsbridge" simulate --pty "$dev/first" --live >/dev/null 2>&1 &
-"$gpsbridge" simulate --pty "$dev/second" --live --profile sirf >/dev/null 2>&1 &
+# Each says where it is once its link is made, on a pipe (read on by cat from then on: a
+# background job's standard input would be /dev/null, hence descriptor 3).
+mkfifo "$scratch/said-first" "$scratch/said-second"
+"$gpsbridge" simulate --pty "$dev/first" --live >/dev/null 2>"$scratch/said-first" &
+"$gpsbridge" simulate --pty "$dev/second" --live --profile sirf >/dev/null 2>"$scratch/said-second" &
 for link in first second; do
-  for _ in $(seq 600); do [ -e "$dev/$link" ] && break; sleep 0.1; done
+  { grep -q -m1 -F "is at $dev/$link " <&3 && { cat <&3 >/dev/null & }; } 3<"$scratch/said-$link" || true
   [ -e "$dev/$link" ] || fail "the simulated receiver $link did not start"
   chgrp dialout "$(readlink -f "$dev/$link")" && chmod 660 "$(readlink -f "$dev/$link")"
 done
