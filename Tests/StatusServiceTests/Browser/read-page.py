@@ -8,7 +8,7 @@ shown), waits for two more events, reads the position again, saves a screenshot,
 one JSON object with what it read.
 A minimal WebSocket client (RFC 6455), since the standard library has none.
 """
-import base64, json, os, socket, struct, sys, time, urllib.request
+import base64, json, os, socket, struct, sys, urllib.request
 
 port, url, screenshot = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 
@@ -25,6 +25,8 @@ while b"\r\n\r\n" not in handshake:
     handshake += connection.recv(1)
 if b" 101 " not in handshake.split(b"\r\n")[0]:
     sys.exit("no WebSocket: %r" % handshake)
+# An answer may wait for the page as long as a wait's bound (30 s), and a little more.
+connection.settimeout(60)
 
 def exactly(count):
     data = b""
@@ -61,6 +63,7 @@ def receive():
             return json.loads(message)
 
 counter = [0]
+events = []
 def call(method, **params):
     counter[0] += 1
     send({"id": counter[0], "method": method, "params": params})
@@ -70,19 +73,35 @@ def call(method, **params):
             if "error" in answer:
                 sys.exit("%s: %s" % (method, answer["error"]))
             return answer.get("result", {})
+        if "method" in answer:
+            events.append(answer["method"])
+
+def wait_for(event):
+    while event not in events:
+        message = receive()
+        if "method" in message:
+            events.append(message["method"])
 
 def evaluate(expression):
     return call("Runtime.evaluate", expression=expression, returnByValue=True)["result"].get("value")
 
-def events():
+def drawn():
     return int(evaluate("document.body ? Number(document.body.dataset.events || 0) : 0") or 0)
 
+def until(condition, seconds):
+    """Whether `condition` (JavaScript) holds, now or once a change to the page makes it
+    hold, within `seconds` (a bound: the page tells when it changes)."""
+    return call("Runtime.evaluate", awaitPromise=True, returnByValue=True, expression="""new Promise(resolve => {
+      const holds = () => { try { return Boolean(%s) } catch (error) { return false } };
+      if (holds()) return resolve(true);
+      const observer = new MutationObserver(() => { if (holds()) { observer.disconnect(); resolve(true) } });
+      observer.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+      setTimeout(() => { observer.disconnect(); resolve(holds()) }, %d);
+    })""" % (condition, seconds * 1000))["result"].get("value")
+
 def wait_for_events(count, seconds=30):
-    deadline = time.time() + seconds
-    while events() < count:
-        if time.time() > deadline:
-            sys.exit("the page drew %d live events in %d s, not %d" % (events(), seconds, count))
-        time.sleep(0.2)
+    if not until("document.body && Number(document.body.dataset.events || 0) >= %d" % count, seconds):
+        sys.exit("the page drew %d live events in %d s, not %d" % (drawn(), seconds, count))
 
 read_satellites = """[...document.querySelectorAll('g.sat')].map(g => ({prn: Number(g.dataset.prn),
   constellation: g.dataset.constellation, used: g.dataset.used === 'true'}))"""
@@ -91,18 +110,17 @@ read_position = "(() => { const p = document.querySelector('.position'); return 
 call("Page.enable")
 call("Emulation.setDeviceMetricsOverride", width=1100, height=900, deviceScaleFactor=1, mobile=False)
 call("Page.navigate", url=url)
+wait_for("Page.loadEventFired")
 wait_for_events(2)
-first = {"satellites": evaluate(read_satellites), "position": evaluate(read_position), "events": events(),
+first = {"satellites": evaluate(read_satellites), "position": evaluate(read_position), "events": drawn(),
          "header": evaluate("document.querySelector('header').textContent"),
          "time": evaluate("(() => { const t = document.querySelector('.receiver-time'); return t ? t.textContent : null })()"),
          "alarm": evaluate("(() => { const a = document.getElementById('alarm'); return a && !a.hidden ? a.textContent : null })()")}
 # The position read again once it has changed by the live events (a drive may stand still at
 # first), or after 20 s, when it is read as it is.
 wait_for_events(first["events"] + 2)
-deadline = time.time() + 20
-while evaluate(read_position) == first["position"] and time.time() < deadline:
-    time.sleep(0.2)
-second = {"position": evaluate(read_position), "events": events(),
+until("%s !== %s" % (read_position, json.dumps(first["position"])), 20)
+second = {"position": evaluate(read_position), "events": drawn(),
           "live": evaluate("document.getElementById('live').textContent")}
 image = call("Page.captureScreenshot", format="png")["data"]
 with open(screenshot, "wb") as file:
