@@ -48,7 +48,13 @@ final class Caster: @unchecked Sendable {
       var second = 0
       var socket: FileDescriptor?
       while feeding.withLock({ $0 }) {
-        if socket == nil { socket = try? FileDescriptor.connectTCP(host: "127.0.0.1", port: inputPort) }
+        // Connected once str2str's input accepts (at its start, and again after a restart).
+        if socket == nil {
+          _ = eventuallyBlocking(every: .milliseconds(100)) {
+            socket = try? FileDescriptor.connectTCP(host: "127.0.0.1", port: inputPort)
+            return socket != nil || !feeding.withLock { $0 }
+          }
+        }
         if let connected = socket {
           let bytes = station.frames(secondOfWeek: second).flatMap(\.bytes)
           let sent = bytes.withUnsafeBytes { raw in (try? Result { () throws(Errno) in try connected.sendSome(raw) }.get()) ?? -1 }
@@ -58,18 +64,17 @@ final class Caster: @unchecked Sendable {
           }
         }
         second += 1
-        guard let connected = socket else {
-          Thread.sleep(forTimeInterval: 0.1)
-          continue
-        }
+        guard let connected = socket else { continue }
         // A second's wait, taking what comes back meanwhile.
         let end = Date().addingTimeInterval(1)
         while Date() < end {
           var descriptor = pollfd(fd: connected.rawValue, events: Int16(POLLIN), revents: 0)
           guard poll(&descriptor, 1, Int32(max(1, end.timeIntervalSinceNow * 1000))) > 0 else { continue }
           var buffer = [UInt8](repeating: 0, count: 4096)
+          // Closed by the caster (stopped): connected again once it is back.
           guard let count = try? connected.read(into: &buffer), count > 0 else {
-            Thread.sleep(forTimeInterval: 0.1)
+            try? connected.close()
+            socket = nil
             break
           }
           received.withLock { $0 += buffer[0..<count] }
