@@ -9,7 +9,8 @@ MODE is one of:
   v2        the same as NTRIP 2: HTTP/1.1 200 OK, chunked.
   garbage   answers garbage and closes.
   close     closes at once, without a word.
-  stall     streams for a second, then sends nothing more, holding the connection.
+  stall     streams for a second, then sends nothing more, holding the connection until the
+            client closes it.
   offline   answers the first two requests for the mountpoint with its sourcetable (the base
             is offline), then streams.
   dribble   streams, but answers the sourcetable (GET /) a byte every 4 s, for ever.
@@ -70,15 +71,21 @@ def serve(connection):
     sent = 0
     while True:
         if mode == "stall" and sent >= 5:
-            time.sleep(0.2)
-        else:
-            body = seconds[sent % len(seconds)]
+            # Nothing more: the connection held until the client closes it.
+            connection.setblocking(True)
             try:
-                connection.sendall(b"%x\r\n%s\r\n" % (len(body), body) if mode == "v2" else body)
-            except (BlockingIOError, BrokenPipeError, ConnectionResetError):
-                return
-            sent += 1
-            time.sleep(0.2)
+                while connection.recv(4096):
+                    pass
+            except OSError:
+                pass
+            return
+        body = seconds[sent % len(seconds)]
+        try:
+            connection.sendall(b"%x\r\n%s\r\n" % (len(body), body) if mode == "v2" else body)
+        except (BlockingIOError, BrokenPipeError, ConnectionResetError):
+            return
+        sent += 1
+        time.sleep(0.2)
         try:
             chunk = connection.recv(4096)
             if chunk == b"":
