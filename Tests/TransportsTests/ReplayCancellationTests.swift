@@ -20,7 +20,9 @@ import Transports
     receiver.listen(wanting: []) { event in
       if case .status(.stopped(let error)) = event { said.withLock { $0.append("\(error)") } }
     }
-    let running = Task { await receiver.run() }
+    // On an executor of its own (the session's task inherits it): in a clean clone's full run
+    // under load, the shared pool once never got to open the pipe within 30 s.
+    let running = Task(executorPreference: DedicatedExecutor.own()) { await receiver.run() }
     // Stopped once the replay holds the pipe open (its read then waits for the writer).
     #expect(await eventually { Self.openDescriptors(naming: fifo) == 2 })
     running.cancel()
