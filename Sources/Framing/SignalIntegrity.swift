@@ -107,12 +107,13 @@ public struct SignalIntegrity: Hashable, Sendable {
   }
 
   /// Takes the antenna's state from a TXT's `ANTSTATUS=` (its `aStatus` number: 0
-  /// initialising, 1 not known, 2 ok, 3 short, 4 open); whether the state changed. The text
-  /// says nothing of the antenna's power: what `MON-HW` said of it stays.
+  /// initialising, 1 not known, 2 ok, 3 short, 4 open); whether the state changed. Taken only
+  /// while no UBX message has said the antenna's state (a u-blox sending both says the same
+  /// in `MON-HW`, with its power): the source does not flip between them.
   package mutating func take(antennaText state: Int) -> Bool {
-    guard let status = AntennaStatus(rawValue: state) else { return false }
+    guard let status = AntennaStatus(rawValue: state), antennaSource == nil || antennaSource == .antennaText else { return false }
     let before = self
-    setAntenna(status, antennaSource == nil ? .unknown : antennaPower, from: .antennaText)
+    setAntenna(status, .unknown, from: .antennaText)
     return self != before
   }
 

@@ -25,7 +25,7 @@ extension EpochAssembler {
   /// field that cannot be read.
   package mutating func add(_ sentence: SentenceView) throws(NMEAError) {
     guard sentence.talker != .proprietary, !sentence.isEncapsulated else {
-      if sentence.talker == .proprietary, let maker = JammingSentence(sentence) { try takeJammingStatus(sentence, from: maker) }
+      if sentence.talker == .proprietary, let maker = JammingSentence(sentence) { takeJammingStatus(sentence, from: maker) }
       return addUnsupported(talker: sentence.talker, type: sentence.type)
     }
     switch sentence.type {
@@ -122,13 +122,14 @@ extension EpochAssembler {
 
   /// A receiver's jamming state in its maker's sentence: 1 healthy, 2 warning, 3 critical (0,
   /// or nothing, while its detector has not judged: not taken). Quectel's carries its message
-  /// version first, which must be 1.
-  mutating func takeJammingStatus(_ sentence: SentenceView, from maker: JammingSentence) throws(NMEAError) {
-    let state = try sentence.withFields { (fields: inout Fields) throws(NMEAError) -> Int? in
-      if maker == .quectel, try fields.integer(in: 1...1) == nil { return nil }
-      return try fields.integer(in: 0...3)
+  /// version first, which must be 1. Another version, or a state out of range, is no state
+  /// (and no error: the sentence still takes its place in the cycle).
+  mutating func takeJammingStatus(_ sentence: SentenceView, from maker: JammingSentence) {
+    let state = try? sentence.withFields { (fields: inout Fields) throws(NMEAError) -> Int? in
+      if maker == .quectel, try fields.integer() != 1 { return nil }
+      return try fields.integer()
     }
-    guard let state, state > 0 else { return }
+    guard let state, (1...3).contains(state) else { return }
     jammingStatus = (state, (jammingStatus?.said ?? 0) + 1, maker)
   }
 

@@ -16,7 +16,7 @@ package enum JammingSentence: Hashable, Sendable {
     switch sentence.type {
     case Self.mediatekType: self = .mediatek
     case Self.airohaType: self = .airoha
-    // Types keep their first eight letters: the whole address is checked.
+    // Types keep their first eight letters: the rest is told by the address's length.
     case Self.quectelType where sentence.addressLength == 17: self = .quectel
     default: return nil
     }

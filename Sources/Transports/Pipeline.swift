@@ -309,10 +309,16 @@ package struct Pipeline: Sendable {
 
   /// Publishes the bytes read up to `fix`, its sentences, and `fix`.
   package mutating func release(_ fix: consuming Fix, for receiver: some ReceiverEventSink) {
-    releaseHeld(through: appended - decoder.framer.bufferedByteCount - splitter.pendingByteCount, for: receiver)
+    releaseHeld(for: receiver)
     releaseIntegrity(for: receiver)
     receiver.publish(.fix(fix))
     publishRejects(for: receiver)
+  }
+
+  /// Publishes the bytes and frames held up to what the decoders have taken: with a fix made
+  /// of them (``release(_:for:)``), or, for a capture without NMEA, before each of its fixes.
+  package mutating func releaseHeld(for receiver: some ReceiverEventSink) {
+    releaseHeld(through: appended - decoder.framer.bufferedByteCount - splitter.pendingByteCount, for: receiver)
   }
 
   /// Publishes what is left at the end of a capture.

@@ -257,6 +257,9 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
     if holdsNMEA {
       pipeline.release(fix, for: sink)
     } else {
+      // A u-blox sending UBX only, or gpsd's reports: what was held goes out as it is played
+      // (a paced replay holds every byte).
+      pipeline.releaseHeld(for: sink)
       pipeline.releaseIntegrity(for: sink)
       sink.publish(.fix(fix))
     }

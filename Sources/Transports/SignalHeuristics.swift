@@ -22,10 +22,11 @@ import Trigonometry
 ///   moving, or a gap, starts a new track. Receivers that send no speed (GGA only) are not
 ///   judged.
 /// - **Time rate** (``SignalIntegrity/Source/timeRate``, live only): the receiver's time runs
-///   more than 5 ms a second faster or slower than this machine's raw clock (``TimeRateRule``).
+///   away from this machine's raw clock: ahead by about 7.5 ms a second or faster, said in
+///   3 s; behind, said once it has gone on for 8 s (``TimeRateRule``).
 /// - **Signals lost** (``SignalIntegrity/Source/signalsLost``): four or more satellites heard,
-///   then none from one epoch to the next, and the fix kept, not as dead reckoning
-///   (``SignalsLostRule``).
+///   then none from one epoch to the next, and the fix kept two epochs so, not as dead
+///   reckoning (``SignalsLostRule``).
 ///
 /// A finding lasts until the rule that made it holds no longer (a clean window, a sky that
 /// spreads). A receiver that says what its own detector sees (`NAV-STATUS`, `SEC-SIG`) is
@@ -94,10 +95,19 @@ package struct SignalHeuristics: Sendable {
   /// Takes the next fix; the evidence it and those before it give now (`nil`: none).
   package mutating func take(_ fix: Fix) -> SignalIntegrity.Source? {
     // Each rule takes every fix (each keeps its own track), in the order they are preferred.
-    let signals = alikeSignals(fix)
+    var heard = 0
+    var least = Int.max
+    var most = Int.min
+    for satellite in fix.satellites {
+      guard let snr = satellite.snr, snr > 0 else { continue }
+      heard += 1
+      least = min(least, snr)
+      most = max(most, snr)
+    }
+    let signals = alikeSignals(fix, heard: heard, spread: heard > 0 ? most - least : 0)
     let motion = motionDisagrees(fix)
     let rate = timeRate.take(fix)
-    let lost = signalsLost.take(fix)
+    let lost = signalsLost.take(fix, heard: heard)
     func holds(_ source: SignalIntegrity.Source) -> Bool {
       switch source {
       case .alikeSignals: signals
@@ -113,20 +123,13 @@ package struct SignalHeuristics: Sendable {
     return found
   }
 
-  private mutating func alikeSignals(_ fix: Fix) -> Bool {
+  /// `heard`: the fix's satellites with a signal strength; `spread`: between the strongest and
+  /// the weakest of them.
+  private mutating func alikeSignals(_ fix: Fix, heard: Int, spread: Int) -> Bool {
     // A fix for the same time again (an update) is no new epoch.
     guard fix.time != alikeTime else { return alike >= Self.alikeEpochs }
     alikeTime = fix.time
-    var count = 0
-    var least = Int.max
-    var most = Int.min
-    for satellite in fix.satellites {
-      guard let snr = satellite.snr, snr > 0 else { continue }
-      count += 1
-      least = min(least, snr)
-      most = max(most, snr)
-    }
-    alike = count >= Self.alikeSatellites && most - least <= Self.alikeSpread ? alike + 1 : 0
+    alike = heard >= Self.alikeSatellites && spread <= Self.alikeSpread ? alike + 1 : 0
     return alike >= Self.alikeEpochs
   }
 

@@ -5,26 +5,30 @@ import NMEA
 /// fix of its own (not dead reckoning, which says so). A jammed receiver loses its fix with
 /// its signals; one that keeps it is being fed its position some other way.
 ///
-/// Judged where the sky is kept (``Fix/satellites``): the last complete GSV groups, so a
-/// receiver that sends GSV every few seconds is judged when it does. It lasts while the fix
+/// Judged where the sky is kept (``Fix/satellites``: the GSV groups as last sent, so a receiver
+/// that sends GSV every few seconds is judged when it does), over two epochs in a row. It lasts while the fix
 /// is kept without a signal, and ends when a signal comes back or the fix goes.
 struct SignalsLostRule: Sendable {
   /// Satellites heard (with a signal strength) before they went.
   static let heardBefore = 4
+  /// Epochs in a row the fix must be kept with none heard: one burst whose GSV was cut short
+  /// on the line is no evidence.
+  static let epochsInARow = 2
 
   private var heard = 0
-  private var found = false
+  /// Epochs in a row kept with none heard since four or more were.
+  private var silent = 0
 
-  /// Takes the next fix; whether its position is kept with no signal heard.
-  mutating func take(_ fix: Fix) -> Bool {
-    let now = fix.satellites.reduce(into: 0) { count, satellite in if let snr = satellite.snr, snr > 0 { count += 1 } }
+  /// Takes the next fix, with how many of its satellites have a signal strength; whether its
+  /// position is kept with no signal heard.
+  mutating func take(_ fix: Fix, heard now: Int) -> Bool {
     defer { heard = now }
     let kept = fix.hasPosition && fix.mode != .none && fix.quality != .deadReckoning && fix.quality != .invalid
     guard kept, now == 0 else {
-      found = false
+      silent = 0
       return false
     }
-    if heard >= Self.heardBefore { found = true }
-    return found
+    if silent > 0 || heard >= Self.heardBefore { silent += 1 }
+    return silent >= Self.epochsInARow
   }
 }

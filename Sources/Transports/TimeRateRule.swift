@@ -10,16 +10,19 @@ import NMEA
 /// offset; the *track* is the highest offset of the epochs before those judged (up to
 /// ``history`` back, at least ``leastHistory`` of them).
 /// - **Ahead**: the last two epochs more than ``apart`` above the track (which ends
-///   ``aheadGap`` before them), the later further.
+///   ``aheadGap`` before them), the later further: a slew of about 7.5 ms a second or faster.
 ///   No late arrival can do that: at 10 ms a second (`simulate --spoof`) it is said 3 s after
 ///   the slew starts.
 /// - **Behind**: a late arrival looks the same, so it takes longer: over the last
 ///   ``behindSpan``, the earliest arrival of each second more than ``apart`` below the track,
 ///   and each second's lower than the one before (a busy machine's delays come and go; a
-///   slew only goes one way). At 10 ms a second, about 9 s.
+///   slew only goes one way). At 10 ms a second, about 10 s.
 ///
-/// Live fixes only: a capture's have no arrival. A finding lasts while the time runs away;
-/// once it holds still, the track catches up and the finding ends. The time service's own
+/// Once found, the finding lasts while the last second's least delayed epoch stays more than
+/// half of ``apart`` from the track on its side (so a jittery line does not say and unsay it), and ends once the time holds
+/// still and the track catches up. Live fixes only: a capture's have no arrival; one played
+/// into a port faster than it was made runs away too, and is said so, unless each epoch steps
+/// by ``step`` or more (a 1 Hz capture played over 1.1 times as fast: gpsfake's way). The time service's own
 /// rules (``TimeSampler`` in TimeService) judge where the time is then: a step, or a drift of
 /// 100 ms, is not fed until it is back or agreed with.
 struct TimeRateRule: Sendable {
@@ -29,6 +32,8 @@ struct TimeRateRule: Sendable {
   static let leastHistory = 16
   /// How far an epoch may be from the last for the track to go on, nanoseconds.
   static let step: Int64 = 100_000_000
+  /// The least time between two epochs judged, nanoseconds.
+  static let shortestStep: Int64 = 20_000_000
   /// How far from the track an epoch must be, nanoseconds.
   static let apart: Int64 = 15_000_000
   /// How long before the two epochs judged for a time running ahead the track ends,
@@ -47,10 +52,7 @@ struct TimeRateRule: Sendable {
   /// Takes the next fix; whether the receiver's time is running away now.
   mutating func take(_ fix: Fix) -> Bool {
     guard fix.hasPosition, let time = fix.timestamp?.nanosecondsSince1970, let arrival = fix.arrivalUptime else {
-      readings.removeAll(keepingCapacity: true)
-      lastTime = nil
-      aside = nil
-      found = false
+      forget()
       return false
     }
     // An update of the same epoch is no new reading.
@@ -59,26 +61,41 @@ struct TimeRateRule: Sendable {
     let (seconds, attoseconds) = arrival.components
     let uptime = seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
     let offset = time &- uptime
-    // A gap starts a new track. An epoch a tenth of a second or more from the last is set
-    // aside: a slew moves the time gradually (10 ms a second is a hundredth of a second an
-    // epoch at 1 Hz). One that the next agrees with is a step (the time service's step rule
-    // says those): the track starts afresh from the two. A late arrival is one alone, and a
-    // capture played into a port faster than it was made (gpsfake) steps at every epoch, so
-    // it never makes a track.
-    if let last = readings.last, uptime - last.uptime > 2_500_000_000 || uptime <= last.uptime {
-      readings.removeAll(keepingCapacity: true)
-      aside = nil
-    }
-    if let last = readings.last, abs(offset - last.offset) >= Self.step {
-      defer { aside = (uptime, offset) }
-      guard let earlier = aside, abs(offset - earlier.offset) < Self.step else { return found }
-      readings = [earlier]
+    if let last = readings.last {
+      // A gap starts a new track; epochs closer than ``shortestStep`` (read together, or a
+      // stream of made-up times) add nothing, so the track stays a few hundred epochs at most.
+      guard uptime - last.uptime <= 2_500_000_000 else {
+        forget()
+        return take(fix)
+      }
+      guard uptime - last.uptime >= Self.shortestStep else { return found }
+      // An epoch a tenth of a second or more from the last is set aside: a slew moves the
+      // time gradually (10 ms a second is a hundredth of a second an epoch at 1 Hz). One that
+      // the next agrees with is a step (the time service's step rule says those): the track
+      // starts afresh from the two. A late arrival is one alone, and a 1 Hz capture played
+      // into a port faster than about 1.1 times steps more than that at every epoch.
+      if abs(offset - last.offset) >= Self.step {
+        defer { aside = (uptime, offset) }
+        guard let earlier = aside, abs(offset - earlier.offset) < Self.step else { return found }
+        readings.removeAll(keepingCapacity: true)
+        readings.append(earlier)
+        found = false
+      }
     }
     aside = nil
     readings.append((uptime, offset))
     if let start = readings.firstIndex(where: { uptime - $0.uptime < Self.history }), start > 0 { readings.removeFirst(start) }
-    found = runsAhead() || runsBehind(now: uptime)
+    // Found, it lasts while the time stays apart from the track on its side: a slew seen
+    // through a jittery line is not said and unsaid from one epoch to the next.
+    found = found ? staysApart(now: uptime) : runsAhead() || runsBehind(now: uptime)
     return found
+  }
+
+  private mutating func forget() {
+    readings.removeAll(keepingCapacity: true)
+    lastTime = nil
+    aside = nil
+    found = false
   }
 
   /// The highest offset of the readings before `end`, when there are enough of them.
@@ -94,6 +111,18 @@ struct TimeRateRule: Sendable {
     else { return false }
     let (before, last) = (readings[count - 2].offset - track, readings[count - 1].offset - track)
     return before > Self.apart && last > before
+  }
+
+  /// Whether the last second's least delayed epoch is still more than half of ``apart`` from
+  /// the track, on the side it ran to.
+  private func staysApart(now: Int64) -> Bool {
+    guard let last = readings.last, let recent = readings.firstIndex(where: { now - $0.uptime <= 1_000_000_000 }) else { return false }
+    let latest = readings[recent...].lazy.map(\.offset).max()!
+    let ahead = readings.lastIndex { last.uptime - $0.uptime >= Self.aheadGap }.flatMap { track(before: $0 + 1) }
+    if let ahead, latest - ahead > Self.apart / 2 { return true }
+    let behind = readings.firstIndex { now - $0.uptime <= Self.behindSpan }.flatMap { track(before: $0) }
+    if let behind, latest < behind - Self.apart / 2 { return true }
+    return false
   }
 
   private func runsBehind(now: Int64) -> Bool {

@@ -19,7 +19,8 @@ public enum Gpsbridge {
     process.arguments = arguments
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
-    try process.run()
+    // Able to hear SIGTERM (a pool thread's mask blocks it), so `terminate()` stops it.
+    try process.runWithSignalsUnblocked()
     return process
   }
 }

@@ -101,6 +101,25 @@ import Testing
     #expect(verdicts[55] == .timeRate && verdicts[70] == nil && verdicts[79] == nil)
   }
 
+  /// A 10 Hz receiver behind a USB adapter that holds its bytes up to 16 ms, slewed 10 ms a
+  /// second ahead: said within 5 s, then held without a break while the slew goes on (not said
+  /// and unsaid as the jitter hides it from one epoch to the next).
+  @Test func aSlewSeenThroughAJitteryLineIsSaidOnce() {
+    var generator = SplitMix64(seed: 48)
+    let start = UTCTimestamp(date: UTCDate(year: 2026, month: 12, day: 6), time: UTCTime(nanosecondsSinceMidnight: 0))
+    var heuristics = SignalHeuristics()
+    let verdicts = (0..<900).map { tenth -> SignalIntegrity.Source? in
+      let slewed = tenth >= 400 ? Int64(tenth - 400) * 1_000_000 : 0
+      let time = UTCTimestamp(nanosecondsSince1970: start.nanosecondsSince1970 + Int64(tenth) * 100_000_000 + slewed)
+      var fix = Fix(time: time.time, timestamp: time, mode: .threeD, quality: .gps, latitude: 47.3, longitude: 8.5, speed: 0, course: 0)
+      fix.arrivalUptime = .milliseconds(1_000_000 + tenth * 100 + 50 + Int.random(in: 0...16, using: &generator))
+      return heuristics.take(fix)
+    }
+    let first = verdicts.firstIndex { $0 != nil }
+    #expect(first.map { $0 >= 400 && $0 <= 450 } == true, "first at \(first.map(String.init) ?? "none")")
+    #expect(first.map { verdicts[$0...].allSatisfy { $0 == .timeRate } } == true)
+  }
+
   @Test func lateArrivalsOfABusyMachineAreNoSlew() {
     // A day at 1 Hz on a busy machine: every epoch up to 3 ms late (a serial line's jitter is
     // under one), one in ten up to 150 ms, and now and then two in a row. A late arrival
@@ -152,20 +171,25 @@ import Testing
     }
     var heuristics = SignalHeuristics()
     #expect(
-      [fix(0, heard: 8), fix(1, heard: 8), fix(2, heard: 0), fix(3, heard: 0)].map { heuristics.take($0) } == [
-        nil, nil, .signalsLost, .signalsLost,
+      [fix(0, heard: 8), fix(1, heard: 8), fix(2, heard: 0), fix(3, heard: 0), fix(4, heard: 0)].map { heuristics.take($0) } == [
+        nil, nil, nil, .signalsLost, .signalsLost,
       ])
     // A signal back, or the fix gone: the finding ends.
-    #expect(heuristics.take(fix(4, heard: 1)) == nil)
-    #expect(heuristics.take(fix(5, heard: 8)) == nil)
-    #expect(heuristics.take(fix(6, heard: 0, quality: .invalid, mode: .none)) == nil)
+    #expect(heuristics.take(fix(5, heard: 1)) == nil)
+    #expect(heuristics.take(fix(6, heard: 8)) == nil)
+    #expect(heuristics.take(fix(7, heard: 0, quality: .invalid, mode: .none)) == nil)
     // Dead reckoning says it has no sky: no evidence.
     var reckoning = SignalHeuristics()
-    #expect([fix(0, heard: 8), fix(1, heard: 0, quality: .deadReckoning)].map { reckoning.take($0) } == [nil, nil])
+    #expect(
+      [fix(0, heard: 8), fix(1, heard: 0, quality: .deadReckoning), fix(2, heard: 0, quality: .deadReckoning)].map { reckoning.take($0) }
+        == [nil, nil, nil])
+    // One burst whose GSV was cut short on the line, the next whole again: no evidence.
+    var cut = SignalHeuristics()
+    #expect([fix(0, heard: 8), fix(1, heard: 0), fix(2, heard: 8)].map { cut.take($0) } == [nil, nil, nil])
     // Fading away (three heard, then none) is a receiver losing its sky, not a sudden loss;
     // and a receiver that never says its signals' strength is not judged.
     var fading = SignalHeuristics()
-    #expect([fix(0, heard: 3), fix(1, heard: 0)].map { fading.take($0) } == [nil, nil])
+    #expect([fix(0, heard: 3), fix(1, heard: 0), fix(2, heard: 0)].map { fading.take($0) } == [nil, nil, nil])
     var silent = SignalHeuristics()
     #expect([fix(0, heard: 0), fix(1, heard: 0)].map { silent.take($0) } == [nil, nil])
   }
