@@ -100,41 +100,30 @@ import Transports
 /// A MediaTek says its jamming monitor's state in `$PMTKSPF` after each second's epoch: the
 /// state reaches the listeners before the fix of the burst it came in, replayed as live.
 @Suite(.timeLimit(.minutes(1))) struct MediaTekJammingTests {
+  /// The MediaTek's drive, jammed from 8 s on.
+  static let simulation = Simulation(route: Route.demoDrive.lasting(20), profile: .mtk, attack: Attack(.jamming, at: 8))
+
   @Test func aJammedMediaTeksStatusHoldsForItsBurst() async {
-    let simulation = Simulation(route: Route.demoDrive.lasting(20), profile: .mtk, attack: Attack(.jamming, at: 8))
-    let receiver = Receiver(ReplaySource(capture: .bytes(simulation.capture()), speed: .max, clock: ContinuousClock()))
-    let events = receiver.events(wanting: .fixes)
-    let running = Task { await receiver.run() }
-    let start = simulation.route.start.nanosecondsSince1970
-    var jamming = JammingState.unknown
-    var source: SignalIntegrity.Source?
-    var heard: [Int: JammingState] = [:]
-    for await event in events {
-      if case .integrity(let integrity) = event { (jamming, source) = (integrity.jamming, integrity.jammingSource) }
-      if case .fix(let fix) = event, let stamp = fix.timestamp {
-        heard[Int((stamp.nanosecondsSince1970 - start) / 1_000_000_000)] = jamming
-      }
-      if case .status(.ended) = event { break }
-    }
-    running.cancel()
-    #expect(source == .mediatekJamming)
-    // Healthy until the attack, a warning from its first second, critical from 5 s on.
-    #expect((1..<8).allSatisfy { heard[$0] == .ok } && (8..<13).allSatisfy { heard[$0] == .warning }, "\(heard.sorted { $0.key < $1.key })")
-    #expect((13..<20).allSatisfy { heard[$0] == .critical }, "\(heard.sorted { $0.key < $1.key })")
+    await Self.expectTheAttacksStates(in: Self.simulation.capture(), from: .mediatekJamming)
   }
 
   /// Quectel's and Airoha's sentences say the same states: the jammed MediaTek's drive with
   /// each `$PMTKSPF` replaced by the other maker's sentence replays alike.
   @Test(arguments: [("PQTMJAMMINGSTATUS", SignalIntegrity.Source.quectelJamming), ("PAIRSPF", .airohaJamming)])
   func otherMakersSentencesSayTheSameStates(address: String, source expected: SignalIntegrity.Source) async {
-    let simulation = Simulation(route: Route.demoDrive.lasting(20), profile: .mtk, attack: Attack(.jamming, at: 8))
-    let lines = String(decoding: simulation.capture(), as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false)
+    let lines = String(decoding: Self.simulation.capture(), as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false)
     let capture = lines.map { line -> String in
       guard line.hasPrefix("$PMTKSPF,"), let state = Int(line.dropFirst(9).prefix(1)) else { return String(line) }
       return Self.jammingSentence(address, state: state)
     }.joined(separator: "\r\n")
     #expect(!capture.contains("PMTKSPF") && capture.contains(address))
-    let receiver = Receiver(ReplaySource(capture: .bytes(Array(capture.utf8)), speed: .max, clock: ContinuousClock()))
+    await Self.expectTheAttacksStates(in: Array(capture.utf8), from: expected)
+  }
+
+  /// Replays `capture` of ``simulation``: healthy until the attack, a warning from its first
+  /// second, critical from 5 s on, each said by `expected` before the fix of its burst.
+  static func expectTheAttacksStates(in capture: [UInt8], from expected: SignalIntegrity.Source) async {
+    let receiver = Receiver(ReplaySource(capture: .bytes(capture), speed: .max, clock: ContinuousClock()))
     let events = receiver.events(wanting: .fixes)
     let running = Task { await receiver.run() }
     let start = simulation.route.start.nanosecondsSince1970
