@@ -267,21 +267,23 @@ package struct Pipeline: Sendable {
         case .quectel: .quectelJamming
         case .airoha: .airohaJamming
         }
-      if integrity.take(jamming: status.state, from: source) {
-        _ = said.take(jamming: status.state, from: source)
-        suspicionChanged = true
-      }
+      note { $0.take(jamming: status.state, from: source) }
     }
     if let text = decoder.antennaText, text.said != antennaTextSaid {
       antennaTextSaid = text.said
-      if integrity.take(antennaText: text.state) {
-        _ = said.take(antennaText: text.state)
-        suspicionChanged = true
-      }
+      note { $0.take(antennaText: text.state) }
     }
     let found = heuristics.take(fix)
     guard found != suspicion else { return }
     suspicion = found
+    suspicionChanged = true
+  }
+
+  /// Takes a change a receiver's NMEA said into the integrity state and into what was said, to
+  /// be said before the next fix when it changed anything.
+  private mutating func note(_ change: (inout SignalIntegrity) -> Bool) {
+    guard change(&integrity) else { return }
+    _ = change(&said)
     suspicionChanged = true
   }
 
