@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -23,7 +21,7 @@ enum Interruption {
     var interrupted = false
     var task: Task<Int32, Never>?
   }
-  private static let state = Mutex(State())
+  private static let state = Shared(State())
 
   /// Installs the handlers and starts the thread that hears them.
   static func install() {

@@ -1,5 +1,3 @@
-import Synchronization
-
 // The few system calls the command line makes itself (standard streams, a capture file, a
 // pseudo-terminal, signals), straight from the C library: the library products do the rest.
 #if canImport(Glibc)
@@ -103,14 +101,29 @@ struct OpenFile: Sendable {
   }
 }
 
-/// A value shared between threads, behind a mutex.
-final class Shared<Value: Sendable>: Sendable {
-  private let mutex: Mutex<Value>
+/// A value shared between threads, behind a `pthread_mutex_t`: the same lock the library's
+/// products use (one lock type in the process), which ThreadSanitizer can see.
+final class Shared<Value: Sendable>: @unchecked Sendable {
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  private var value: Value
 
-  init(_ value: Value) { mutex = Mutex(value) }
+  init(_ value: Value) {
+    self.value = value
+    mutex = .allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    pthread_mutex_init(mutex, nil)
+  }
 
-  func withLock<Result: Sendable>(_ body: (inout sending Value) -> sending Result) -> Result {
-    mutex.withLock(body)
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
+
+  /// Runs `body` with the value, holding the lock.
+  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body(&value)
   }
 }
 
