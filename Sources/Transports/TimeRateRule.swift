@@ -9,10 +9,10 @@ import NMEA
 /// millionths). An arrival can only be late, never early, so a busy machine can only lower an
 /// offset; the *track* is the highest offset of the epochs before those judged (up to
 /// ``history`` back, at least ``leastHistory`` of them).
-/// - **Ahead**: the last two epochs more than ``apart`` above the track (which ends
+/// - **Ahead**: two of the last three epochs more than ``apart`` above the track (which ends
 ///   ``aheadGap`` before them), the later further: a slew of about 7.5 ms a second or faster.
-///   No late arrival can do that: at 10 ms a second (`simulate --spoof`) it is said 3 s after
-///   the slew starts.
+///   No late arrival can do that (it can only hide one of the three): at 10 ms a second
+///   (`simulate --spoof`) it is said 3 s after the slew starts.
 /// - **Behind**: a late arrival looks the same, so it takes longer: over the last
 ///   ``behindSpan``, the earliest arrival of each second more than ``apart`` below the track,
 ///   and each second's lower than the one before (a busy machine's delays come and go; a
@@ -36,7 +36,7 @@ struct TimeRateRule: Sendable {
   static let shortestStep: Int64 = 20_000_000
   /// How far from the track an epoch must be, nanoseconds.
   static let apart: Int64 = 15_000_000
-  /// How long before the two epochs judged for a time running ahead the track ends,
+  /// How long before the epochs judged for a time running ahead the track ends,
   /// nanoseconds: a slew has moved them that much further from it.
   static let aheadGap: Int64 = 2_000_000_000
   /// How much of the latest time is judged for a time running behind, nanoseconds.
@@ -104,13 +104,18 @@ struct TimeRateRule: Sendable {
     return readings[..<end].lazy.map(\.offset).max()
   }
 
+  /// Two of the last three epochs above the track (which ends ``aheadGap`` before the first
+  /// of them), the later further: a late arrival, which only lowers an epoch, can hide one of
+  /// three on a busy machine, never make one.
   private func runsAhead() -> Bool {
     let count = readings.count
-    guard count >= 2, let end = readings.lastIndex(where: { readings[count - 2].uptime - $0.uptime >= Self.aheadGap }),
+    guard count >= 2 else { return false }
+    let first = max(0, count - 3)
+    guard let end = readings.lastIndex(where: { readings[first].uptime - $0.uptime >= Self.aheadGap }),
       let track = track(before: end + 1)
     else { return false }
-    let (before, last) = (readings[count - 2].offset - track, readings[count - 1].offset - track)
-    return before > Self.apart && last > before
+    let above = readings[first...].map { $0.offset - track }.filter { $0 > Self.apart }
+    return above.count >= 2 && above[above.count - 1] > above[above.count - 2]
   }
 
   /// Whether the last second's least delayed epoch is still more than half of ``apart`` from
