@@ -211,7 +211,15 @@ import Testing
       defer { pty.unplug() }
       let binary = FileManager.default.temporaryDirectory.appendingPathComponent("gpsbridge-\(getpid())")
       try? FileManager.default.removeItem(at: binary)
-      try FileManager.default.copyItem(at: Program.executable, to: binary)
+      // Copied by cp, not by this process: a program another test starts meanwhile would
+      // inherit a descriptor open for writing, and the copy could not be run while it lives
+      // ("Text file busy").
+      let copy = Process()
+      copy.executableURL = URL(fileURLWithPath: "/bin/cp")
+      copy.arguments = [Program.executable.path, binary.path]
+      try copy.run()
+      copy.waitForExit()
+      try #require(copy.exitStatus == 0)
       chmod(binary.path, 0o755)
       defer { try? FileManager.default.removeItem(at: binary) }
       func said() throws -> (status: Int32?, text: String) {
@@ -329,7 +337,7 @@ import Testing
       ["--json"], in: scratchDirectory("gpsbridge-run-waits"), environment: machine.environment, keepsOutput: true)
     defer { run.stop() }
     let waiting = "waiting for a receiver to be plugged in (name one with --device PATH, or see the simulated demo drive with --demo)"
-    _ = await eventually(timeout: .seconds(20)) { run.said.contains(waiting) || run.said.contains("using gpsd on") }
+    _ = await run.until(timeout: .seconds(20)) { run.said.contains(waiting) || run.said.contains("using gpsd on") }
     // Another test's server on gpsd's port, now or while this ran, is a gpsd the policy rightly takes.
     guard !run.said.contains("using gpsd on") else { return }
     #expect(run.said.contains(waiting), "\(run.said)")
@@ -341,7 +349,7 @@ import Testing
     let epochs = Simulation(route: Route.demoDrive.lasting(600).startingNow, profile: .ublox, rate: 5).epochs().prefix(1500).map(\.bytes)
     let playing = Task.detached { await pty.play(bursts: epochs, every: .milliseconds(200)) }
     defer { playing.cancel() }
-    #expect(await eventually(timeout: .seconds(60)) { run.printed.contains(#"{"event":"didUpdateLocations""#) }, "\(run.said)")
+    #expect(await run.until(timeout: .seconds(60)) { run.printed.contains(#"{"event":"didUpdateLocations""#) }, "\(run.said)")
     #expect(!run.printed.contains(#""identifier":"depot""#), "the demo's regions are not a receiver's")
     // Nothing before the receiver was plugged in either, however long it waited: the demo
     // drive's locations are of 2024, the receiver's of today.
