@@ -68,7 +68,7 @@ struct BrokerTests {
     defer { serve.stop() }
     let state = "fleet/box1/spoofed_nmea/interference"
     #expect(
-      await eventually(timeout: .seconds(60)) { subscriber.payloads(on: state).prefix(2) == ["OFF", "ON"] },
+      await subscriber.until(timeout: .seconds(60)) { subscriber.payloads(on: state).prefix(2) == ["OFF", "ON"] },
       "\(subscriber.payloads(on: state)); serve said: \(serve.said)")
     let config = try #require(subscriber.received.first { $0.topic.hasPrefix("homeassistant/binary_sensor/") })
     #expect(config.topic.hasSuffix("_fleet_box1_spoofed_nmea_interference/config"), "\(config.topic)")
@@ -79,7 +79,7 @@ struct BrokerTests {
     // A newcomer gets the retained state.
     let late = try Subscriber(broker: broker, topic: state)
     defer { late.stop() }
-    #expect(await eventually(timeout: .seconds(10)) { late.received.contains { $0.retained && $0.payload == "ON" } })
+    #expect(await late.until(timeout: .seconds(10)) { late.received.contains { $0.retained && $0.payload == "ON" } })
   }
 
   @Test func homeAssistantSeesTheTrackerGoHomeAndAwayAndEveryRegionEventOnce() async throws {
@@ -98,7 +98,7 @@ struct BrokerTests {
         "mqtt://127.0.0.1:\(broker.port)/fleet/box1", "--mqtt-interval", "2",
       ], in: directory, keepsOutput: true)
     defer { run.stop() }
-    #expect(await eventually(timeout: .seconds(90)) { !run.process.isRunning }, "\(run.said)")
+    #expect(await run.ended(within: .seconds(90)), "\(run.said)")
     #expect(run.exitStatus == 0, "\(run.said)")
     let printed = Self.regionEvents(run.printed.split(separator: "\n").map(String.init))
     #expect(printed.count >= 4, "\(printed)")  // into and out of home, a visit's arrival and departure
@@ -106,15 +106,15 @@ struct BrokerTests {
     // Every region and visit event, once each and in order, at QoS 1.
     let actions = "fleet/box1/drive_nmea/actions"
     #expect(
-      await eventually(timeout: .seconds(20)) { Self.regionEvents(subscriber.payloads(on: actions)) == printed },
+      await subscriber.until(timeout: .seconds(20)) { Self.regionEvents(subscriber.payloads(on: actions)) == printed },
       "\(Self.regionEvents(subscriber.payloads(on: actions))) against \(printed)")
     // The tracker's state, as Home Assistant reads it.
     #expect(
-      await eventually(timeout: .seconds(20)) {
+      await subscriber.until(timeout: .seconds(20)) {
         subscriber.payloads(on: "fleet/box1/drive_nmea/state") == ["not_home", "home", "not_home"]
       },
       "\(subscriber.payloads(on: "fleet/box1/drive_nmea/state"))")
-    #expect(await eventually(timeout: .seconds(20)) { subscriber.payloads(on: "fleet/box1/availability") == ["online", "offline"] })
+    #expect(await subscriber.until(timeout: .seconds(20)) { subscriber.payloads(on: "fleet/box1/availability") == ["online", "offline"] })
     // Found by discovery: a retained config naming those topics.
     let config = try #require(subscriber.received.first { $0.topic.hasPrefix("homeassistant/device_tracker/") })
     #expect(config.topic.hasSuffix("_fleet_box1_drive_nmea/config"), "\(config.topic)")
@@ -129,9 +129,9 @@ struct BrokerTests {
     // A newcomer subscribing later still gets the retained state: what it was at the end.
     let late = try Subscriber(broker: broker, topic: "fleet/box1/#")
     defer { late.stop() }
-    #expect(await eventually(timeout: .seconds(10)) { late.received.contains { $0.topic == "fleet/box1/drive_nmea/state" } })
+    #expect(await late.until(timeout: .seconds(10)) { late.received.contains { $0.topic == "fleet/box1/drive_nmea/state" } })
     #expect(
-      await eventually(timeout: .seconds(10)) { late.received.filter { $0.retained }.map(\.topic).contains("fleet/box1/availability") })
+      await late.until(timeout: .seconds(10)) { late.received.filter { $0.retained }.map(\.topic).contains("fleet/box1/availability") })
     #expect(run.said.contains("gpsbridge: MQTT: "), "\(run.said)")
   }
 
@@ -153,19 +153,19 @@ struct BrokerTests {
     defer { run.stop() }
     // The broker goes once the run has begun, and comes back only after the drive entered
     // home: that event waited in gpsbridge's queue.
-    #expect(await eventually(timeout: .seconds(30)) { run.printed.contains(#""event":"didUpdateLocations""#) })
+    #expect(await run.until(timeout: .seconds(30)) { run.printed.contains(#""event":"didUpdateLocations""#) })
     try await offThePool { broker.stop() }
-    #expect(await eventually(timeout: .seconds(60)) { run.printed.contains(#""event":"didEnterRegion""#) }, "\(run.said)")
-    #expect(await eventually(timeout: .seconds(30)) { run.said.contains("the broker closed the connection") }, "\(run.said)")
+    #expect(await run.until(timeout: .seconds(60)) { run.printed.contains(#""event":"didEnterRegion""#) }, "\(run.said)")
+    #expect(await run.until(timeout: .seconds(30)) { run.said.contains("the broker closed the connection") }, "\(run.said)")
     try await offThePool { try broker.start() }
-    #expect(await eventually(timeout: .seconds(90)) { !run.process.isRunning }, "\(run.said)")
+    #expect(await run.ended(within: .seconds(90)), "\(run.said)")
     #expect(run.said.contains("gpsbridge: MQTT mqtt://127.0.0.1:\(broker.port)/fleet/box1: connected again."), "\(run.said)")
     let printed = Self.regionEvents(run.printed.split(separator: "\n").map(String.init))
     let actions = "fleet/box1/drive_nmea/actions"
     #expect(
-      await eventually(timeout: .seconds(20)) { Self.regionEvents(subscriber.payloads(on: actions)) == printed },
+      await subscriber.until(timeout: .seconds(20)) { Self.regionEvents(subscriber.payloads(on: actions)) == printed },
       "\(Self.regionEvents(subscriber.payloads(on: actions))) against \(printed)\n\(run.said)")
-    #expect(await eventually(timeout: .seconds(10)) { subscriber.payloads(on: "fleet/box1/drive_nmea/state").last == "not_home" })
+    #expect(await subscriber.until(timeout: .seconds(10)) { subscriber.payloads(on: "fleet/box1/drive_nmea/state").last == "not_home" })
   }
 
   @Test func tenThousandRegionsLoseNoCrossingOnTheBroker() async throws {
@@ -192,7 +192,7 @@ struct BrokerTests {
       ["--replay", capture, "--speed", "max", "--regions", file.path, "--json", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/many"],
       in: directory, keepsOutput: true)
     defer { run.stop() }
-    #expect(await eventually(timeout: .seconds(120)) { !run.process.isRunning }, "\(run.said)")
+    #expect(await run.ended(within: .seconds(120)), "\(run.said)")
     #expect(run.exitStatus == 0, "\(run.said)")
     let printed = run.printed.split(separator: "\n").map(String.init)
     // Every region was taken: its start is printed (a batch of 20,000 actions is never cut).
@@ -201,7 +201,7 @@ struct BrokerTests {
     #expect(crossings.count > 10, "\(crossings.count)")
     // Every crossing reaches the broker, in order, whatever else the queue had to drop.
     #expect(
-      await eventually(timeout: .seconds(30)) { Self.regionEvents(subscriber.payloads(on: "many/drive_nmea/actions")) == crossings },
+      await subscriber.until(timeout: .seconds(30)) { Self.regionEvents(subscriber.payloads(on: "many/drive_nmea/actions")) == crossings },
       "\(Self.regionEvents(subscriber.payloads(on: "many/drive_nmea/actions")).count) of \(crossings.count); \(run.said)")
   }
 
@@ -219,7 +219,7 @@ struct BrokerTests {
       let run = try RunningProgram(
         ["--replay", capture, "--speed", "2", "--mqtt", "mqtt://\(credentials)127.0.0.1:\(broker.port)/p"], in: directory)
       defer { run.stop() }
-      #expect(await eventually(timeout: .seconds(30)) { !run.process.isRunning }, "\(run.said)")
+      #expect(await run.ended(within: .seconds(30)), "\(run.said)")
       #expect(run.exitStatus == 1 && run.said.contains(expected), "\(run.said)")
       #expect(!run.said.contains("wrong") && !run.said.contains("right"))
     }
@@ -229,7 +229,7 @@ struct BrokerTests {
     let run = try RunningProgram(
       ["--replay", capture, "--speed", "max", "--mqtt", "mqtt://box:right@127.0.0.1:\(broker.port)/p"], in: directory)
     defer { run.stop() }
-    #expect(await eventually(timeout: .seconds(30)) { subscriber.payloads(on: "p/availability").contains("offline") }, "\(run.said)")
+    #expect(await subscriber.until(timeout: .seconds(30)) { subscriber.payloads(on: "p/availability").contains("offline") }, "\(run.said)")
   }
 
   @Test func aBrokerAwayAtTheStartOrSilentIsSaidAndWaitedFor() async throws {
@@ -242,18 +242,19 @@ struct BrokerTests {
       keepsOutput: true)
     defer { run.stop() }
     #expect(
-      await eventually(timeout: .seconds(20)) {
+      await run.until(timeout: .seconds(20)) {
         run.said.contains("gpsbridge: MQTT mqtt://127.0.0.1:\(broker.port)/p: cannot connect to 127.0.0.1:\(broker.port): ")
       }, "\(run.said)")
     try broker.start()
     defer { broker.stop() }
     let subscriber = try Subscriber(broker: broker)
     defer { subscriber.stop() }
-    #expect(await eventually(timeout: .seconds(90)) { !run.process.isRunning }, "\(run.said)")
+    #expect(await run.ended(within: .seconds(90)), "\(run.said)")
     #expect(run.exitStatus == 0, "\(run.said)")
     // The state it ended in is retained for whoever subscribes.
     #expect(
-      await eventually(timeout: .seconds(10)) { subscriber.payloads(on: "p/drive_nmea/state").last == "not_home" }, "\(subscriber.received)"
+      await subscriber.until(timeout: .seconds(10)) { subscriber.payloads(on: "p/drive_nmea/state").last == "not_home" },
+      "\(subscriber.received)"
     )
 
     // A listener that never answers CONNECT.
@@ -263,7 +264,7 @@ struct BrokerTests {
     let waiting = try RunningProgram(["--replay", capture, "--speed", "1", "--mqtt", "mqtt://127.0.0.1:\(port)/p"], in: directory)
     defer { waiting.stop() }
     #expect(
-      await eventually(timeout: .seconds(30)) {
+      await waiting.until(timeout: .seconds(30)) {
         waiting.said.contains("the broker did not answer CONNECT in 10 s; connecting again in 1 s.")
       },
       "\(waiting.said)")

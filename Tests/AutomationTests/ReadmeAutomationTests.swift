@@ -39,9 +39,9 @@ struct ReadmeAutomationTests {
     let shell = try ShellScript(script, in: directory)
     defer { shell.stop() }
     #expect(
-      await eventually(timeout: .seconds(90)) { shell.printed.contains("gpsbridge/drive_nmea/state home") },
+      await shell.until(timeout: .seconds(90)) { shell.printed.contains("gpsbridge/drive_nmea/state home") },
       "\(shell.printed.suffix(2000))\n\(shell.said)")
-    #expect(await eventually(timeout: .seconds(60)) { shell.said.contains("MQTT: ") }, "\(shell.said)")
+    #expect(await shell.until(timeout: .seconds(60)) { shell.said.contains("MQTT: ") }, "\(shell.said)")
     let received = shell.printed
     let states = received.split(separator: "\n").filter { $0.hasPrefix("gpsbridge/drive_nmea/state ") }.map {
       $0.split(separator: " ").last!
@@ -49,7 +49,7 @@ struct ReadmeAutomationTests {
     #expect(states == ["not_home", "home", "not_home"], "\(received.suffix(3000))")
     #expect(received.contains("homeassistant/device_tracker/gpsbridge_"))
     // Said last, after the run's own summary: it may reach the subscriber a moment later.
-    #expect(await eventually(timeout: .seconds(20)) { shell.printed.contains("gpsbridge/availability offline") })
+    #expect(await shell.until(timeout: .seconds(20)) { shell.printed.contains("gpsbridge/availability offline") })
   }
 
   @Test func theWebhookTryItLinePostsTheCrossings() async throws {
@@ -114,7 +114,7 @@ struct ReadmeAutomationTests {
     let shell = try ShellScript(subscribe + " &\n\(central.untilSubscribed(to: "fleet/+/+/actions"))\n" + serve, in: directory)
     defer { shell.stop() }
     #expect(
-      await eventually(timeout: .seconds(90)) {
+      await shell.until(timeout: .seconds(90)) {
         let received = shell.printed
         return received.contains(#"fleet/van7/drive_nmea/actions {"event":"didEnterRegion""#)
           && received.contains(#"fleet/van7/drive_nmea/actions {"event":"didExitRegion""#)

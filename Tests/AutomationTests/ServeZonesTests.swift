@@ -37,7 +37,7 @@ struct ServeZonesTests {
         "--visit-dwell", "20", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/box",
       ], in: directory)
     defer { serve.stop() }
-    #expect(await eventually(timeout: .seconds(20)) { serve.said.contains("serving") }, "\(serve.said)")
+    #expect(await serve.until(timeout: .seconds(20)) { serve.said.contains("serving") }, "\(serve.said)")
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Clients/watch.py").path
     async let asking = runProgram(URL(fileURLWithPath: Self.python), [script, "\(port)", "true", "30"], timeout: 60)
     async let plain = runProgram(URL(fileURLWithPath: Self.python), [script, "\(port)", "false", "30"], timeout: 60)
@@ -60,10 +60,12 @@ struct ServeZonesTests {
     #expect(!gpspipe.output.contains("REGION") && !gpspipe.output.contains("regions"))
     // The broker has the tracker's state and every region event.
     #expect(
-      await eventually(timeout: .seconds(20)) { subscriber.payloads(on: "box/drive_nmea/state") == ["not_home", "home", "not_home"] },
+      await subscriber.until(timeout: .seconds(20)) {
+        subscriber.payloads(on: "box/drive_nmea/state") == ["not_home", "home", "not_home"]
+      },
       "\(subscriber.payloads(on: "box/drive_nmea/state")) \(serve.said)")
     #expect(serve.said.contains("gpsbridge: \(capture) entered home."), "\(serve.said)")
     serve.stop()
-    #expect(await eventually(timeout: .seconds(10)) { subscriber.payloads(on: "box/availability").last == "offline" })
+    #expect(await subscriber.until(timeout: .seconds(10)) { subscriber.payloads(on: "box/availability").last == "offline" })
   }
 }

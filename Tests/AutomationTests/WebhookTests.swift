@@ -21,6 +21,7 @@ struct WebhookTests {
     let process = Process()
     let log: URL
     let port = FakeGPSD.freePort()
+    private let watch: FileChanges
 
     /// A receiver answering as `mode` says; over https when given a certificate and its key.
     init(mode: String, in directory: URL, tls: (certificate: String, key: String)? = nil) throws {
@@ -33,8 +34,15 @@ struct WebhookTests {
         ] + (tls.map { [$0.certificate, $0.key] } ?? [])
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
+      _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+      watch = FileChanges([log])
       try process.run()
       waitUntilListening(port: port)
+    }
+
+    /// Waits until `condition` holds, looking again at each request noted.
+    func until(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
+      await watch.until(timeout: timeout, condition)
     }
 
     var requests: [Request] {
@@ -98,7 +106,7 @@ struct WebhookTests {
     let receiver = scene.receiver
     let run = try scene.run(speed: "20", ["--visits", "--visit-dwell", "20", "--webhook", scene.url("/api/webhook/secret-id")])
     defer { run.stop() }
-    #expect(await eventually(timeout: .seconds(90)) { !run.process.isRunning }, "\(run.said)")
+    #expect(await run.ended(within: .seconds(90)), "\(run.said)")
     #expect(run.exitStatus == 0, "\(run.said)")
     let printed = BrokerTests.regionEvents(run.printed.split(separator: "\n").map(String.init))
     #expect(printed.count >= 4, "\(printed)")
@@ -121,10 +129,10 @@ struct WebhookTests {
     defer { scene.remove() }
     let run = try scene.run(speed: "10", ["--webhook", scene.url()])
     defer { run.stop() }
-    #expect(await eventually(timeout: .seconds(60)) { run.said.contains(said) }, "\(run.said)")
+    #expect(await run.until(timeout: .seconds(60)) { run.said.contains(said) }, "\(run.said)")
     // The run goes on to the capture's end, and ends by itself: with status 1, since its
     // events were never delivered; the cause said once, not once an event.
-    #expect(await eventually(timeout: .seconds(90)) { !run.process.isRunning }, "\(run.said)")
+    #expect(await run.ended(within: .seconds(90)), "\(run.said)")
     #expect(run.exitStatus == 1 && run.printed.contains(#""code":"endOfCapture""#), "\(run.said)")
     #expect(run.said.contains("were never delivered (the lines above say why)."), "\(run.said)")
     #expect(run.said.components(separatedBy: said).count - 1 == 1, "\(run.said)")
@@ -160,14 +168,14 @@ struct WebhookTests {
     let url = scene.url(host: "localhost")
     let trusted = try scene.run(speed: "20", ["--webhook", url, "--webhook-ca", scene.authority!])
     defer { trusted.stop() }
-    #expect(await eventually(timeout: .seconds(60)) { !trusted.process.isRunning }, "\(trusted.said)")
+    #expect(await trusted.ended(within: .seconds(60)), "\(trusted.said)")
     let printed = BrokerTests.regionEvents(trusted.printed.split(separator: "\n").map(String.init))
     #expect(!printed.isEmpty && receiver.requests.map { Self.event($0.body) } == printed, "\(trusted.said)")
     #expect(trusted.said.contains("\(printed.count) events delivered, 0 retries, 0 given up"), "\(trusted.said)")
 
     let untrusted = try scene.run(speed: "20", ["--webhook", url])
     defer { untrusted.stop() }
-    #expect(await eventually(timeout: .seconds(60)) { untrusted.said.contains("its certificate is not trusted") }, "\(untrusted.said)")
+    #expect(await untrusted.until(timeout: .seconds(60)) { untrusted.said.contains("its certificate is not trusted") }, "\(untrusted.said)")
     untrusted.stop()
     #expect(receiver.requests.count == printed.count, "nothing more reached the receiver")
   }
@@ -202,12 +210,12 @@ struct WebhookTests {
     let receiver = scene.receiver
     let run = try scene.run(speed: "4", ["--webhook", scene.url()])
     defer { run.stop() }
-    #expect(await eventually(timeout: .seconds(60)) { receiver.requests.first?.body == "waiting" }, "\(run.said)")
+    #expect(await receiver.until(timeout: .seconds(60)) { receiver.requests.first?.body == "waiting" }, "\(run.said)")
     // Measured over the receiver's wait, from its first word to its answer (noted just before
     // it is sent: the program still waits for it then).
     let pid = run.process.processIdentifier
     let (before, start) = (try #require(Self.cpuTicks(of: pid)), ContinuousClock.now)
-    #expect(await eventually(timeout: .seconds(60)) { receiver.requests.contains { $0.status == 200 } }, "\(run.said)")
+    #expect(await receiver.until(timeout: .seconds(60)) { receiver.requests.contains { $0.status == 200 } }, "\(run.said)")
     let (after, waited) = (try #require(Self.cpuTicks(of: pid)), start.duration(to: .now))
     // Under 5 % of a core over the wait (8 s), with the replay of 4 epochs a second going on.
     let seconds = Double(after - before) / Double(sysconf(Int32(_SC_CLK_TCK)))

@@ -99,7 +99,7 @@ struct CasterTests {
     #expect(
       await eventually(timeout: .seconds(90), every: .milliseconds(500)) { await Self.fixQuality(httpPort) == "RTK fixed" },
       "serve said: \(serve.said)")
-    #expect(await eventually(timeout: .seconds(30)) { caster.upstream.contains { $0.contains("GGA,") } }, "\(caster.upstream)")
+    #expect(await caster.until(timeout: .seconds(30)) { caster.upstream.contains { $0.contains("GGA,") } }, "\(caster.upstream)")
     let gga = try #require(caster.upstream.last { $0.contains("GGA,") })
     let fields = gga.split(separator: ",", omittingEmptySubsequences: false)
     let status = await fetch("/status.json", port: httpPort) ?? ""
@@ -116,14 +116,14 @@ struct CasterTests {
     // The rover is unplugged while corrections flow: forwarding pauses, the stream stays.
     rover.stop()
     #expect(
-      await eventually(timeout: .seconds(30)) { serve.said.contains("paused: the receiver is away; they resume when it is back.") },
+      await serve.until(timeout: .seconds(30)) { serve.said.contains("paused: the receiver is away; they resume when it is back.") },
       "\(serve.said)")
     let paused = await fetch("/status.json", port: httpPort) ?? ""
     #expect(paused.contains(#""state":"paused: the receiver is away""#), "\(paused)")
     // It comes back at the same path: so do the corrections, and RTK fixed.
     rover = try await startRover(at: link, in: directory)
     #expect(
-      await eventually(timeout: .seconds(60)) { serve.said.contains("resumed: the receiver is back.") }, "\(serve.said)")
+      await serve.until(timeout: .seconds(60)) { serve.said.contains("resumed: the receiver is back.") }, "\(serve.said)")
     #expect(
       await eventually(timeout: .seconds(90), every: .milliseconds(500)) { await Self.fixQuality(httpPort) == "RTK fixed" },
       "serve said: \(serve.said)")
@@ -145,7 +145,7 @@ struct CasterTests {
     defer { run.stop() }
     // The locations say the quality and the corrections' station; stderr says the moves.
     #expect(
-      await eventually(timeout: .seconds(90), every: .milliseconds(500)) { run.printed.contains(#""fixQuality":"rtkFixed""#) },
+      await run.until(timeout: .seconds(90)) { run.printed.contains(#""fixQuality":"rtkFixed""#) },
       "\(run.said)")
     #expect(run.printed.contains(#""correctionStation":"#), "\(run.printed.suffix(600))")
     #expect(run.said.contains("gpsbridge: corrections for \(link) from ntrip://127.0.0.1:\(caster.port)/BASE1."), "\(run.said)")
@@ -157,7 +157,7 @@ struct CasterTests {
     let refused = try RunningProgram(
       ["--device", link, "--json", "--ntrip", "ntrip://user:wrong@127.0.0.1:\(caster.port)/BASE1"], in: directory)
     defer { refused.stop() }
-    #expect(await eventually(timeout: .seconds(30)) { !refused.process.isRunning }, "\(refused.said)")
+    #expect(await refused.ended(within: .seconds(30)), "\(refused.said)")
     #expect(refused.exitStatus == 1)
     #expect(refused.said.contains("Error: corrections: the caster 127.0.0.1 refused the user and password (401)."), "\(refused.said)")
   }
@@ -209,7 +209,7 @@ struct CasterTests {
     for (url, expected) in cases {
       let serve = try RunningProgram(
         ["serve", "--device", link, "--listen", "127.0.0.1:\(FakeGPSD.freePort())", "--ntrip", url], in: directory)
-      #expect(await eventually(timeout: .seconds(30)) { serve.said.contains(expected) }, "\(url): \(serve.said)")
+      #expect(await serve.until(timeout: .seconds(30)) { serve.said.contains(expected) }, "\(url): \(serve.said)")
       #expect(!serve.said.contains("wrong") && !serve.said.contains("secret"), "\(serve.said)")
       // The receiver is still served: only the corrections stopped.
       #expect(serve.process.isRunning)

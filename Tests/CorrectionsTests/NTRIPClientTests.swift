@@ -20,8 +20,8 @@ struct NTRIPClientTests {
     let pty: PseudoTerminal
     let receiver: Receiver
     let caster: Process
-    let casterOutput = Locked("")
-    let said = Locked<[String]>([])
+    let casterOutput = Watched("")
+    let said = Watched<[String]>([])
     let client: NTRIPClient
     /// The caster's stream, a file of this test's own, removed with the rig.
     private let file = FileManager.default.temporaryDirectory.appendingPathComponent("caster-\(UUID().uuidString).rtcm")
@@ -140,10 +140,9 @@ struct NTRIPClientTests {
   func aCasterThatMisbehavesIsSaidAndTriedAgain(mode: String, expected: String) async throws {
     let rig = try Rig(mode: mode, stream: Self.station.stream(seconds: 2), stall: .seconds(2))
     defer { rig.stop() }
-    #expect(
-      await eventually {
-        rig.said.withLock { $0 }.contains { $0.contains(expected) } && rig.casterOutput.withLock { $0 }.contains("CONNECTION 2")
-      }, "\(rig.said.withLock { $0 }) \(rig.casterOutput.withLock { $0 })")
+    let saidOnce = await rig.said.until { $0.contains { $0.contains(expected) } }
+    let reconnected = await rig.casterOutput.until { $0.contains("CONNECTION 2") }
+    #expect(saidOnce && reconnected, "\(rig.said.withLock { $0 }) \(rig.casterOutput.withLock { $0 })")
     // Said once, not at every attempt.
     #expect(rig.said.withLock { $0 }.filter { $0.contains(expected) }.count == 1)
   }
@@ -175,7 +174,7 @@ struct NTRIPClientTests {
     let rig = try Rig(mode: "stream", stream: Self.station.stream(seconds: 1), host: "no-such-caster.invalid")
     defer { rig.stop() }
     #expect(
-      await eventually { rig.said.withLock { $0 }.contains { $0.contains("the host name no-such-caster.invalid does not resolve") } },
+      await rig.said.until { $0.contains { $0.contains("the host name no-such-caster.invalid does not resolve") } },
       "\(rig.said.withLock { $0 })")
   }
 }

@@ -30,7 +30,7 @@ struct ReadmeCorrectionsTests {
     defer { shell.stop() }
     let text = { shell.said }
     #expect(
-      await eventually(timeout: .seconds(90), every: .milliseconds(500)) { text().contains("the fix went from RTK float to RTK fixed.") },
+      await shell.until(timeout: .seconds(90)) { text().contains("the fix went from RTK float to RTK fixed.") },
       "\(script)\n\(text())")
   }
 

@@ -129,12 +129,14 @@ struct RealClientTests {
     let served = try Served("sirf-nmea22-1hz.nmea", speed: 10)
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("track-\(getpid()).gpx").path
     defer { unlink(file) }
+    _ = FileManager.default.createFile(atPath: file, contents: nil)
     let gpxlogger = Process()
     gpxlogger.executableURL = URL(fileURLWithPath: Installed.path("gpxlogger")!)
     gpxlogger.arguments = ["-f", file, "127.0.0.1:\(served.port)"]
+    let written = FileChanges([URL(fileURLWithPath: file)], process: gpxlogger)
     try gpxlogger.runWithSignalsUnblocked()
     // Ten points written (it writes each as it comes), however long a busy machine takes.
-    _ = await eventually(timeout: .seconds(60)) {
+    _ = await written.until(timeout: .seconds(60)) {
       ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").components(separatedBy: "<trkpt ").count > 10
     }
     gpxlogger.terminate()
@@ -164,7 +166,7 @@ struct RealClientTests {
         return String(line[start...]).trimmingCharacters(in: .whitespacesAndNewlines)
       }
     }
-    _ = await eventually(timeout: .seconds(60)) { shown().count >= 6 }
+    _ = await gpsmon.until(timeout: .seconds(60)) { shown().count >= 6 }
     gpsmon.stop()
     let sentences = shown()
     #expect(sentences.count >= 6, "\(gpsmon.printed.suffix(300)) \(gpsmon.said)")

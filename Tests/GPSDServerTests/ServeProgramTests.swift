@@ -22,8 +22,9 @@ struct ServeProgramTests {
   @Test func aGpsbridgeClientOfAGpsbridgeServerGetsTheReplaysLocations() async throws {
     let capture = Served.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea").path
     let port = Self.freePort()
-    let (server, _) = try Self.startServe(["--replay", capture, "--speed", "4", "--listen", "127.0.0.1:\(port)"])
-    defer { server.terminate() }
+    let server = try RunningProgram(
+      ["serve", "--replay", capture, "--speed", "4", "--listen", "127.0.0.1:\(port)"], in: scratchDirectory("client-of-serve-\(port)"))
+    defer { server.stop() }
     // Through gpsd's protocol, until the server's capture ends and it exits (the client then
     // says the connection was lost and keeps trying; it is stopped then).
     let client = Process()
@@ -34,7 +35,7 @@ struct ServeProgramTests {
     client.standardError = FileHandle.nullDevice
     try client.run()
     let direct = try await runProgram(Gpsbridge.executable, ["--replay", capture, "--speed", "max", "--json"])
-    _ = await eventually(timeout: .seconds(60)) { !server.isRunning }
+    _ = await server.ended(within: .seconds(60))
     client.terminate()
     let served = try await offThePool {
       let served = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -77,24 +78,20 @@ struct ServeProgramTests {
   func aPortInUseNamesWhoHoldsIt(_ name: String, _ advisesGPSDSocket: Bool) async throws {
     let port = Self.freePort()
     // A listener whose program name is `name` (Python renames its own process).
-    let holder = Process()
-    holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    holder.arguments = [
-      "-c",
-      "import signal, socket, sys; open('/proc/self/comm', 'w').write(sys.argv[2]); s = socket.socket(); "
-        + "s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('127.0.0.1', int(sys.argv[1]))); s.listen(); signal.pause()",
-      "\(port)", name,
-    ]
-    try holder.run()
-    defer {
-      kill(holder.processIdentifier, SIGKILL)  // (a child of the test runner may have SIGTERM blocked)
-      holder.waitForExit()
-    }
-    #expect(await eventually { FakeGPSD.accepts(port: port) })
+    let holder = try RunningProgram(
+      [
+        "-c",
+        "import signal, socket, sys; open('/proc/self/comm', 'w').write(sys.argv[2]); s = socket.socket(); "
+          + "s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('127.0.0.1', int(sys.argv[1]))); s.listen(); "
+          + "print('listening', flush=True); signal.pause()",
+        "\(port)", name,
+      ], in: scratchDirectory("holder-\(port)"), keepsOutput: true, program: "/usr/bin/python3")
+    defer { holder.stop() }
+    #expect(await holder.until { holder.printed.contains("listening") }, "\(holder.said)")
     let result = try await runProgram(
       Gpsbridge.executable, ["serve", "--replay", "-", "--listen", "127.0.0.1:\(port)"], timeout: 10, input: "")
     #expect(result.status == 1)
-    #expect(result.error.contains("127.0.0.1:\(port) is in use by \(name) (pid \(holder.processIdentifier))"), "\(result.error)")
+    #expect(result.error.contains("127.0.0.1:\(port) is in use by \(name) (pid \(holder.process.processIdentifier))"), "\(result.error)")
     #expect(result.error.contains("systemctl disable --now gpsd.socket") == advisesGPSDSocket, "\(result.error)")
   }
 
@@ -108,21 +105,18 @@ struct ServeProgramTests {
       Gpsbridge.executable, ["simulate", "--duration", "4", "--output", capture], timeout: 30, input: "")
     try #require(made.status == 0, "\(made.error)")
     let port = Self.freePort()
-    let (server, errors) = try Self.startServe(["--replay", capture, "--speed", "8", "--loop", "--listen", "127.0.0.1:\(port)"])
-    defer {
-      server.terminate()
-      server.waitForExit()
-    }
-    #expect(await eventually { FakeGPSD.accepts(port: port) })
+    let server = try RunningProgram(
+      ["serve", "--replay", capture, "--speed", "8", "--loop", "--listen", "127.0.0.1:\(port)"], in: scratch)
+    defer { server.stop() }
+    #expect(await server.serving(), "\(server.said)")
     // Four epochs in the capture; twelve TPVs need three rounds.
     let client = try await runProgram(
       Installed.path("gpspipe")!, ["-w", "-n", "40", "127.0.0.1:\(port)"], timeout: 60, input: "")
     let reports = client.output.split(whereSeparator: \.isNewline).filter { $0.contains(#""class":"TPV""#) && $0.contains(#""mode":3"#) }
     #expect(reports.count >= 12, "\(client.output) \(client.error)")
-    #expect(server.isRunning)
-    server.terminate()
-    server.waitForExit()
-    let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(server.process.isRunning)
+    server.stop()
+    let said = server.said
     #expect(said.contains("playing it again from its beginning (round 2)"), "\(said)")
   }
 

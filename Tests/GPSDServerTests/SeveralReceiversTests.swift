@@ -17,18 +17,20 @@ struct SeveralReceiversTests {
       try await waitUntilExists(link)
     }
     let port = FakeGPSD.freePort()
-    let server = try Gpsbridge.start(["serve", "--device", first, "--device", second, "--listen", "127.0.0.1:\(port)"])
-    defer { server.terminate() }
+    let server = try RunningProgram(
+      ["serve", "--device", first, "--device", second, "--listen", "127.0.0.1:\(port)"], in: scratchDirectory("several-\(port)"))
+    defer { server.stop() }
 
     // Every receiver's TPVs, under its own name, once both are found.
     var tpvDevices: Set<String> = []
     var output = ""
-    #expect(await eventually { FakeGPSD.accepts(port: port) })
+    #expect(await server.serving())
     for _ in 0..<10 where tpvDevices.count < 2 {
       output = try await runProgram(Installed.path("gpspipe")!, ["-w", "-n", "16", "127.0.0.1:\(port)"], timeout: 15).output
       tpvDevices = Set(Self.lines(output, class: "TPV").compactMap { $0["device"] as? String })
     }
-    #expect(tpvDevices == [first, second], "\(output); the server \(server.isRunning ? "runs" : "ended with \(server.terminationStatus)")")
+    #expect(
+      tpvDevices == [first, second], "\(output); the server \(server.process.isRunning ? "runs" : "ended with \(server.exitStatus ?? 0)")")
     // Both are listed (asked once both report: a receiver is listed from when it is found).
     let client = try RawClient(port: port)
     #expect(try await Self.devicesListed(to: client) == [first, second])
@@ -69,15 +71,16 @@ struct SeveralReceiversTests {
       try await waitUntilExists(link)
     }
     let port = FakeGPSD.freePort()
-    let server = try Gpsbridge.start(["serve", "--device", directory + "/gps-*", "--listen", "127.0.0.1:\(port)"])
-    defer { server.terminate() }
+    let server = try RunningProgram(
+      ["serve", "--device", directory + "/gps-*", "--listen", "127.0.0.1:\(port)"], in: scratchDirectory("pattern-\(port)"))
+    defer { server.stop() }
     #expect(try await tpvDevices(port: port, until: [early]) == [early])
 
     // Plugged in while serving: found at once (inotify), served beside the first.
     simulators.append(try Gpsbridge.start(["simulate", "--pty", late, "--live", "--profile", "sirf"]))
     #expect(try await tpvDevices(port: port, until: [early, late]) == [early, late])
     #expect(try await Self.devicesListed(to: try RawClient(port: port)) == [early, late])
-    #expect(server.isRunning)
+    #expect(server.process.isRunning)
   }
 
   /// A pattern nothing matches yet is said, and waited on: the server is up meanwhile.
@@ -109,16 +112,18 @@ struct SeveralReceiversTests {
     defer { simulator.terminate() }
     try await waitUntilExists(link)
     let port = FakeGPSD.freePort()
-    let server = try Gpsbridge.start(["serve", "--device", link, "--device", "/etc/hostname", "--listen", "127.0.0.1:\(port)"])
-    defer { server.terminate() }
+    let server = try RunningProgram(
+      ["serve", "--device", link, "--device", "/etc/hostname", "--listen", "127.0.0.1:\(port)"],
+      in: scratchDirectory("not-a-receiver-\(port)"))
+    defer { server.stop() }
     var devices: Set<String> = []
-    #expect(await eventually { FakeGPSD.accepts(port: port) })
+    #expect(await server.serving())
     for _ in 0..<10 where devices.isEmpty {
       let output = try await runProgram(Installed.path("gpspipe")!, ["-w", "-n", "8", "127.0.0.1:\(port)"], timeout: 15).output
       devices = Set(Self.lines(output, class: "TPV").compactMap { $0["device"] as? String })
     }
     #expect(devices == [link])
-    #expect(server.isRunning)
+    #expect(server.process.isRunning)
   }
 
   /// The paths `?DEVICES` lists to `client`.

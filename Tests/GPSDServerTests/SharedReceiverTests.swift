@@ -32,7 +32,7 @@ import Transports
     let calls = SystemCallScript([:])
     try await SystemCallScript.$current.withValue(calls) {
       // The recording: a listener of the bytes.
-      let recorded = Locked<[UInt8]>([])
+      let recorded = Watched<[UInt8]>([])
       let recording = receiver.listen(wanting: .bytes) { event in if case .bytes(let bytes) = event { recorded.withLock { $0 += bytes } } }
       // The manager.
       let manager = LocationManager.receiver(receiver)
@@ -46,7 +46,7 @@ import Transports
       try client.send(#"?WATCH={"enable":true,"json":true};"#)
       await client.read(for: 10) { lines in lines.contains { $0.hasPrefix(#"{"class":"WATCH""#) } }
       // The clock feed's samples.
-      let samples = Locked(0)
+      let samples = Watched(0)
       let feeding = Task {
         for await _ in receiver.timeSamples() { samples.withLock { $0 += 1 } }
       }
@@ -66,7 +66,7 @@ import Transports
       #expect(locations == Self.epochs)
       let tpvs = lines.filter { $0.hasPrefix(#"{"class":"TPV""#) && $0.contains(#""mode":3"#) }.count
       #expect(tpvs >= Self.epochs)
-      #expect(await eventually { samples.withLock { $0 } >= 2 })
+      #expect(await samples.until { $0 >= 2 })
 
       // They leave in turn; while one is left the device stays open, never opened again.
       await manager.stopUpdatingLocation()
@@ -74,13 +74,13 @@ import Transports
       await serving.value
       #expect(pty.isHeld)
       let sixtyEpochs = written[0..<(Self.epochs * 2)].joined().count
-      #expect(await eventually { recorded.withLock { $0 }.count >= sixtyEpochs })
+      #expect(await recorded.until { $0.count >= sixtyEpochs })
       receiver.stopListening(recording)
       #expect(pty.isHeld)
       let recordedBytes = recorded.withLock { $0 }
       #expect(recordedBytes == Array(written.joined().prefix(recordedBytes.count)), "the recording holds every byte, in order")
       let before = samples.withLock { $0 }
-      #expect(await eventually { samples.withLock { $0 } >= before + 2 })
+      #expect(await samples.until { $0 >= before + 2 })
       enough.withLock { $0 = true }
       try await playing.value
       #expect(calls.opened.filter { $0 == link }.count == 1, "the device was opened once: \(calls.opened)")

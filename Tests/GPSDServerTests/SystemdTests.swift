@@ -50,6 +50,8 @@ struct SystemdTests {
     let port = FakeGPSD.freePort()
     let errors = Self.socketPath("errors") + ".txt"
     defer { unlink(errors) }
+    _ = FileManager.default.createFile(atPath: errors, contents: nil)
+    let written = FileChanges([URL(fileURLWithPath: errors)])
     let started = shell(
       "\(Installed.path("systemd-socket-activate")!) -l 127.0.0.1:\(port) \(Gpsbridge.executable) serve --gpsd 127.0.0.1:\(port) --listen 127.0.0.1:\(FakeGPSD.freePort()) </dev/null >/dev/null 2>\(errors) &"
     )
@@ -58,7 +60,7 @@ struct SystemdTests {
     // The first connection starts it.
     #expect(await eventually { FakeGPSD.accepts(port: port) })
     let said = { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
-    #expect(await eventually { said().contains("Error: --gpsd 127.0.0.1:\(port) is where this server listens itself") }, "\(said())")
+    #expect(await written.until { said().contains("Error: --gpsd 127.0.0.1:\(port) is where this server listens itself") }, "\(said())")
   }
 
   /// A `Type=notify` service's messages, caught on a datagram socket standing in for systemd's.

@@ -11,11 +11,12 @@ import Testing
 /// backoff and timers run on a test clock: what waits for time waits until the test moves it.
 @Suite(.serialized, .timeLimit(.minutes(5))) struct SerialRecoveryTests {
   /// Counts the source's attempts to open the device: each is a wake-up.
-  final class Attempts: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func add() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
+  final class Attempts: Sendable {
+    private let count = Watched(0)
+    func add() { count.withLock { $0 += 1 } }
+    var value: Int { count.value }
+    /// Waits until `condition` holds of the number of attempts.
+    func until(_ condition: (Int) -> Bool) async -> Bool { await count.until(condition) }
   }
 
   /// Plays a 10 Hz receiver into whichever pseudo-terminal is plugged in now.
@@ -204,7 +205,7 @@ import Testing
     #expect(error.reason == .notASerialDevice(path: "/dev/null") && error.reason?.isPermanent == true)
     // The manager's own check of the device may say so before the source has tried: the
     // source's one attempt is awaited. Stopped for good, nothing waits to try again, however long.
-    #expect(await eventually { attempts.value == 1 })
+    #expect(await attempts.until { $0 == 1 })
     #expect(clock.sleeperCount == 0)
     clock.advance(by: .seconds(3600))
     #expect(attempts.value == 1)

@@ -15,9 +15,9 @@ import Transports
 @Suite(.timeLimit(.minutes(3)))
 struct IntegritySetupTests {
   /// A bench of `profile` answering as `responder`, and the integrity its receiver last said.
-  static func rig(_ profile: ReceiverProfile, _ responder: any ReceiverResponder) async throws -> (Bench, Locked<SignalIntegrity?>) {
+  static func rig(_ profile: ReceiverProfile, _ responder: any ReceiverResponder) async throws -> (Bench, Watched<SignalIntegrity?>) {
     let bench = try Bench(profile, baud: 38_400, responder: responder)
-    let integrity = Locked<SignalIntegrity?>(nil)
+    let integrity = Watched<SignalIntegrity?>(nil)
     bench.receiver.listen(wanting: []) { event in
       if case .integrity(let state) = event { integrity.withLock { $0 = state } }
     }
@@ -35,7 +35,7 @@ struct IntegritySetupTests {
     // What it says of its signals reaches the receiver's listeners.
     // (Generation 9's SEC-SIG speaks over its NAV-STATUS; an M8 has NAV-STATUS only.)
     let source: SignalIntegrity.Source = profile == .ublox ? .signalSecurity : .navigationStatus
-    let heard = await eventually { integrity.withLock { $0?.spoofingSource == source } }
+    let heard = await integrity.until { $0?.spoofingSource == source }
     let said = integrity.withLock { $0 }
     let off = try await setup.configure(ReceiverSettings(integrity: false))
     let after = rig.simulated.configuration?.integrityMessages ?? []

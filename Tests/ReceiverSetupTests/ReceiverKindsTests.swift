@@ -376,11 +376,11 @@ struct ReceiverKindsTests {
   @Test func anM8SwitchedToUBXOnlyStillGivesItsFixes() async throws {
     let bench = try await Bench.running(.ublox8, baud: 115_200)
     let report = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(outputProtocol: .ubx))
-    let fixes = Locked<[Fix]>([])
+    let fixes = Watched<[Fix]>([])
     let listener = bench.receiver.listen(wanting: .fixes) { event in
       if case .fix(let fix) = event { fixes.withLock { $0.append(fix) } }
     }
-    #expect(await eventually { fixes.withLock { $0.count } >= 4 })
+    #expect(await fixes.until { $0.count >= 4 })
     bench.receiver.stopListening(listener)
     let m8 = bench.configuration as! UBlox8Responder
     await bench.stop()

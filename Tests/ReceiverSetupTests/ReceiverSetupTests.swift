@@ -66,11 +66,11 @@ struct ReceiverSetupTests {
   @Test func aReceiverSwitchedToUBXOnlyStillGivesItsFixes() async throws {
     let bench = try await Self.bench()
     let report = try await ReceiverSetup(bench.receiver, timing: Self.fast).configure(ReceiverSettings(outputProtocol: .ubx))
-    let fixes = Locked<[Fix]>([])
+    let fixes = Watched<[Fix]>([])
     let listener = bench.receiver.listen(wanting: .fixes) { event in
       if case .fix(let fix) = event { fixes.withLock { $0.append(fix) } }
     }
-    #expect(await eventually { fixes.withLock { $0.count } >= 4 })
+    #expect(await fixes.until { $0.count >= 4 })
     bench.receiver.stopListening(listener)
     let configuration = bench.ublox9
     await bench.stop()

@@ -19,9 +19,9 @@ struct StationTests {
         Station.Source(.replay(Self.shortDrive, speed: .max), name: "first"),
         Station.Source(.replay(Self.shortDrive, speed: .max), name: "second"),
       ], maximumReceivers: 1)
-    let said = Locked<[String]>([])
+    let said = Watched<[String]>([])
     let station = Station(configuration) { message in said.withLock { $0.append(message) } }
-    let served = Locked<[String: Int]>([:])
+    let served = Watched<[String: Int]>([:])
     try await station.run { member in
       let fixes = Locked(0)
       member.receiver.listen(wanting: .fixes) { event in
@@ -42,7 +42,7 @@ struct StationTests {
       sources: [Station.Source(.replay(Self.shortDrive, speed: .max), name: "drive", pulses: .device("/dev/pps-that-is-not-there"))])
     configuration.clock = .init(chrony: NSTemporaryDirectory() + "gpsbridge-station-\(getpid()).sock")
     let station = Station(configuration)
-    let served = Locked(false)
+    let served = Watched(false)
     let error = await #expect(throws: ClockFeedError.self) {
       try await station.run { _ in served.withLock { $0 = true } }
     }
@@ -56,9 +56,9 @@ struct StationTests {
   @Test func aStationWithDiscoveryServesEachReceiverPluggedIn() async throws {
     let machine = try ScratchMachine("station")
     let configuration = Station.Configuration(discovery: DeviceDiscovery(sysfsRoot: machine.sysfsRoot, devRoot: machine.devRoot))
-    let said = Locked<[String]>([])
+    let said = Watched<[String]>([])
     let station = Station(configuration) { message in said.withLock { $0.append(message) } }
-    let served = Locked<[String]>([])
+    let served = Watched<[String]>([])
     let running = Task {
       try await station.run { member in
         served.withLock { $0.append(member.name) }
@@ -66,19 +66,19 @@ struct StationTests {
       }
     }
     defer { running.cancel() }
-    #expect(await eventually(timeout: .seconds(20)) { !said.withLock { $0 }.isEmpty })
+    #expect(await said.until(timeout: .seconds(20)) { !$0.isEmpty })
     #expect(
       said.withLock { $0 }.first?.hasPrefix("gpsbridge: No receiver is plugged in yet: waiting for one") == true, "\(said.withLock { $0 })")
     #expect(served.withLock { $0 }.isEmpty)
     let first = try PseudoTerminal()
     defer { first.unplug() }
     let node = try machine.plugIn(first, as: "ttyACM0")
-    #expect(await eventually(timeout: .seconds(20)) { served.withLock { $0 } == [node] }, "\(served.withLock { $0 })")
+    #expect(await served.until(timeout: .seconds(20)) { $0 == [node] }, "\(served.withLock { $0 })")
     try machine.addStableLink("usb-u-blox_AG_GNSS_receiver-if00", to: "ttyACM0")
     let second = try PseudoTerminal()
     defer { second.unplug() }
     let other = try machine.plugIn(second, as: "ttyACM1", product: "01a8")
-    #expect(await eventually(timeout: .seconds(20)) { served.withLock { $0 }.count == 2 }, "\(served.withLock { $0 })")
+    #expect(await served.until(timeout: .seconds(20)) { $0.count == 2 }, "\(served.withLock { $0 })")
     #expect(served.withLock { $0 } == [node, other])
     #expect(said.withLock { $0 }.count == 1, "\(said.withLock { $0 })")
   }
@@ -91,7 +91,7 @@ struct StationTests {
     let link = directory.appendingPathComponent("gps0").path
     #expect(symlink("/dev/null", link) == 0)
     let pattern = try #require(try DevicePattern(directory.path + "/gps*"))
-    let served = Locked<[String]>([])
+    let served = Watched<[String]>([])
     let station = Station(Station.Configuration(patterns: [Station.Pattern(pattern)]))
     let running = Task {
       try await station.run { member in
@@ -100,7 +100,7 @@ struct StationTests {
       }
     }
     defer { running.cancel() }
-    #expect(await eventually(timeout: .seconds(20)) { served.withLock { $0 } == [link] })
+    #expect(await served.until(timeout: .seconds(20)) { $0 == [link] })
     #expect(await eventually(timeout: .seconds(20)) { station.hasStoppedReceiver })
     // Its slot given back (it ended) before anything changes in the directory.
     #expect(await eventually(timeout: .seconds(20)) { station.servedNames.isEmpty })
@@ -119,6 +119,6 @@ struct StationTests {
     // Plugged in again (the link made anew, to another node): found again.
     unlink(link)
     #expect(symlink("/dev/zero", link) == 0)
-    #expect(await eventually(timeout: .seconds(20)) { served.withLock { $0 } == [link, other, link] }, "\(served.withLock { $0 })")
+    #expect(await served.until(timeout: .seconds(20)) { $0 == [link, other, link] }, "\(served.withLock { $0 })")
   }
 }

@@ -51,7 +51,7 @@ import Testing
     #expect(sampled, "chronyd's sources: \(sources); serve said: \(serve.said)")
     // Then the receiver says it is spoofed: said once, and nothing more reaches chrony.
     let notice = "the receiver says its signals are spoofed (spoofing indicated, by NAV-STATUS): not fed to the clock"
-    #expect(await eventually(timeout: .seconds(60)) { serve.said.contains(notice) }, "\(serve.said)")
+    #expect(await serve.until(timeout: .seconds(60)) { serve.said.contains(notice) }, "\(serve.said)")
     let starved = try await eventually(timeout: .seconds(30), every: .seconds(1)) {
       sources = try await chronyd.sources()
       return (sources["GPS"]?.lastSample ?? 0) >= 5 && (sources["SHM"]?.lastSample ?? 0) >= 5
@@ -104,7 +104,7 @@ import Testing
     let serve = try RunningProgram(commands[1], in: directory)
     defer { serve.stop() }
     #expect(
-      await eventually(timeout: .seconds(60)) { serve.said.contains("the receiver says its signals are spoofed") }, "\(serve.said)")
+      await serve.until(timeout: .seconds(60)) { serve.said.contains("the receiver says its signals are spoofed") }, "\(serve.said)")
     let metrics = await fetch("/metrics", port: httpPort) ?? ""
     let link = directory.appendingPathComponent("gps0").path
     #expect(metrics.contains(#"gpsbridge_receiver_interference{device="\#(link)"} 1"#), "\(metrics)")

@@ -72,7 +72,7 @@ struct StatusPortHostileClientTests {
       ["serve", "--replay", fixture, "--loop", "--speed", "4", "--listen", "127.0.0.1:\(gpsdPort)", "--http", "\(httpPort)"],
       in: directory)
     defer { serve.stop() }
-    #expect(await eventually(every: .milliseconds(200)) { await fetch("/status.json", port: httpPort) != nil }, "\(serve.said)")
+    #expect(await serve.serving(), "\(serve.said)")
     // Python opens the thousand and holds them while this test looks: until the test opens
     // `release`, a pipe Python then reads to its end.
     let release = directory.appendingPathComponent("release").path

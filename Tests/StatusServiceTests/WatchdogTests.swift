@@ -64,17 +64,17 @@ struct WatchdogTests {
 
   @Test func aFrozenServerStopsThePingsUntilItTurnsAgain() async throws {
     let rig = try Rig()
-    let pings = Locked<[ContinuousClock.Instant]>([])
-    let said = Locked<[(at: ContinuousClock.Instant, message: String)]>([])
+    let pings = Watched<[ContinuousClock.Instant]>([])
+    let said = Watched<[(at: ContinuousClock.Instant, message: String)]>([])
     let running = Task(executorPreference: DedicatedExecutor.own()) {
       await rig.watchdog.run(
         every: .milliseconds(200), notify: { if $0 == "WATCHDOG=1" { pings.withLock { $0.append(.now) } } },
         said: { message in said.withLock { $0.append((.now, message)) } })
     }
     defer { running.cancel() }
-    #expect(await eventually { pings.withLock { $0.count } >= 3 })
+    #expect(await pings.until { $0.count >= 3 })
     rig.gpsd.freezeForTesting(.seconds(5))
-    #expect(await eventually { said.withLock { $0 }.contains { $0.message.contains("healthy again") } })
+    #expect(await said.until { $0.contains { $0.message.contains("healthy again") } })
     let saidNow = said.withLock { $0 }
     let stopped = try #require(saidNow.first { $0.message.contains("the watchdog is not pinged: the gpsd server's queue") })
     let resumed = try #require(saidNow.first { $0.message.contains("healthy again") })
@@ -83,6 +83,6 @@ struct WatchdogTests {
     // test's own pace on a busy machine); and after, they go on.
     let whileFrozen = pings.withLock { $0 }.filter { $0 > stopped.at && $0 < resumed.at }
     #expect(whileFrozen.isEmpty, "pinged \(whileFrozen.count) times while frozen")
-    #expect(await eventually { pings.withLock { $0 }.contains { $0 > resumed.at } })
+    #expect(await pings.until { $0.contains { $0 > resumed.at } })
   }
 }

@@ -74,7 +74,7 @@ struct WatchingTheBoxTests {
     let (gpsdPort, httpPort) = (FakeGPSD.freePort(), FakeGPSD.freePort())
     let serve = try RunningProgram(["serve", "--demo", "--listen", "127.0.0.1:\(gpsdPort)", "--http", "\(httpPort)"], in: directory)
     defer { serve.stop() }
-    #expect(await eventually(every: .milliseconds(200)) { await fetch("/status.json", port: httpPort) != nil }, "\(serve.said)")
+    #expect(await serve.serving(), "\(serve.said)")
 
     // SKY reports from the same box, read while the page is read.
     let sky = Task {
@@ -181,7 +181,7 @@ extension WatchingTheBoxTests {
     #expect(served.said.contains("chrony: GPS: selected: chrony steers the clock by it"), "\(served.said)")
     #expect(served.said.contains("chrony: MON: noselect: chrony measures it"), "\(served.said)")
     #expect(
-      await eventually(timeout: .seconds(90)) { served.said.contains("chrony: NONE: reach 0: chrony got no samples from it.") },
+      await served.until(timeout: .seconds(90)) { served.said.contains("chrony: NONE: reach 0: chrony got no samples from it.") },
       "\(served.said)")
     // ?TIMESERVICE says it too.
     let answer = try await runProgram(

@@ -7,6 +7,7 @@ public final class RunningProgram: @unchecked Sendable {
   public let process: Process
   public let errorLog: URL
   public let outputLog: URL?
+  private let watch: FileChanges
 
   /// Starts `program` (the built gpsbridge unless another is named) with `arguments`.
   public init(
@@ -24,7 +25,24 @@ public final class RunningProgram: @unchecked Sendable {
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     process.standardOutput = try outputLog.map { try FileHandle(forWritingTo: $0) } ?? FileHandle.nullDevice
     process.standardError = try FileHandle(forWritingTo: errorLog)
+    watch = FileChanges([errorLog] + (outputLog.map { [$0] } ?? []), process: process)
     try process.runWithSignalsUnblocked()
+  }
+
+  /// Waits until `condition` holds, looking again each time the program writes or ends.
+  public func until(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
+    await watch.until(timeout: timeout, condition)
+  }
+
+  /// Waits until `gpsbridge serve` says it serves: its gpsd socket and its status page listen
+  /// by then, so a client connects at the first try.
+  public func serving(within timeout: Duration = .seconds(30)) async -> Bool {
+    await until(timeout: timeout) { said.contains(" to gpsd clients on ") || !process.isRunning } && process.isRunning
+  }
+
+  /// Waits until the program has ended by itself; `false` if it still runs after `timeout`.
+  public func ended(within timeout: Duration = .seconds(30)) async -> Bool {
+    await watch.until(timeout: timeout) { !process.isRunning }
   }
 
   /// What it has said on standard error so far.

@@ -9,6 +9,7 @@ public final class ShellScript: @unchecked Sendable {
   public let errors: URL
   private let shell = Process()
   private let group: URL
+  private let watch: FileChanges
 
   public init(_ script: String, in directory: URL) throws {
     let name = UUID().uuidString.prefix(6)
@@ -27,7 +28,13 @@ public final class ShellScript: @unchecked Sendable {
     }
     shell.standardOutput = try FileHandle(forWritingTo: output)
     shell.standardError = try FileHandle(forWritingTo: errors)
+    watch = FileChanges([output, errors], process: shell)
     try shell.run()
+  }
+
+  /// Waits until `condition` holds, looking again each time the script writes or ends.
+  public func until(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
+    await watch.until(timeout: timeout, condition)
   }
 
   /// What the script has printed, and said on stderr, so far.

@@ -65,7 +65,7 @@ struct ChronyTests {
     defer { running.stop() }
     // Feeding before chrony is there: its samples are dropped, and it says so.
     #expect(
-      await eventually { running.said.contains("chrony's socket \(socket): no such socket") },
+      await running.until { running.said.contains("chrony's socket \(socket): no such socket") },
       "the server said: \(running.said)")
 
     try chronyd.start()

@@ -24,7 +24,7 @@ import Transports
     timing.probeWindow = .milliseconds(300)
     timing.silenceTimeout = .seconds(30)
     let receiver = Receiver(SerialSource(path: link, baudRate: .automatic, timing: timing))
-    let heard = Locked<[Heard]>([])
+    let heard = Watched<[Heard]>([])
     receiver.listen(wanting: .fixes) { event in
       let item: Heard? =
         switch event {
@@ -59,12 +59,12 @@ import Transports
     #expect(beforeUnplug > 0)
 
     pty.unplug()
-    #expect(await eventually { heard.withLock { $0.contains(.paused) } })
+    #expect(await heard.until { $0.contains(.paused) })
     pty = try PseudoTerminal(link: link)
     defer { pty.unplug() }
     #expect(await pty.waitUntilHeld())
     try await play(20, into: pty)
-    #expect(await eventually { heard.withLock { $0.filter { $0 == .fix }.count } >= beforeUnplug + 10 })
+    #expect(await heard.until { $0.filter { $0 == .fix }.count >= beforeUnplug + 10 })
 
     let order = heard.withLock { $0 }
     let paused = try #require(order.firstIndex(of: .paused))

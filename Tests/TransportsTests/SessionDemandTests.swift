@@ -44,7 +44,7 @@ import Transports
 
   /// A source that counts its sessions, and how many run at once.
   final class CountingSource: ByteSource {
-    let counts = Locked((sessions: 0, running: 0, mostRunning: 0))
+    let counts = Watched((sessions: 0, running: 0, mostRunning: 0))
     var initialAuthorization: AuthorizationStatus { .authorizedAlways }
     func isPresent() async -> Bool { true }
     func checkAuthorization() async -> AuthorizationStatus { .authorizedAlways }
@@ -68,7 +68,7 @@ import Transports
         for _ in 0..<64 { group.addTask { receiver.listen(wanting: .fixes) { _ in } } }
         return await group.reduce(into: []) { $0.append($1) }
       }
-      #expect(await eventually { source.counts.withLock { $0.sessions } == round })
+      #expect(await source.counts.until { $0.sessions == round })
       for listener in listeners { receiver.stopListening(listener) }
       await receiver.sessionClosed()
       #expect(source.counts.withLock { $0.running } == 0, "the last one gone, the session ended")
@@ -81,7 +81,7 @@ import Transports
     let path = try Self.capture(epochs: 600)
     defer { unlink(path) }
     let receiver = Receiver(ReplaySource(capture: .file(path), speed: .realTime, clock: ContinuousClock()))
-    let heard = Locked<[ReceiverEvent]>([])
+    let heard = Watched<[ReceiverEvent]>([])
     // Wanting nothing only hears: nothing starts.
     let passive = receiver.listen(wanting: []) { event in heard.withLock { $0.append(event) } }
     #expect(!receiver.hasOpenSession)  // (a session starts as a want is declared, or not at all)
@@ -89,7 +89,7 @@ import Transports
     // Wanting fixes starts the session: what every listener hears (its flushes) reaches the
     // passive one too, though not the fixes.
     let wanting = receiver.listen(wanting: .fixes) { _ in }
-    #expect(await eventually { heard.withLock { $0 }.count >= 2 })
+    #expect(await heard.until { $0.count >= 2 })
     #expect(!heard.withLock { $0 }.contains { if case .fix = $0 { true } else { false } })
     // The last want gone, the session stops and says nothing more.
     receiver.stopListening(wanting)

@@ -127,9 +127,10 @@ import Testing
       Program.executable.path, "record", "--device", missing, "--output", output, "--duration", "600",
     ]
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+    let written = FileChanges([URL(fileURLWithPath: errors)])
     try process.run()
     let said = { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
-    #expect(await eventually { said().contains("for 600 s.") }, "\(said())")
+    #expect(await written.until { said().contains("for 600 s.") }, "\(said())")
     kill(process.processIdentifier, SIGINT)
     let ended = await finish(process, reading: [], timeout: 20)
     #expect(ended.endedByItself && ended.status == 1)

@@ -17,7 +17,7 @@ import Testing
     try await waitUntilExists(link)
     let reader = try RunningProgram(["--device", link, "--json"], in: scratchDirectory("slewed"), keepsOutput: true)
     defer { reader.stop() }
-    #expect(await eventually(timeout: .seconds(90)) { reader.printed.contains("\"spoofingSource\":\"time rate\"") }, "\(reader.said)")
+    #expect(await reader.until(timeout: .seconds(90)) { reader.printed.contains("\"spoofingSource\":\"time rate\"") }, "\(reader.said)")
     let lines = reader.printed.split(separator: "\n")
     // The spoofer's time is ahead by 10 ms from the second after the attack starts on.
     let stamps = lines.map { line -> Double? in

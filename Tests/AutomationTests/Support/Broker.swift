@@ -87,6 +87,7 @@ final class Broker: @unchecked Sendable {
 final class Subscriber: @unchecked Sendable {
   let process = Process()
   let log: URL
+  private let watch: FileChanges
 
   init(broker: Broker, topic: String = "#", user: (name: String, password: String)? = nil) throws {
     log = broker.directory.appendingPathComponent("sub-\(UUID().uuidString.prefix(6)).txt")
@@ -100,7 +101,13 @@ final class Subscriber: @unchecked Sendable {
     process.arguments = arguments
     process.standardOutput = try FileHandle(forWritingTo: log)
     process.standardError = FileHandle.nullDevice
+    watch = FileChanges([log], process: process)
     try process.run()
+  }
+
+  /// Waits until `condition` holds, looking again at each message received.
+  func until(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
+    await watch.until(timeout: timeout, condition)
   }
 
   struct Received: Equatable {

@@ -15,7 +15,7 @@ final class Caster: @unchecked Sendable {
   let wantsGGA: Bool
   private var process: Process?
   private let feeding = Locked(true)
-  private let received = Locked<[UInt8]>([])
+  private let received = Watched<[UInt8]>([])
   private var feeder: Thread?
 
   init(port: Int = FakeGPSD.freePort(), inputPort: Int = FakeGPSD.freePort(), wantsGGA: Bool = false) {
@@ -26,7 +26,12 @@ final class Caster: @unchecked Sendable {
 
   /// The lines the caster's clients sent up, as str2str relayed them.
   var upstream: [String] {
-    String(decoding: received.withLock { $0 }, as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
+    String(decoding: received.value, as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
+  }
+
+  /// Waits until `condition` holds, looking again at each line sent up.
+  func until(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
+    await received.until(timeout: timeout) { _ in condition() }
   }
 
   /// Starts the caster and a station feeding it.

@@ -1,0 +1,106 @@
+import Dispatch
+import Foundation
+
+/// Tells a ``Changes`` whenever one of some files is written (inotify) or a process ends: what
+/// a test waits on when a program it started writes its output to files.
+public final class FileChanges: @unchecked Sendable {
+  public let changes = Changes()
+  private let watches: [CInt]
+
+  /// Watches `files` (which must exist) and, if given, the end of `process` (before it runs:
+  /// its termination handler is taken).
+  public init(_ files: [URL], process: Process? = nil) {
+    let changes = changes
+    process?.terminationHandler = { _ in changes.changed() }
+    watches = files.compactMap { FileWatches.shared.watch($0.path, telling: changes) }
+  }
+
+  /// Waits until `condition` holds, looking again at each write and at the end.
+  public func until(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
+    await changes.until(timeout: timeout, condition)
+  }
+
+  deinit { FileWatches.shared.forget(changes, watches: watches) }
+}
+
+/// One inotify instance for the whole test process, its watches shared out: a user has only
+/// 128 instances (`fs.inotify.max_user_instances`), and a test run with one per program it
+/// starts took the last ones from the programs under test, whose device watchers then fell
+/// back to waiting on a timer.
+private final class FileWatches: @unchecked Sendable {
+  static let shared = FileWatches()
+
+  private struct Listener {
+    weak var changes: Changes?
+  }
+  private let descriptor: CInt
+  private let queue = DispatchQueue(label: "file changes")
+  private var source: (any DispatchSourceRead)?
+  /// Who listens to each watch, touched on `queue` only.
+  private var listeners: [CInt: [Listener]] = [:]
+  /// Without inotify (no instance left), a timer wakes every listener instead.
+  private var timer: (any DispatchSourceTimer)?
+  /// The next key for a path that could not be watched (below every watch's).
+  private var nextUnwatched: CInt = -1
+
+  private init() {
+    descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+    if descriptor >= 0 {
+      let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+      source.setEventHandler { [unowned self] in readEvents() }
+      source.resume()
+      self.source = source
+    } else {
+      let timer = DispatchSource.makeTimerSource(queue: queue)
+      timer.schedule(deadline: .now(), repeating: .milliseconds(20))
+      timer.setEventHandler { [unowned self] in
+        for listener in listeners.values.joined() { listener.changes?.changed() }
+      }
+      timer.resume()
+      self.timer = timer
+    }
+  }
+
+  /// Tells `changes` when `path` is written; the watch, or `nil` when it cannot be watched.
+  func watch(_ path: String, telling changes: Changes) -> CInt? {
+    queue.sync {
+      let watch = descriptor >= 0 ? inotify_add_watch(descriptor, path, UInt32(IN_MODIFY | IN_CLOSE_WRITE)) : -1
+      // Unwatchable: a key of its own, woken by the timer (or never, if inotify works but
+      // this path does not: the wait's bound then says so).
+      let key = watch >= 0 ? watch : nextUnwatched
+      if watch < 0 { nextUnwatched -= 1 }
+      listeners[key, default: []].append(Listener(changes: changes))
+      return key
+    }
+  }
+
+  /// Stops telling `changes`; a watch nobody listens to any more is removed.
+  func forget(_ changes: Changes, watches: [CInt]) {
+    queue.sync {
+      for watch in watches {
+        listeners[watch]?.removeAll { $0.changes == nil || $0.changes === changes }
+        if listeners[watch]?.isEmpty == true {
+          listeners[watch] = nil
+          if watch >= 0 { inotify_rm_watch(descriptor, watch) }
+        }
+      }
+    }
+  }
+
+  private func readEvents() {
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+      let count = read(descriptor, &buffer, buffer.count)
+      guard count > 0 else { return }
+      var offset = 0
+      while offset + MemoryLayout<inotify_event>.size <= count {
+        let (watch, length) = buffer.withUnsafeBytes { raw in
+          let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+          return (event.wd, Int(event.len))
+        }
+        for listener in listeners[watch] ?? [] { listener.changes?.changed() }
+        offset += MemoryLayout<inotify_event>.size + length
+      }
+    }
+  }
+}
