@@ -35,7 +35,7 @@ extension RMC {
   package init(_ sentence: SentenceView) throws(NMEAError) {
     try sentence.require(.rmc)
     self = try sentence.withFields { (fields: inout Fields) throws(NMEAError) in
-      RMC(
+      var rmc = RMC(
         talker: sentence.talker,
         time: try fields.time(),
         isValid: try fields.status(),
@@ -43,10 +43,31 @@ extension RMC {
         longitude: try fields.longitude(),
         speedKnots: try fields.decimal(in: Plausible.speedKnots),
         course: try fields.decimal(in: Plausible.direction),
-        date: try fields.date(),
-        magneticVariation: try fields.signedDecimal(positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W")),
-        mode: try fields.modeIndicator(),
-        navigationStatus: try fields.character())
+        date: try fields.date())
+      if let mode = Self.modeInPlaceOfDirection(fields) {
+        // A receiver that leaves out the variation's direction and writes its mode there, the
+        // last field (a Motorola T805: `…,181207,0,A`): the mode is read, the variation, of no
+        // known sign, is not.
+        fields.skip(2)
+        rmc.mode = mode
+        return rmc
+      }
+      rmc.magneticVariation = try fields.signedDecimal(positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W"))
+      rmc.mode = try fields.modeIndicator()
+      rmc.navigationStatus = try fields.character()
+      return rmc
     }
+  }
+
+  /// The mode a sentence gives in field 11, the variation's direction, when that is its last
+  /// field and holds a mode letter that is not a direction (`A`, `D`, `N`…; `E` is east).
+  static func modeInPlaceOfDirection(_ fields: Fields) -> FixQuality? {
+    var fields = fields
+    fields.skip()
+    let letter = try? fields.character()
+    guard !fields.hasMore, let letter, letter != UInt8(ascii: "E"), letter != UInt8(ascii: "W") else {
+      return nil
+    }
+    return FixQuality(modeIndicator: letter)
   }
 }

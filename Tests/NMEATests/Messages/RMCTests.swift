@@ -21,6 +21,19 @@ import Testing
     #expect(rmc.date == UTCDate(year: 2017, month: 1, day: 10))
   }
 
+  /// A Motorola T805 leaves out the variation's direction and writes its mode there, as the
+  /// last field: the mode is read, the unsigned variation is not.
+  @Test(arguments: [("A", FixQuality.gps), ("N", FixQuality.invalid), ("D", FixQuality.dgps)])
+  func readsAModeWrittenInPlaceOfTheVariationsDirection(_ letter: String, _ mode: FixQuality) throws {
+    let rmc = try decode("GPRMC,212614.879,A,4839.9488,N,00214.8863,E,0.56,344.41,181207,0,\(letter)", RMC.init)
+    #expect(rmc.mode == mode && rmc.magneticVariation == nil && rmc.speedKnots == fixed("0.56"))
+  }
+
+  @Test func anEastVariationAsTheLastFieldIsADirection() throws {
+    let rmc = try decode("GPRMC,212614.879,A,4839.9488,N,00214.8863,E,0.56,344.41,181207,3.1,E", RMC.init)
+    #expect(rmc.magneticVariation == fixed("3.1") && rmc.mode == nil)
+  }
+
   @Test func voidStatusWithEmptyPosition() throws {
     let rmc = try decode("GPRMC,235959.00,V,,,,,,,311299,,,N", RMC.init)
     #expect(rmc.isValid == false && rmc.latitude == nil && rmc.mode == .invalid)
