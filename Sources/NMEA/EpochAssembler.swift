@@ -26,9 +26,9 @@
 ///    ``Counters/restampedSentences``), and so does a sentence without a position (ZDA)
 ///    stamped like the one that just joined; once the epoch was emitted at its learned end,
 ///    only if it says nothing new. A receiver's next epoch never repeats a position to the last digit while it moves,
-///    so this holds only for a receiver known to move: its open epoch's position differs from
-///    the epoch before, or its speed (the epoch's, else the sentence's) covers two of the
-///    position's last digits in a second.
+///    so this holds only for a receiver known to move: its speed (the epoch's, else the
+///    sentence's) covers two of the position's last digits in a second or, when neither
+///    states a speed, its open epoch's position differs from the epoch before.
 ///    (A receiver standing still cannot be told from its next epoch, so nothing joins.) A
 ///    joined sentence's date is taken as the date of its own second, so a burst across
 ///    midnight keeps the right day.
@@ -255,17 +255,17 @@ public struct EpochAssembler: Sendable {
     guard let epochLatitude = epoch.latitude, let epochLongitude = epoch.longitude,
       latitude.saysTheSame(as: epochLatitude), longitude.saysTheSame(as: epochLongitude)
     else { return false }
-    // Only a moving receiver's position tells its epochs apart.
-    if let (closedLatitude, closedLongitude) = closedPosition,
-      !(closedLatitude.saysTheSame(as: epochLatitude) && closedLongitude.saysTheSame(as: epochLongitude))
-    {
-      return true
+    // Only a moving receiver's position tells its epochs apart. A speed, when the epoch or
+    // the sentence states one, says whether it moves: faster than two of the position's last
+    // digits a second (a digit of minutes of latitude is 1852 m over ten to the number of
+    // decimals). Without one, a position that changed from the epoch before says it; with
+    // one, it does not (a receiver standing still whose last digit flickers, 0.0 knots).
+    if let speed = epoch.speed?.metresPerSecond ?? stated.speed {
+      let decimals = Int(min(epochLatitude.minutes.scale, epochLongitude.minutes.scale))
+      return speed > 2 * 1852 / Double(FixedPoint.powersOfTenInteger[min(decimals, 8)])
     }
-    guard let speed = epoch.speed?.metresPerSecond ?? stated.speed else { return false }
-    // Faster than two of the position's last digits a second (a digit of minutes of latitude
-    // is 1852 m over ten to the number of decimals).
-    let decimals = Int(min(epochLatitude.minutes.scale, epochLongitude.minutes.scale))
-    return speed > 2 * 1852 / Double(FixedPoint.powersOfTenInteger[min(decimals, 8)])
+    guard let (closedLatitude, closedLongitude) = closedPosition else { return false }
+    return !(closedLatitude.saysTheSame(as: epochLatitude) && closedLongitude.saysTheSame(as: epochLongitude))
   }
 
   /// Ends the stream: emits the open epoch if it has not been yet. Adding more afterwards

@@ -38,6 +38,25 @@ import Testing
     #expect(counters.restampedSentences == 4)
   }
 
+  /// A handheld standing still, whose 3-decimal position flickers in its last digit (a TN204
+  /// sends RMC at the even second, GGA and GLL the second after, all at 0.0 knots): its
+  /// speed says it stands, so a position that changed from the burst before does not make a
+  /// sentence a second later its burst's; each stamp is an epoch, as the receiver says.
+  @Test func aStandingHandheldWhoseLastDigitFlickersIsNotTakenForMoving() {
+    let lines = stride(from: 0, to: 8, by: 2).flatMap { second in
+      let place = "3348.60\(second / 2),N,11821.126,W"
+      let next = "3348.60\(second / 2 + 1),N,11821.126,W"
+      return [
+        nmea("GPRMC,23010\(second),A,\(place),000.0,209.4,261002,013.8,E"),
+        nmea("GPGGA,23010\(second + 1),\(next),1,05,1.7,49.4,M,-32.4,M,,"),
+        nmea("GPGLL,\(next),23010\(second + 1),A"),
+      ]
+    }
+    let (fixes, counters) = Self.decode(lines)
+    #expect(fixes.map(\.time.second) == Array(0..<8))
+    #expect(counters.restampedSentences == 0)
+  }
+
   /// The same handheld, standing still at first: its bursts cannot be told from two epochs
   /// until it moves, and then they are whole again, though its end of cycle was learned from
   /// a split burst.
