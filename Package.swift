@@ -83,7 +83,7 @@ let package = Package(
     // The box's receivers: the one policy for which source, the receivers served (named,
     // found by a pattern as they are plugged in, up to a limit), and each one's time feed.
     // What serves them is the caller's: `serve` hands each to a GPSDServer.
-    .target(name: "Station", dependencies: ["Transports", "TimeService", "GPSD", "Plumbing"]),
+    .target(name: "Station", dependencies: ["Transports", "TimeService", "GPSD", "Plumbing", "Trigonometry"]),
     // RTK corrections: NTRIP in (1 and 2), RTCM 3 checked frame by frame and written to the
     // receiver through its two-way session, the receiver's GGA sent up when the caster wants it.
     .target(name: "Corrections", dependencies: ["Framing", "NMEA", "Transports", "Plumbing", "Trigonometry"]),

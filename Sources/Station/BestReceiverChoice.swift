@@ -1,0 +1,361 @@
+import Framing
+import NMEA
+import Trigonometry
+
+/// Which of several receivers a virtual `best` receiver follows, epoch by epoch, and the
+/// position it gives: pure, so a replay at any speed chooses as the live receivers did.
+///
+/// Receivers are ranked, in this order:
+/// 1. **alive**: its next epoch not overdue by more than half its own interval (so a
+///    receiver that falls silent costs `best` one epoch at most);
+/// 2. **integrity**: not spoofed, not jammed beyond its warning, its antenna neither shorted
+///    nor open (``SignalIntegrity``);
+/// 3. **fix class**: RTK fixed, then RTK float, then differential (DGPS, SBAS), then 3D, 2D,
+///    dead reckoning;
+/// 4. **stated accuracy**: the receiver's own horizontal accuracy, else its GST error
+///    ellipse, else its HDOP times ``Rules/rangeError``;
+/// 5. **corrections' age**, then **satellites used**.
+///
+/// The chosen one keeps its place unless another beats it, with hysteresis: it loses at once
+/// when it falls silent, is attacked, loses its fix, or its class falls below another's; a
+/// receiver whose class *rose* above it wins once it has held that class for
+/// ``Rules/classHold``; one of the same class wins on accuracy only when its error has stayed
+/// below ``Rules/accuracyMargin`` of the chosen's for ``Rules/accuracyHold``. Satellites and
+/// corrections' age only order the first choice: a satellite or two coming and going never
+/// switches.
+///
+/// A receiver whose position is farther from every other live receiver's than their stated
+/// errors allow (``Rules/disagreement`` times the sum of the two errors), while those others
+/// agree among themselves, is said and not chosen; two receivers alone that disagree are said,
+/// and the chosen one is kept (nothing says which is right).
+///
+/// At a switch the position does not jump: the difference between the receiver left and the
+/// one chosen is added to the chosen one's positions and shrinks to nothing over
+/// ``Rules/blend``.
+package struct BestReceiverChoice: Sendable {
+  /// The numbers of the rules above.
+  package struct Rules: Sendable {
+    /// How long a receiver whose class rose above the chosen one's must hold it to win.
+    package var classHold: Duration = .seconds(5)
+    /// How long a receiver of the same class must stay more accurate to win.
+    package var accuracyHold: Duration = .seconds(30)
+    /// The share of the chosen one's error another's must stay below to win on accuracy.
+    package var accuracyMargin = 0.5
+    /// Metres of error per unit of HDOP, for a receiver that states no accuracy (a consumer
+    /// receiver's range error, about 5 m at one sigma).
+    package var rangeError = 5.0
+    /// How many times the sum of two receivers' errors their positions may be apart.
+    package var disagreement = 3.0
+    /// Epochs whose times are this close are compared for agreement.
+    package var sameEpoch: Duration = .milliseconds(250)
+    /// How long the difference between the receiver left and the one chosen takes to fade.
+    package var blend: Duration = .seconds(5)
+    /// The interval assumed of a receiver before its second epoch.
+    package var firstInterval: Duration = .seconds(1)
+    /// How long after the first epoch heard the first choice waits, so that every receiver
+    /// there at start has been heard (and compared) once.
+    package var gather: Duration = .seconds(1)
+
+    package init() {}
+  }
+
+  /// Why `best` moved to another receiver.
+  package enum Reason: String, Sendable, Equatable {
+    case first = "the first with a fix"
+    case silent = "the receiver it followed went silent"
+    case attacked = "the receiver it followed reports interference"
+    case lostFix = "the receiver it followed lost its fix"
+    case worseClass = "the receiver it followed fell to a worse fix"
+    case betterClass = "a better fix held"
+    case moreAccurate = "a more accurate fix held"
+    case disagrees = "the receiver it followed disagrees with the others"
+  }
+
+  /// A move of `best` from one receiver to another.
+  package struct Switch: Sendable, Equatable {
+    package var from: String?
+    package var to: String
+    package var reason: Reason
+    /// The time of the epoch that made the switch, by the receivers' clock.
+    package var time: UTCTimestamp?
+  }
+
+  /// What one epoch gives.
+  package struct Outcome: Sendable {
+    /// The fix `best` publishes now: the chosen receiver's, blended; `nil` when the epoch taken
+    /// was another receiver's.
+    package var fix: Fix?
+    /// The switch this epoch made, if it made one.
+    package var switched: Switch?
+    /// Receivers found disagreeing with the others since the last epoch, said once each.
+    package var disagreeing: [String] = []
+  }
+
+  private struct Member {
+    var fix: Fix
+    var integrity: SignalIntegrity?
+    var heard: Duration
+    var interval: Duration
+    /// Since when its class has been what it is now.
+    var classSince: Duration
+    /// Since when it has been more accurate than the chosen one by the margin.
+    var moreAccurateSince: Duration?
+    /// Apart from every other receiver of the same moment.
+    var apart = false
+    /// Apart, while the others agree: not chosen.
+    var disagrees = false
+  }
+
+  private let rules: Rules
+  private var members: [String: Member] = [:]
+  /// Receivers in the order first heard: ties go to the earlier.
+  private var order: [String] = []
+  private(set) package var chosen: String?
+  /// When the first epoch was heard.
+  private var firstHeard: Duration?
+  /// Whether the receivers' agreement has been judged once (the first choice waits for it).
+  private var judged = false
+  /// The difference left to blend out (degrees of latitude, longitude; metres of altitude)
+  /// and when it began.
+  private var blending: (latitude: Double, longitude: Double, altitude: Double, since: Duration)?
+
+  package init(rules: Rules = Rules()) {
+    self.rules = rules
+  }
+
+  /// Takes an epoch of `receiver` heard at `now` (by a clock that only goes forward: the
+  /// arrival's for live receivers, the fix's time for a replay), under `integrity`.
+  package mutating func take(_ fix: Fix, of receiver: String, integrity: SignalIntegrity? = nil, at now: Duration) -> Outcome {
+    note(fix, of: receiver, integrity: integrity, at: now)
+    var outcome = Outcome()
+    outcome.disagreeing = findDisagreements(around: receiver, at: now)
+    let left = chosen
+    if chosen != nil || (now - (firstHeard ?? now) >= rules.gather && (judged || liveCount(at: now) < 2)),
+      let reason = switchReason(at: now),
+      let next = best(at: now, excluding: reason == .first ? nil : chosen)
+    {
+      switchTo(next, from: left, at: now)
+      outcome.switched = Switch(from: left, to: next, reason: reason, time: fix.timestamp)
+    }
+    if receiver == chosen { outcome.fix = blended(fix, at: now) }
+    return outcome
+  }
+
+  /// Forgets a receiver that is gone (unplugged, ended): `best` leaves it at its next epoch.
+  package mutating func remove(_ receiver: String) {
+    members[receiver] = nil
+    order.removeAll { $0 == receiver }
+  }
+
+  // MARK: - What is known of each receiver
+
+  private mutating func note(_ fix: Fix, of receiver: String, integrity: SignalIntegrity?, at now: Duration) {
+    if firstHeard == nil { firstHeard = now }
+    guard var member = members[receiver] else {
+      members[receiver] = Member(fix: fix, integrity: integrity, heard: now, interval: rules.firstInterval, classSince: now)
+      order.append(receiver)
+      return
+    }
+    if now > member.heard { member.interval = now - member.heard }
+    if Self.classRank(fix) != Self.classRank(member.fix) { member.classSince = now }
+    (member.fix, member.integrity, member.heard) = (fix, integrity, now)
+    members[receiver] = member
+    if receiver != chosen, let chosen, let theirs = members[chosen] {
+      let better =
+        Self.classRank(fix) == Self.classRank(theirs.fix)
+        && error(of: fix).map { mine in error(of: theirs.fix).map { mine < $0 * rules.accuracyMargin } ?? false } ?? false
+      members[receiver]?.moreAccurateSince = better ? (member.moreAccurateSince ?? now) : nil
+    }
+  }
+
+  private func isAlive(_ member: Member, at now: Duration) -> Bool {
+    now - member.heard <= member.interval * 3 / 2
+  }
+
+  private func isEligible(_ member: Member, at now: Duration) -> Bool {
+    guard isAlive(member, at: now), member.fix.hasPosition, !member.disagrees else { return false }
+    return !Self.isAttacked(member.integrity)
+  }
+
+  private static func isAttacked(_ integrity: SignalIntegrity?) -> Bool {
+    guard let integrity else { return false }
+    return integrity.isAlarming || integrity.antenna == .open
+  }
+
+  /// RTK fixed 6, float 5, differential 4, 3D 3, 2D 2, dead reckoning 1, none 0.
+  static func classRank(_ fix: Fix) -> Int {
+    guard fix.hasPosition else { return 0 }
+    switch fix.quality {
+    case .rtkFixed: return 6
+    case .rtkFloat: return 5
+    case .dgps, .pps: return 4
+    case .deadReckoning, .manual, .simulator: return 1
+    case .invalid, .gps: return fix.mode == .threeD ? 3 : 2
+    }
+  }
+
+  /// The receiver's stated horizontal error, metres.
+  func error(of fix: Fix) -> Double? {
+    if let accuracy = fix.horizontalAccuracy { return accuracy }
+    if let ellipse = fix.errorEstimate, let major = ellipse.semiMajor { return major }
+    return fix.hdop.map { $0 * rules.rangeError }
+  }
+
+  // MARK: - Choosing
+
+  /// Why the chosen receiver must be left now, if it must.
+  private func switchReason(at now: Duration) -> Reason? {
+    guard let chosen else { return .first }
+    guard let current = members[chosen] else { return .silent }
+    if !isAlive(current, at: now) { return .silent }
+    if Self.isAttacked(current.integrity) { return .attacked }
+    if !current.fix.hasPosition { return .lostFix }
+    if current.disagrees { return .disagrees }
+    let mine = Self.classRank(current.fix)
+    for name in order where name != chosen {
+      guard let other = members[name], isEligible(other, at: now) else { continue }
+      let theirs = Self.classRank(other.fix)
+      if theirs > mine {
+        // Whose class moved last: the chosen's falling loses at once; another's rising wins
+        // once it has held.
+        if current.classSince >= other.classSince { return .worseClass }
+        if now - other.classSince >= rules.classHold { return .betterClass }
+      } else if theirs == mine, let since = other.moreAccurateSince, now - since >= rules.accuracyHold {
+        return .moreAccurate
+      }
+    }
+    return nil
+  }
+
+  /// The best eligible receiver by the ranking (not `excluding`).
+  private func best(at now: Duration, excluding: String?) -> String? {
+    var bestName: String?
+    for name in order where name != excluding {
+      guard let member = members[name], isEligible(member, at: now) else { continue }
+      guard let current = bestName.flatMap({ members[$0] }) else {
+        bestName = name
+        continue
+      }
+      if ranks(member.fix, above: current.fix) { bestName = name }
+    }
+    return bestName
+  }
+
+  private func ranks(_ fix: Fix, above other: Fix) -> Bool {
+    let (mine, theirs) = (Self.classRank(fix), Self.classRank(other))
+    if mine != theirs { return mine > theirs }
+    let (myError, theirError) = (error(of: fix) ?? .infinity, error(of: other) ?? .infinity)
+    if myError != theirError { return myError < theirError }
+    let (myAge, theirAge) = (fix.differentialAge ?? .infinity, other.differentialAge ?? .infinity)
+    if myAge != theirAge { return myAge < theirAge }
+    return (fix.satellitesUsed ?? 0) > (other.satellitesUsed ?? 0)
+  }
+
+  private mutating func switchTo(_ next: String, from left: String?, at now: Duration) {
+    chosen = next
+    for name in order { members[name]?.moreAccurateSince = nil }
+    guard let left, let last = members[left]?.fix, let taken = members[next], let time = taken.fix.timestamp,
+      let difference = Self.difference(from: taken.fix, to: Self.projected(last, to: time))
+    else {
+      blending = nil
+      return
+    }
+    let altitude = last.altitude.flatMap { old in taken.fix.altitude.map { old - $0 } } ?? 0
+    blending = (difference.north, difference.east, altitude, taken.heard)
+  }
+
+  /// Where `fix` would be at `time`, moving on as it moved (the receiver left may be an epoch
+  /// or two behind the one chosen: its last position as it was would be a step back).
+  private static func projected(_ fix: Fix, to time: UTCTimestamp) -> Fix {
+    guard let then = fix.timestamp, let speed = fix.speed, let course = fix.course, let latitude = fix.latitude,
+      let longitude = fix.longitude
+    else { return fix }
+    let metres = speed * Double(time.nanosecondsSince1970 - then.nanosecondsSince1970) / 1e9
+    let radians = course * .pi / 180
+    var moved = fix
+    moved.latitude = latitude + metres * cosine(radians) / metresPerDegree
+    moved.longitude = longitude + metres * sine(radians) / (metresPerDegree * cosine(latitude * .pi / 180))
+    return moved
+  }
+
+  /// Metres of a degree of latitude (a sphere of the mean Earth radius).
+  static let metresPerDegree = 111_194.9
+
+  /// Degrees north and east from `fix` to `other`.
+  private static func difference(from fix: Fix, to other: Fix) -> (north: Double, east: Double)? {
+    guard let latitude = fix.latitude, let longitude = fix.longitude, let theirLatitude = other.latitude,
+      let theirLongitude = other.longitude
+    else { return nil }
+    var east = theirLongitude - longitude
+    if east > 180 { east -= 360 } else if east < -180 { east += 360 }
+    return (theirLatitude - latitude, east)
+  }
+
+  /// `fix` with what is left of the last switch's difference added.
+  private mutating func blended(_ fix: Fix, at now: Duration) -> Fix {
+    guard let blending, let latitude = fix.latitude, let longitude = fix.longitude else { return fix }
+    let share = 1 - (now - blending.since) / rules.blend
+    guard share > 0 else {
+      self.blending = nil
+      return fix
+    }
+    var fix = fix
+    fix.latitude = latitude + blending.latitude * share
+    var east = longitude + blending.longitude * share
+    if east > 180 { east -= 360 } else if east < -180 { east += 360 }
+    fix.longitude = east
+    fix.altitude = fix.altitude.map { $0 + blending.altitude * share }
+    return fix
+  }
+
+  // MARK: - Agreement
+
+  /// Marks which receivers disagree with the others, after `receiver`'s new epoch; the ones
+  /// that newly do.
+  private mutating func findDisagreements(around receiver: String, at now: Duration) -> [String] {
+    guard let newest = members[receiver]?.fix, let time = newest.timestamp else { return [] }
+    // The receivers with an epoch of the same moment, and a position and an error.
+    let together = order.filter { name in
+      guard let fix = members[name]?.fix, fix.hasPosition, error(of: fix) != nil, let its = fix.timestamp else { return false }
+      return abs(Self.seconds(between: its, and: time)) <= Double(rules.sameEpoch / .milliseconds(1)) / 1000
+    }
+    // Judged once every live receiver has its epoch of this moment in: judged earlier, the
+    // first in would be compared with fewer than all and said apart.
+    guard now - (firstHeard ?? now) >= rules.gather, together.count >= 2, together.count == liveCount(at: now) else { return [] }
+    judged = true
+    var newly: [String] = []
+    for name in together {
+      let others = together.filter { $0 != name }
+      let apart = others.allSatisfy { !agree(name, $0) }
+      // Two alone: said, neither left out. Three or more: left out when the others agree.
+      let othersAgree = others.count >= 2 && zip(others, others.dropFirst()).allSatisfy { agree($0, $1) }
+      if apart, members[name]?.apart == false { newly.append(name) }
+      members[name]?.apart = apart
+      members[name]?.disagrees = apart && othersAgree
+    }
+    return newly
+  }
+
+  /// The live receivers with a position and a stated error: those that can be compared.
+  private func liveCount(at now: Duration) -> Int {
+    order.filter { name in members[name].map { isAlive($0, at: now) && $0.fix.hasPosition && error(of: $0.fix) != nil } ?? false }.count
+  }
+
+  private func agree(_ one: String, _ other: String) -> Bool {
+    guard let a = members[one]?.fix, let b = members[other]?.fix, let errorA = error(of: a), let errorB = error(of: b) else { return true }
+    return Self.metres(between: a, and: b) <= rules.disagreement * (errorA + errorB)
+  }
+
+  private static func seconds(between one: UTCTimestamp, and other: UTCTimestamp) -> Double {
+    Double(one.nanosecondsSince1970 - other.nanosecondsSince1970) / 1e9
+  }
+
+  /// The ground distance between two fixes, metres (equirectangular: receivers on one box are
+  /// metres apart).
+  static func metres(between one: Fix, and other: Fix) -> Double {
+    guard let (north, east) = difference(from: one, to: other), let latitude = one.latitude else { return .infinity }
+    let y = north * metresPerDegree
+    let x = east * metresPerDegree * cosine(latitude * .pi / 180)
+    return (x * x + y * y).squareRoot()
+  }
+}

@@ -1,0 +1,168 @@
+import Framing
+import NMEA
+import Testing
+
+@testable import Station
+
+/// The virtual `best` receiver's choice, epoch by epoch, on receivers made up here: when it
+/// switches, when it must not, and that its position does not jump when it does.
+struct BestReceiverChoiceTests {
+  /// An epoch of a receiver at `second` (1 Hz), `east` metres east of a point, of `quality`.
+  static func fix(
+    _ second: Int, east: Double = 0, quality: FixQuality = .gps, accuracy: Double? = 2.5, satellites: Int = 10, moving: Double = 0
+  ) -> Fix {
+    let start = UTCTimestamp(date: UTCDate(year: 2026, month: 12, day: 6), time: UTCTime(nanosecondsSinceMidnight: 0))
+    let time = UTCTimestamp(nanosecondsSince1970: start.nanosecondsSince1970 + Int64(second) * 1_000_000_000)
+    let metresPerDegree = 111_194.9 * 0.6777  // of longitude at 47.3° N
+    var fix = Fix(
+      time: time.time, timestamp: time, mode: .threeD, quality: quality, latitude: 47.3,
+      longitude: 8.5 + (east + moving * Double(second)) / metresPerDegree, speed: moving, course: 90)
+    fix.horizontalAccuracy = accuracy
+    fix.satellitesUsed = satellites
+    return fix
+  }
+
+  /// Plays receivers' epochs second by second: `epochs` says what each receiver sends at a
+  /// second (`nil`: nothing). What `best` published, and its switches.
+  static func play(
+    _ names: [String], seconds: Range<Int>, rules: BestReceiverChoice.Rules = .init(),
+    integrity: (String, Int) -> SignalIntegrity? = { _, _ in nil }, _ epochs: (String, Int) -> Fix?
+  ) -> (published: [(second: Int, fix: Fix)], switches: [BestReceiverChoice.Switch], disagreeing: [String]) {
+    var choice = BestReceiverChoice(rules: rules)
+    var published: [(Int, Fix)] = []
+    var switches: [BestReceiverChoice.Switch] = []
+    var disagreeing: [String] = []
+    for second in seconds {
+      for (index, name) in names.enumerated() {
+        guard let fix = epochs(name, second) else { continue }
+        // Each receiver's epoch arrives a few milliseconds after the one before.
+        let outcome = choice.take(
+          fix, of: name, integrity: integrity(name, second), at: .seconds(second) + .milliseconds(100 + 10 * index))
+        if let fix = outcome.fix { published.append((second, fix)) }
+        if let switched = outcome.switched { switches.append(switched) }
+        disagreeing += outcome.disagreeing
+      }
+    }
+    return (published, switches, disagreeing)
+  }
+
+  @Test func twoAlikeReceiversWithSatellitesComingAndGoingNeverSwitch() {
+    // Half an hour, the same class, accuracies and satellites varying a little each epoch.
+    var generator = SystemRandomNumberGenerator()
+    let noise = (0..<1800).map { _ in (Double.random(in: 1.8...3.2, using: &generator), Int.random(in: 8...12, using: &generator)) }
+    let result = Self.play(["ublox", "sirf"], seconds: 0..<1800) { name, second in
+      let (accuracy, satellites) = noise[second]
+      return name == "ublox"
+        ? Self.fix(second, accuracy: accuracy, satellites: satellites)
+        : Self.fix(second, east: 1, accuracy: 5 - accuracy, satellites: 20 - satellites)
+    }
+    #expect(result.switches.map(\.reason) == [.first], "\(result.switches)")
+    // Published from the first choice on (once both have been heard and compared, in the
+    // second after the first epoch): every epoch since.
+    let seconds = result.published.map(\.second)
+    #expect(seconds.first.map { $0 <= 2 && seconds == Array($0..<1800) } == true, "from \(seconds.first ?? -1), \(seconds.count) epochs")
+  }
+
+  @Test func theChosenOneUnpluggedIsLeftAtTheOthersNextEpoch() {
+    let result = Self.play(["ublox", "sirf"], seconds: 0..<60) { name, second in
+      name == "ublox" ? (second < 30 ? Self.fix(second) : nil) : Self.fix(second, east: 1)
+    }
+    #expect(result.switches.map(\.reason) == [.first, .silent], "\(result.switches)")
+    #expect(result.switches.last?.to == "sirf")
+    // One epoch missed at most: 30 has none (ublox is due until 2 intervals have passed),
+    // 31 on are sirf's. (The first choice is made in the second after the first epoch.)
+    let seconds = result.published.map(\.second)
+    #expect(seconds == Array(2..<30) + Array(31..<60), "\(seconds)")
+    #expect(Set(seconds).count == seconds.count, "a second published twice")
+  }
+
+  @Test func rtkFixedOnTheOtherWinsOnceItHasHeld() {
+    let result = Self.play(["ublox", "rtk"], seconds: 0..<60) { name, second in
+      name == "ublox"
+        ? Self.fix(second)
+        : Self.fix(second, east: 0.5, quality: second >= 20 ? .rtkFixed : .gps, accuracy: second >= 20 ? 0.02 : 3)
+    }
+    #expect(result.switches.map(\.reason) == [.first, .betterClass], "\(result.switches)")
+    let moved = try? #require(result.switches.last?.time)
+    // RTK fixed from second 20, held 5 s: chosen at 25.
+    #expect(moved.map { Int($0.nanosecondsSince1970 / 1_000_000_000) % 86_400 } == 25)
+  }
+
+  @Test func aChosenReceiverFallingToAWorseFixIsLeftAtOnce() {
+    let result = Self.play(["rtk", "ublox"], seconds: 0..<40) { name, second in
+      name == "rtk"
+        ? Self.fix(second, quality: second >= 20 ? .gps : .rtkFixed, accuracy: second >= 20 ? 8 : 0.02)
+        : Self.fix(second, east: 0.3, quality: .dgps, accuracy: 1)
+    }
+    #expect(result.switches.map(\.reason) == [.first, .worseClass], "\(result.switches)")
+    #expect(
+      result.switches.last.map { $0.to == "ublox" && $0.time.map { Int($0.nanosecondsSince1970 / 1_000_000_000) % 86_400 } == 20 } == true)
+  }
+
+  @Test func aSpoofedReceiverIsLeftWithinAnEpoch() {
+    var spoofed = SignalIntegrity()
+    _ = spoofed.suspectSpoofing(.timeRate)
+    let result = Self.play(
+      ["ublox", "sirf"], seconds: 0..<40, integrity: { name, second in name == "ublox" && second >= 20 ? spoofed : nil }
+    ) { name, second in
+      Self.fix(second, east: name == "ublox" ? 0 : 1)
+    }
+    #expect(result.switches.map(\.reason) == [.first, .attacked], "\(result.switches)")
+    // The spoofed epoch itself is not published: best moved before it.
+    #expect(result.published.filter { $0.second == 20 }.count == 1)
+    #expect(result.switches.last?.to == "sirf")
+  }
+
+  @Test func aMoreAccurateReceiverWinsOnlyAfterHoldingIt() {
+    let result = Self.play(["ublox", "better"], seconds: 0..<90) { name, second in
+      name == "ublox" ? Self.fix(second, accuracy: 3) : Self.fix(second, east: 1, accuracy: second >= 10 ? 1 : 3)
+    }
+    #expect(result.switches.map(\.reason) == [.first, .moreAccurate], "\(result.switches)")
+    #expect(result.switches.last?.time.map { Int($0.nanosecondsSince1970 / 1_000_000_000) % 86_400 } == 40)
+  }
+
+  /// 100 forced switches between receivers 5 m apart while moving: the position `best`
+  /// publishes never moves by more than the larger stated error from one epoch to the next,
+  /// beyond the motion itself.
+  @Test func aSwitchDoesNotMakeThePositionJump() {
+    // Each receiver in turn falls silent for a few seconds, 100 times.
+    let result = Self.play(["a", "b"], seconds: 0..<1000) { name, second in
+      let silent = (second / 5) % 2 == (name == "a" ? 0 : 1) && second % 5 >= 2
+      return silent ? nil : Self.fix(second, east: name == "a" ? 0 : 5, accuracy: 2.5, moving: 3)
+    }
+    #expect(result.switches.count >= 100, "\(result.switches.count) switches")
+    var largest = 0.0
+    for (previous, next) in zip(result.published, result.published.dropFirst()) {
+      let moved = BestReceiverChoice.metres(between: previous.fix, and: next.fix)
+      let motion = 3.0 * Double(next.second - previous.second)
+      largest = max(largest, abs(moved - motion))
+    }
+    #expect(largest <= 2.5, "jumped \(largest) m beyond the motion")
+    // After the blend, best is the chosen receiver's own position again.
+    let quiet = Self.play(["a", "b"], seconds: 0..<40) { name, second in
+      name == "a" ? (second < 10 ? Self.fix(second) : nil) : Self.fix(second, east: 5)
+    }
+    let last = quiet.published.last!.fix
+    #expect(abs(BestReceiverChoice.metres(between: last, and: Self.fix(39, east: 5))) < 0.01)
+    let first = quiet.published.first { $0.second >= 11 }!.fix
+    #expect(BestReceiverChoice.metres(between: first, and: Self.fix(11)) < 1.1, "the first epoch after the switch")
+  }
+
+  @Test func aReceiverThatDisagreesWithTwoOthersIsSaidAndNeverChosen() {
+    // "far" is best by its stated accuracy, but 80 m from the two others, which agree.
+    let result = Self.play(["far", "a", "b"], seconds: 0..<60) { name, second in
+      switch name {
+      case "far": Self.fix(second, east: 80, accuracy: 0.5)
+      case "a": Self.fix(second, accuracy: 3)
+      default: Self.fix(second, east: 2, accuracy: 3)
+      }
+    }
+    #expect(result.disagreeing == ["far"], "\(result.disagreeing)")
+    #expect(!result.switches.contains { $0.to == "far" }, "\(result.switches)")
+    #expect(result.published.map(\.second) == Array(2..<60))
+    // Two alone that disagree: said, and the chosen one kept.
+    let two = Self.play(["a", "b"], seconds: 0..<20) { name, second in Self.fix(second, east: name == "a" ? 0 : 80, accuracy: 3) }
+    #expect(Set(two.disagreeing) == ["a", "b"] && two.disagreeing.count == 2, "\(two.disagreeing)")
+    #expect(two.switches.map(\.reason) == [.first])
+  }
+}
