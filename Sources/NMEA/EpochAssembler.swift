@@ -255,18 +255,23 @@ public struct EpochAssembler: Sendable {
     guard let epochLatitude = epoch.latitude, let epochLongitude = epoch.longitude,
       latitude.saysTheSame(as: epochLatitude), longitude.saysTheSame(as: epochLongitude)
     else { return false }
-    // Only a moving receiver's position tells its epochs apart. A speed, when the epoch or
-    // the sentence states one, says whether it moves: faster than two of the position's last
-    // digits a second (a digit of minutes of latitude is 1852 m over ten to the number of
-    // decimals). Without one, a position that changed from the epoch before says it; with
-    // one, it does not (a receiver standing still whose last digit flickers, 0.0 knots).
+    // Only a moving receiver's position tells its epochs apart: a speed (the epoch's, else
+    // the sentence's) faster than two of the position's last digits a second (a digit of
+    // minutes of latitude is 1852 m over ten to the number of decimals), or a position that
+    // changed from the epoch before, unless a speed says it stands still (a receiver whose
+    // last digit flickers at 0.0 knots: a changed position is no motion then).
     if let speed = epoch.speed?.metresPerSecond ?? stated.speed {
       let decimals = Int(min(epochLatitude.minutes.scale, epochLongitude.minutes.scale))
-      return speed > 2 * 1852 / Double(FixedPoint.powersOfTenInteger[min(decimals, 8)])
+      if speed > 2 * 1852 / Double(FixedPoint.powersOfTenInteger[min(decimals, 8)]) { return true }
+      if speed < Self.standingStill { return false }
     }
     guard let (closedLatitude, closedLongitude) = closedPosition else { return false }
     return !(closedLatitude.saysTheSame(as: epochLatitude) && closedLongitude.saysTheSame(as: epochLongitude))
   }
+
+  /// A stated speed below which a receiver stands still, metres a second (0.1 knot and less
+  /// round to 0.0 knots).
+  static let standingStill = 0.06
 
   /// Ends the stream: emits the open epoch if it has not been yet. Adding more afterwards
   /// starts afresh, keeping what was learned about the receiver.

@@ -136,7 +136,7 @@ import Testing
     // One who asks later is told the state at once.
     let late = try RawClient(port: port)
     try late.send(#"?WATCH={"enable":true,"json":true,"integrity":true};"#)
-    let lines = try await offThePool { late.readBlocking(for: 10) { $0.contains { $0.contains(#""class":"INTEGRITY""#) } } }
+    let lines = try await offThePool { late.readBlocking(for: 60) { $0.contains { $0.contains(#""class":"INTEGRITY""#) } } }
     #expect(lines.contains { $0.contains(#""class":"INTEGRITY""#) && $0.contains(#""spoofing":"indicated""#) }, "\(lines)")
   }
 }

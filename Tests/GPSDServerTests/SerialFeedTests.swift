@@ -5,7 +5,7 @@ import Testing
 
 /// A serial receiver served: its sentences pass to `nmea:true` watchers as it sent them, in
 /// order, framed once by the source that also makes the fixes.
-@Suite(.timeLimit(.minutes(1))) struct SerialFeedTests {
+@Suite(.timeLimit(.minutes(3))) struct SerialFeedTests {
   @Test func aReceiversSentencesReachNMEAWatchersVerbatimAndInOrder() async throws {
     let pty = try PseudoTerminal()
     let server = try GPSDServer.startedOnAFreePort()
@@ -20,13 +20,13 @@ import Testing
     // Every byte through, however long the server's reader waits its turn: a line that drops
     // what is not read (the default, after a second) cut a sentence under load.
     let playing = Task(executorPreference: DedicatedExecutor.own()) { await pty.play(capture, patience: .seconds(60)) }
-    _ = try await offThePool { client.readBlocking(for: 20) { lines in lines.filter { $0.hasPrefix("$") }.count >= 200 } }
+    _ = try await offThePool { client.readBlocking(for: 60) { lines in lines.filter { $0.hasPrefix("$") }.count >= 200 } }
     // Whole lines only: under load the socket fills and the read may end inside a sentence.
     let lines = client.completeLines.filter { $0.hasPrefix("$") }.map { $0.trimmingCharacters(in: .newlines) }
     await playing.value
     // A tty's DEVICE says its line as gpsd's does, once autobaud has found the speed.
     let line = #""native":0,"bps":9600,"parity":"N","stopbits":1"#
-    let devices = try await offThePool { client.readBlocking(for: 10) { $0.contains { $0.contains(line) } } }
+    let devices = try await offThePool { client.readBlocking(for: 60) { $0.contains { $0.contains(line) } } }
       .filter { $0.contains(#""class":"DEVICE""#) }
     #expect(devices.contains { $0.contains(line) }, "\(devices)")
     feeding.cancel()
@@ -42,12 +42,12 @@ import Testing
 }
 
 /// DEVICE's `cycle` follows the receiver's own rate, learned from its fixes.
-@Suite(.timeLimit(.minutes(1))) struct DeviceCycleTests {
+@Suite(.timeLimit(.minutes(3))) struct DeviceCycleTests {
   @Test func aTenHertzReceiversDeviceSaysATenthOfASecond() async throws {
     let served = try Served("quectel-nmea411-10hz.nmea", speed: 1)
     let client = try RawClient(port: served.port)
     try client.send(#"?WATCH={"enable":true,"json":true};"#)
-    let lines = try await offThePool { client.readBlocking(for: 10) { $0.contains { $0.contains(#""cycle":0.10"#) } } }
+    let lines = try await offThePool { client.readBlocking(for: 60) { $0.contains { $0.contains(#""cycle":0.10"#) } } }
     #expect(lines.contains { $0.hasPrefix(#"{"class":"DEVICE""#) && $0.contains(#""cycle":0.10"#) }, "\(lines.prefix(6))")
   }
 }

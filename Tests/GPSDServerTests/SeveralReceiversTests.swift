@@ -37,7 +37,7 @@ struct SeveralReceiversTests {
 
     // A watch for the second receiver gets its reports only.
     try client.send(#"?WATCH={"enable":true,"json":true,"device":"\#(second)"};"#)
-    let watched = try await offThePool { client.readBlocking(for: 10) { Self.lines($0.joined(separator: "\n"), class: "TPV").count >= 3 } }
+    let watched = try await offThePool { client.readBlocking(for: 60) { Self.lines($0.joined(separator: "\n"), class: "TPV").count >= 3 } }
       .joined(separator: "\n")
     let devices = Set(Self.lines(watched, class: "TPV").compactMap { $0["device"] as? String })
     #expect(devices == [second], "\(watched)")
@@ -50,7 +50,7 @@ struct SeveralReceiversTests {
 
     // ?POLL reports each.
     try client.send("?POLL;")
-    let polled = try await offThePool { client.readBlocking(for: 5) { !Self.lines($0.joined(separator: "\n"), class: "POLL").isEmpty } }
+    let polled = try await offThePool { client.readBlocking(for: 60) { !Self.lines($0.joined(separator: "\n"), class: "POLL").isEmpty } }
       .joined(separator: "\n")
     let poll = Self.lines(polled, class: "POLL").last
     #expect(poll?["active"] as? Int == 2, "\(polled)")
@@ -129,7 +129,7 @@ struct SeveralReceiversTests {
   /// The paths `?DEVICES` lists to `client`.
   static func devicesListed(to client: RawClient) async throws -> Set<String> {
     try client.send("?DEVICES;")
-    let answer = try await offThePool { client.readBlocking(for: 5) { !Self.lines($0.joined(separator: "\n"), class: "DEVICES").isEmpty } }
+    let answer = try await offThePool { client.readBlocking(for: 60) { !Self.lines($0.joined(separator: "\n"), class: "DEVICES").isEmpty } }
       .joined(separator: "\n")
     let listed = Self.lines(answer, class: "DEVICES").last?["devices"] as? [[String: Any]] ?? []
     return Set(listed.compactMap { $0["path"] as? String })

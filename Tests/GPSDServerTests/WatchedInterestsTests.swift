@@ -6,7 +6,7 @@ import Transports
 
 /// A served receiver copies out its bytes and sentences (a dozen copies an epoch, made between
 /// the epoch's last byte and the reports) only while some client watches them.
-@Suite(.timeLimit(.minutes(1))) struct WatchedInterestsTests {
+@Suite(.timeLimit(.minutes(3))) struct WatchedInterestsTests {
   @Test func aReceiversSentencesAreCopiedOnlyWhileAClientWatchesThem() async throws {
     let pty = try PseudoTerminal()
     let server = try GPSDServer.startedOnAFreePort()
@@ -18,12 +18,12 @@ import Transports
 
     let reports = try RawClient(port: try #require(server.port))
     try reports.send(#"?WATCH={"enable":true,"json":true};"#)
-    _ = try await offThePool { reports.readBlocking(for: 10) { $0.contains { $0.hasPrefix(#"{"class":"WATCH""#) } } }
+    _ = try await offThePool { reports.readBlocking(for: 60) { $0.contains { $0.hasPrefix(#"{"class":"WATCH""#) } } }
     #expect(receiver.interests.isDisjoint(with: [.sentences, .bytes]), "a JSON watcher wants neither")
 
     let sentences = try RawClient(port: try #require(server.port))
     try sentences.send(#"?WATCH={"enable":true,"nmea":true};"#)
-    _ = try await offThePool { sentences.readBlocking(for: 10) { $0.contains { $0.hasPrefix(#"{"class":"WATCH""#) } } }
+    _ = try await offThePool { sentences.readBlocking(for: 60) { $0.contains { $0.hasPrefix(#"{"class":"WATCH""#) } } }
     #expect(receiver.interests.contains(.sentences))
     #expect(!receiver.interests.contains(.bytes))
 
@@ -42,12 +42,12 @@ import Transports
     let json = try RawClient(port: served.port)
     try json.send(#"?WATCH={"enable":true,"json":true};"#)
     // The replay is under way before the NMEA watcher comes.
-    _ = try await offThePool { json.readBlocking(for: 20) { $0.contains { $0.hasPrefix(#"{"class":"TPV""#) } } }
+    _ = try await offThePool { json.readBlocking(for: 60) { $0.contains { $0.hasPrefix(#"{"class":"TPV""#) } } }
     // As sentences (`nmea`) and as the receiver's bytes (`raw` 2, gpsmon's way).
     for watch in [#"{"enable":true,"nmea":true}"#, #"{"enable":true,"raw":2}"#] {
       let client = try RawClient(port: served.port)
       try client.send("?WATCH=\(watch);")
-      let lines = try await offThePool { client.readBlocking(for: 20) { $0.filter { $0.hasPrefix("$") }.count >= 12 } }
+      let lines = try await offThePool { client.readBlocking(for: 60) { $0.filter { $0.hasPrefix("$") }.count >= 12 } }
       let sentences = lines.filter { $0.hasPrefix("$") }.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
       #expect(sentences.count >= 12, "\(watch): \(lines.suffix(4))")
       #expect(sentences.allSatisfy(served.sentences.contains), "\(watch): \(sentences.prefix(3))")

@@ -57,6 +57,23 @@ import Testing
     #expect(counters.restampedSentences == 0)
   }
 
+  /// A handheld carried at a walk or on a bicycle (5 knots, slower than two of its position's
+  /// last digits a second at 3 decimals): its speed says it moves, not that it stands, so a
+  /// position that changed from the burst before still keeps its late GLL in its burst.
+  @Test func aSlowlyMovingHandheldsLateSentencesStayInTheirBurst() {
+    let lines = stride(from: 0, to: 8, by: 2).flatMap { second in
+      [
+        nmea("GPRMC,12000\(second),A,\(Self.position(second)),005.0,90.0,010524,,,"),
+        nmea("GPGGA,12000\(second),\(Self.position(second)),1,05,1.5,372.0,M,-2.0,M,,"),
+        nmea("GPGLL,\(Self.position(second)),12000\(second + 1),A"),
+      ]
+    }
+    let (fixes, counters) = Self.decode(lines)
+    // The first burst has none before it to say it moves: its GLL is an epoch of its own.
+    #expect(fixes.map(\.time.second) == [0, 1, 2, 4, 6])
+    #expect(counters.restampedSentences == 3)
+  }
+
   /// The same handheld, standing still at first: its bursts cannot be told from two epochs
   /// until it moves, and then they are whole again, though its end of cycle was learned from
   /// a split burst.
