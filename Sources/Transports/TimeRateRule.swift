@@ -104,18 +104,19 @@ struct TimeRateRule: Sendable {
     return readings[..<end].lazy.map(\.offset).max()
   }
 
-  /// Two of the last three epochs above the track (which ends ``aheadGap`` before the first
-  /// of them), the later further: a late arrival, which only lowers an epoch, can hide one of
-  /// three on a busy machine, never make one.
+  /// Two of the last three epochs above the track as it stood ``aheadGap`` before the earlier
+  /// of the two, the later further: a late arrival, which only lowers an epoch, can hide one
+  /// of three on a busy machine, never make one.
   private func runsAhead() -> Bool {
     let count = readings.count
-    guard count >= 2 else { return false }
-    let first = max(0, count - 3)
-    guard let end = readings.lastIndex(where: { readings[first].uptime - $0.uptime >= Self.aheadGap }),
-      let track = track(before: end + 1)
-    else { return false }
-    let above = readings[first...].map { $0.offset - track }.filter { $0 > Self.apart }
-    return above.count >= 2 && above[above.count - 1] > above[above.count - 2]
+    for (earlier, later) in [(count - 2, count - 1), (count - 3, count - 1), (count - 3, count - 2)] where earlier >= 0 {
+      guard let end = readings.lastIndex(where: { readings[earlier].uptime - $0.uptime >= Self.aheadGap }),
+        let track = track(before: end + 1)
+      else { continue }
+      let (before, last) = (readings[earlier].offset - track, readings[later].offset - track)
+      if before > Self.apart && last > before { return true }
+    }
+    return false
   }
 
   /// Whether the last second's least delayed epoch is still more than half of ``apart`` from
