@@ -28,30 +28,35 @@ public final class Changes: Sendable {
   /// (a bound, never a number of seconds the test relies on).
   public func until(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
     let deadline = DispatchTime.now() + .nanoseconds(Int(timeout / .nanoseconds(1)))
-    // One timer for the whole wait: at the bound it wakes the waiters once more.
-    let bound = DispatchWorkItem { [weak self] in self?.changed() }
-    DispatchQueue.global().asyncAfter(deadline: deadline, execute: bound)
-    defer { bound.cancel() }
     while true {
       let seen = waiting.withLock { $0.generation }
       if condition() { return true }
       if DispatchTime.now() >= deadline || Task.isCancelled { return false }
-      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        let resumeNow = waiting.withLock { waiting -> Bool in
-          guard waiting.generation == seen else { return true }
-          waiting.waiters[waiting.nextWaiter] = continuation
-          waiting.nextWaiter += 1
-          return false
+      // The bound, armed for each wait (a timer that fired a moment early would otherwise
+      // leave the next wait unbounded); a cancelled test wakes at once.
+      let bound = DispatchWorkItem { [weak self] in self?.changed() }
+      DispatchQueue.global().asyncAfter(deadline: deadline, execute: bound)
+      await withTaskCancellationHandler {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+          let resumeNow = waiting.withLock { waiting -> Bool in
+            guard waiting.generation == seen else { return true }
+            waiting.waiters[waiting.nextWaiter] = continuation
+            waiting.nextWaiter += 1
+            return false
+          }
+          if resumeNow { continuation.resume() }
         }
-        if resumeNow { continuation.resume() }
+      } onCancel: {
+        changed()
       }
+      bound.cancel()
     }
   }
 }
 
 /// A state shared with code under test, whose changes wake ``until(timeout:_:)``: a
 /// ``Locked`` that tells.
-public final class Watched<State>: @unchecked Sendable {
+public final class Watched<State: Sendable>: @unchecked Sendable {
   private let state: Locked<State>
   private let changes = Changes()
 

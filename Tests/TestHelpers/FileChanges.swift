@@ -2,7 +2,8 @@ import Dispatch
 import Foundation
 
 /// Tells a ``Changes`` whenever one of some files is written (inotify) or a process ends: what
-/// a test waits on when a program it started writes its output to files.
+/// a test waits on when a program it started writes its output to files. The files are
+/// written in place (a file replaced by a rename is not followed).
 public final class FileChanges: @unchecked Sendable {
   public let changes = Changes()
   private let watches: [CInt]
@@ -38,37 +39,45 @@ private final class FileWatches: @unchecked Sendable {
   private var source: (any DispatchSourceRead)?
   /// Who listens to each watch, touched on `queue` only.
   private var listeners: [CInt: [Listener]] = [:]
-  /// Without inotify (no instance left), a timer wakes every listener instead.
+  /// For paths that cannot be watched (no inotify instance or watch left), a timer wakes
+  /// every listener instead, started when the first such path comes.
   private var timer: (any DispatchSourceTimer)?
-  /// The next key for a path that could not be watched (below every watch's).
-  private var nextUnwatched: CInt = -1
+  /// The next key for a path that could not be watched: below -1, which the kernel gives an
+  /// overflow of its queue.
+  private var nextUnwatched: CInt = -2
 
   private init() {
     descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-    if descriptor >= 0 {
-      let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-      source.setEventHandler { [unowned self] in readEvents() }
-      source.resume()
-      self.source = source
-    } else {
-      let timer = DispatchSource.makeTimerSource(queue: queue)
-      timer.schedule(deadline: .now(), repeating: .milliseconds(20))
-      timer.setEventHandler { [unowned self] in
-        for listener in listeners.values.joined() { listener.changes?.changed() }
-      }
-      timer.resume()
-      self.timer = timer
+    guard descriptor >= 0 else { return }
+    let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+    source.setEventHandler { [unowned self] in readEvents() }
+    source.resume()
+    self.source = source
+  }
+
+  /// Wakes every listener every 20 ms, from the first path that cannot be watched on (on
+  /// `queue`).
+  private func startTimer() {
+    guard timer == nil else { return }
+    let timer = DispatchSource.makeTimerSource(queue: queue)
+    timer.schedule(deadline: .now(), repeating: .milliseconds(20))
+    timer.setEventHandler { [unowned self] in
+      for listener in listeners.values.joined() { listener.changes?.changed() }
     }
+    timer.resume()
+    self.timer = timer
   }
 
   /// Tells `changes` when `path` is written; the watch, or `nil` when it cannot be watched.
   func watch(_ path: String, telling changes: Changes) -> CInt? {
     queue.sync {
       let watch = descriptor >= 0 ? inotify_add_watch(descriptor, path, UInt32(IN_MODIFY | IN_CLOSE_WRITE)) : -1
-      // Unwatchable: a key of its own, woken by the timer (or never, if inotify works but
-      // this path does not: the wait's bound then says so).
+      // Unwatchable: a key of its own, woken by the timer.
       let key = watch >= 0 ? watch : nextUnwatched
-      if watch < 0 { nextUnwatched -= 1 }
+      if watch < 0 {
+        nextUnwatched -= 1
+        startTimer()
+      }
       listeners[key, default: []].append(Listener(changes: changes))
       return key
     }
@@ -94,11 +103,13 @@ private final class FileWatches: @unchecked Sendable {
       guard count > 0 else { return }
       var offset = 0
       while offset + MemoryLayout<inotify_event>.size <= count {
-        let (watch, length) = buffer.withUnsafeBytes { raw in
+        let (watch, mask, length) = buffer.withUnsafeBytes { raw in
           let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-          return (event.wd, Int(event.len))
+          return (event.wd, event.mask, Int(event.len))
         }
-        for listener in listeners[watch] ?? [] { listener.changes?.changed() }
+        // Events were lost (the queue overflowed): everyone looks again.
+        let woken = mask & UInt32(IN_Q_OVERFLOW) != 0 ? Array(listeners.values.joined()) : listeners[watch] ?? []
+        for listener in woken { listener.changes?.changed() }
         offset += MemoryLayout<inotify_event>.size + length
       }
     }
