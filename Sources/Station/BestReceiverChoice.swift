@@ -25,13 +25,18 @@ import Trigonometry
 /// switches.
 ///
 /// A receiver whose position is farther from every other live receiver's than their stated
-/// errors allow (``Rules/disagreement`` times the sum of the two errors), while those others
+/// errors allow (``Rules/disagreement`` times the sum of the two errors, plus
+/// ``Rules/agreementFloor`` and what their speed covers between the two epochs), while those others
 /// agree among themselves, is said and not chosen; two receivers alone that disagree are said,
 /// and the chosen one is kept (nothing says which is right).
 ///
-/// At a switch the position does not jump: the difference between the receiver left and the
-/// one chosen is added to the chosen one's positions and shrinks to nothing over
-/// ``Rules/blend``.
+/// At a switch the position does not jump: the difference between where `best` was (moved on
+/// at its speed to the new epoch's time) and the receiver chosen is added to the chosen one's
+/// positions and shrinks to nothing over ``Rules/blend``; except when leaving a receiver that
+/// is attacked or apart from the others, whose position is the one not to keep.
+///
+/// The first choice waits ``Rules/gather`` after the first epoch, so that every receiver
+/// there at start has been heard and compared once.
 package struct BestReceiverChoice: Sendable {
   /// The numbers of the rules above.
   package struct Rules: Sendable {
@@ -46,6 +51,8 @@ package struct BestReceiverChoice: Sendable {
     package var rangeError = 5.0
     /// How many times the sum of two receivers' errors their positions may be apart.
     package var disagreement = 3.0
+    /// Metres two receivers may always be apart (antennas on one boat, centimetre errors).
+    package var agreementFloor = 2.0
     /// Epochs whose times are this close are compared for agreement.
     package var sameEpoch: Duration = .milliseconds(250)
     /// How long the difference between the receiver left and the one chosen takes to fade.
@@ -96,8 +103,9 @@ package struct BestReceiverChoice: Sendable {
     var integrity: SignalIntegrity?
     var heard: Duration
     var interval: Duration
-    /// Since when its class has been what it is now.
+    /// Since when its class has been what it is now, and whether it got there by falling.
     var classSince: Duration
+    var classFell = false
     /// Since when it has been more accurate than the chosen one by the margin.
     var moreAccurateSince: Duration?
     /// Apart from every other receiver of the same moment.
@@ -118,6 +126,8 @@ package struct BestReceiverChoice: Sendable {
   /// The difference left to blend out (degrees of latitude, longitude; metres of altitude)
   /// and when it began.
   private var blending: (latitude: Double, longitude: Double, altitude: Double, since: Duration)?
+  /// The last fix `best` published: a switch blends from where it was.
+  private var lastPublished: Fix?
 
   package init(rules: Rules = Rules()) {
     self.rules = rules
@@ -130,14 +140,16 @@ package struct BestReceiverChoice: Sendable {
     var outcome = Outcome()
     outcome.disagreeing = findDisagreements(around: receiver, at: now)
     let left = chosen
-    if chosen != nil || (now - (firstHeard ?? now) >= rules.gather && (judged || liveCount(at: now) < 2)),
-      let reason = switchReason(at: now),
-      let next = best(at: now, excluding: reason == .first ? nil : chosen)
+    if chosen != nil || mayChooseFirst(at: now), let decision = switchReason(at: now),
+      let next = decision.earner ?? best(at: now, excluding: decision.reason == .first ? nil : chosen)
     {
-      switchTo(next, from: left, at: now)
-      outcome.switched = Switch(from: left, to: next, reason: reason, time: fix.timestamp)
+      switchTo(next, at: now, blending: decision.reason != .attacked && decision.reason != .disagrees)
+      outcome.switched = Switch(from: left, to: next, reason: decision.reason, time: fix.timestamp)
     }
-    if receiver == chosen { outcome.fix = blended(fix, at: now) }
+    if receiver == chosen {
+      outcome.fix = blended(fix, at: now)
+      lastPublished = outcome.fix
+    }
     return outcome
   }
 
@@ -145,6 +157,15 @@ package struct BestReceiverChoice: Sendable {
   package mutating func remove(_ receiver: String) {
     members[receiver] = nil
     order.removeAll { $0 == receiver }
+  }
+
+  /// Whether the first choice may be made: once every receiver there at start has been heard
+  /// and compared (``Rules/gather``), or, if they cannot be compared (no common moment, no
+  /// stated error), a first interval later.
+  private func mayChooseFirst(at now: Duration) -> Bool {
+    let since = now - (firstHeard ?? now)
+    guard since >= rules.gather else { return false }
+    return judged || liveCount(at: now) < 2 || since >= rules.gather + rules.firstInterval * 2
   }
 
   // MARK: - What is known of each receiver
@@ -156,9 +177,17 @@ package struct BestReceiverChoice: Sendable {
       order.append(receiver)
       return
     }
-    if now > member.heard { member.interval = now - member.heard }
-    if Self.classRank(fix) != Self.classRank(member.fix) { member.classSince = now }
-    (member.fix, member.integrity, member.heard) = (fix, integrity, now)
+    // A fix updated by a late sentence is the same epoch: it says nothing of the interval,
+    // nor that the receiver is alive now. A gap over twice the interval (a receiver back
+    // after a silence) is no interval either.
+    if fix.timestamp != member.fix.timestamp || fix.timestamp == nil {
+      let gap = now - member.heard
+      if gap > .zero, gap <= member.interval * 2 { member.interval = gap }
+      member.heard = now
+    }
+    let (rank, before) = (Self.classRank(fix), Self.classRank(member.fix))
+    if rank != before { (member.classSince, member.classFell) = (now, rank < before) }
+    (member.fix, member.integrity) = (fix, integrity)
     members[receiver] = member
     if receiver != chosen, let chosen, let theirs = members[chosen] {
       let better =
@@ -203,25 +232,26 @@ package struct BestReceiverChoice: Sendable {
 
   // MARK: - Choosing
 
-  /// Why the chosen receiver must be left now, if it must.
-  private func switchReason(at now: Duration) -> Reason? {
-    guard let chosen else { return .first }
-    guard let current = members[chosen] else { return .silent }
-    if !isAlive(current, at: now) { return .silent }
-    if Self.isAttacked(current.integrity) { return .attacked }
-    if !current.fix.hasPosition { return .lostFix }
-    if current.disagrees { return .disagrees }
+  /// Why the chosen receiver must be left now, if it must, and the receiver that earned it
+  /// when one did by holding a better fix (else the best is taken).
+  private func switchReason(at now: Duration) -> (reason: Reason, earner: String?)? {
+    guard let chosen else { return (.first, nil) }
+    guard let current = members[chosen] else { return (.silent, nil) }
+    if !isAlive(current, at: now) { return (.silent, nil) }
+    if Self.isAttacked(current.integrity) { return (.attacked, nil) }
+    if !current.fix.hasPosition { return (.lostFix, nil) }
+    if current.disagrees { return (.disagrees, nil) }
     let mine = Self.classRank(current.fix)
     for name in order where name != chosen {
       guard let other = members[name], isEligible(other, at: now) else { continue }
       let theirs = Self.classRank(other.fix)
       if theirs > mine {
-        // Whose class moved last: the chosen's falling loses at once; another's rising wins
-        // once it has held.
-        if current.classSince >= other.classSince { return .worseClass }
-        if now - other.classSince >= rules.classHold { return .betterClass }
+        // The chosen one's class fell below another's: it loses at once. Another's rose
+        // above it: that one wins once it has held its class.
+        if current.classFell, current.classSince >= other.classSince { return (.worseClass, nil) }
+        if now - other.classSince >= rules.classHold { return (.betterClass, name) }
       } else if theirs == mine, let since = other.moreAccurateSince, now - since >= rules.accuracyHold {
-        return .moreAccurate
+        return (.moreAccurate, name)
       }
     }
     return nil
@@ -251,17 +281,20 @@ package struct BestReceiverChoice: Sendable {
     return (fix.satellitesUsed ?? 0) > (other.satellitesUsed ?? 0)
   }
 
-  private mutating func switchTo(_ next: String, from left: String?, at now: Duration) {
+  /// Follows `next` from now; with `blending`, from where `best` last was, the difference
+  /// fading over ``Rules/blend`` (not when leaving a receiver attacked or apart from the
+  /// others: its position is the one not to keep).
+  private mutating func switchTo(_ next: String, at now: Duration, blending: Bool) {
     chosen = next
     for name in order { members[name]?.moreAccurateSince = nil }
-    guard let left, let last = members[left]?.fix, let taken = members[next], let time = taken.fix.timestamp,
+    guard blending, let last = lastPublished, let taken = members[next], let time = taken.fix.timestamp,
       let difference = Self.difference(from: taken.fix, to: Self.projected(last, to: time))
     else {
-      blending = nil
+      self.blending = nil
       return
     }
     let altitude = last.altitude.flatMap { old in taken.fix.altitude.map { old - $0 } } ?? 0
-    blending = (difference.north, difference.east, altitude, taken.heard)
+    self.blending = (difference.north, difference.east, altitude, taken.heard)
   }
 
   /// Where `fix` would be at `time`, moving on as it moved (the receiver left may be an epoch
@@ -328,7 +361,7 @@ package struct BestReceiverChoice: Sendable {
       let others = together.filter { $0 != name }
       let apart = others.allSatisfy { !agree(name, $0) }
       // Two alone: said, neither left out. Three or more: left out when the others agree.
-      let othersAgree = others.count >= 2 && zip(others, others.dropFirst()).allSatisfy { agree($0, $1) }
+      let othersAgree = others.count >= 2 && others.indices.allSatisfy { i in others[(i + 1)...].allSatisfy { agree(others[i], $0) } }
       if apart, members[name]?.apart == false { newly.append(name) }
       members[name]?.apart = apart
       members[name]?.disagrees = apart && othersAgree
@@ -338,12 +371,19 @@ package struct BestReceiverChoice: Sendable {
 
   /// The live receivers with a position and a stated error: those that can be compared.
   private func liveCount(at now: Duration) -> Int {
-    order.filter { name in members[name].map { isAlive($0, at: now) && $0.fix.hasPosition && error(of: $0.fix) != nil } ?? false }.count
+    order.filter { name in
+      members[name].map { isAlive($0, at: now) && $0.fix.hasPosition && $0.fix.timestamp != nil && error(of: $0.fix) != nil } ?? false
+    }.count
   }
 
   private func agree(_ one: String, _ other: String) -> Bool {
     guard let a = members[one]?.fix, let b = members[other]?.fix, let errorA = error(of: a), let errorB = error(of: b) else { return true }
-    return Self.metres(between: a, and: b) <= rules.disagreement * (errorA + errorB)
+    // Their errors, a floor for receivers that state centimetres on antennas apart, and what
+    // motion covers between their two epochs' times.
+    let apart = abs(
+      Self.seconds(between: a.timestamp ?? .init(nanosecondsSince1970: 0), and: b.timestamp ?? .init(nanosecondsSince1970: 0)))
+    let motion = max(a.speed ?? 0, b.speed ?? 0) * apart
+    return Self.metres(between: a, and: b) <= rules.disagreement * (errorA + errorB) + rules.agreementFloor + motion
   }
 
   private static func seconds(between one: UTCTimestamp, and other: UTCTimestamp) -> Double {

@@ -49,7 +49,8 @@ struct BestReceiverChoiceTests {
   @Test func twoAlikeReceiversWithSatellitesComingAndGoingNeverSwitch() {
     // Half an hour, the same class, accuracies and satellites varying a little each epoch.
     var generator = SystemRandomNumberGenerator()
-    let noise = (0..<1800).map { _ in (Double.random(in: 1.8...3.2, using: &generator), Int.random(in: 8...12, using: &generator)) }
+    // (An epoch now and then is more than twice as accurate as the other's: never for 30 s.)
+    let noise = (0..<1800).map { _ in (Double.random(in: 1.2...3.8, using: &generator), Int.random(in: 8...12, using: &generator)) }
     let result = Self.play(["ublox", "sirf"], seconds: 0..<1800) { name, second in
       let (accuracy, satellites) = noise[second]
       return name == "ublox"
@@ -69,11 +70,42 @@ struct BestReceiverChoiceTests {
     }
     #expect(result.switches.map(\.reason) == [.first, .silent], "\(result.switches)")
     #expect(result.switches.last?.to == "sirf")
-    // One epoch missed at most: 30 has none (ublox is due until 2 intervals have passed),
+    // One epoch missed at most: 30 has none (ublox is overdue only half an interval later),
     // 31 on are sirf's. (The first choice is made in the second after the first epoch.)
     let seconds = result.published.map(\.second)
     #expect(seconds == Array(2..<30) + Array(31..<60), "\(seconds)")
     #expect(Set(seconds).count == seconds.count, "a second published twice")
+  }
+
+  /// A receiver whose epoch is updated by a late sentence sends the same epoch twice: that is
+  /// no interval, and it does not look silent at the next epoch.
+  @Test func anEpochUpdatedByALateSentenceDoesNotMakeItsReceiverLookSilent() {
+    var choice = BestReceiverChoice()
+    var switches: [BestReceiverChoice.Switch] = []
+    for second in 0..<60 {
+      let base = Duration.seconds(second) + .milliseconds(100)
+      for (fix, name, at) in [
+        (Self.fix(second), "ublox", base), (Self.fix(second), "ublox", base + .milliseconds(30)),
+        (Self.fix(second, east: 1), "sirf", base + .milliseconds(60)),
+      ] {
+        if let switched = choice.take(fix, of: name, at: at).switched { switches.append(switched) }
+      }
+    }
+    #expect(switches.map(\.reason) == [.first], "\(switches)")
+  }
+
+  /// Leaving a spoofed receiver, `best` does not blend from its position: it is the one not
+  /// to keep.
+  @Test func leavingASpoofedReceiverTakesTheOthersPositionAtOnce() {
+    var spoofed = SignalIntegrity()
+    _ = spoofed.suspectSpoofing(.timeRate)
+    let result = Self.play(
+      ["ublox", "sirf"], seconds: 0..<30, integrity: { name, second in name == "ublox" && second >= 20 ? spoofed : nil }
+    ) { name, second in
+      Self.fix(second, east: name == "ublox" ? 300 : 0)
+    }
+    let first = result.published.first { $0.second >= 20 }
+    #expect(first.map { BestReceiverChoice.metres(between: $0.fix, and: Self.fix(20)) < 0.01 } == true)
   }
 
   @Test func rtkFixedOnTheOtherWinsOnceItHasHeld() {
@@ -138,6 +170,19 @@ struct BestReceiverChoiceTests {
       largest = max(largest, abs(moved - motion))
     }
     #expect(largest <= 2.5, "jumped \(largest) m beyond the motion")
+    // The same with a blend longer than the time between switches: each switch blends from
+    // where best was, not from the receiver left.
+    var slow = BestReceiverChoice.Rules()
+    slow.blend = .seconds(20)
+    let overlapping = Self.play(["a", "b"], seconds: 0..<200, rules: slow) { name, second in
+      let silent = (second / 5) % 2 == (name == "a" ? 0 : 1) && second % 5 >= 2
+      return silent ? nil : Self.fix(second, east: name == "a" ? 0 : 5, accuracy: 2.5, moving: 3)
+    }
+    let overlappingJump =
+      zip(overlapping.published, overlapping.published.dropFirst()).map { previous, next in
+        abs(BestReceiverChoice.metres(between: previous.fix, and: next.fix) - 3.0 * Double(next.second - previous.second))
+      }.max() ?? 0
+    #expect(overlappingJump <= 2.5, "jumped \(overlappingJump) m beyond the motion with overlapping blends")
     // After the blend, best is the chosen receiver's own position again.
     let quiet = Self.play(["a", "b"], seconds: 0..<40) { name, second in
       name == "a" ? (second < 10 ? Self.fix(second) : nil) : Self.fix(second, east: 5)
