@@ -62,10 +62,12 @@ struct BrokerTests {
     #expect(made.status == 0, "\(made.error)")
     let serve = try RunningProgram(
       [
-        "serve", "--replay", capture, "--speed", "10", "--listen", "127.0.0.1:\(FakeGPSD.freePort())", "--mqtt",
+        "serve", "--replay", capture, "--speed", "2", "--listen", "127.0.0.1:\(FakeGPSD.freePort())", "--mqtt",
         "mqtt://127.0.0.1:\(broker.port)/fleet/box1",
       ], in: directory)
     defer { serve.stop() }
+    // At twice real time the attack starts 5 s in: the state before it is published first
+    // (at 10 times, a loaded run connected only after it, and the retained state was ON).
     let state = "fleet/box1/spoofed_nmea/interference"
     #expect(
       await subscriber.until(timeout: .seconds(60)) { subscriber.payloads(on: state).prefix(2) == ["OFF", "ON"] },
