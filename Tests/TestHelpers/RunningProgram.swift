@@ -60,7 +60,9 @@ public final class RunningProgram: @unchecked Sendable {
     let deadline = Date().addingTimeInterval(2)
     while process.isRunning, Date() < deadline { usleep(20_000) }
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
+    // Bounded, and never Foundation's run loop (see ``Process/waitForExit(bound:)``): a test
+    // stops its programs from the cooperative pool, which two spinning waits would stall.
+    process.waitForExit(bound: .seconds(10))
   }
 
   deinit { stop() }
