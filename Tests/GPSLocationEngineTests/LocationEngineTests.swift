@@ -14,6 +14,18 @@ import Testing
     #expect(engine.handle(fix(3)).isEmpty)
   }
 
+  /// An epoch updated by a late sentence comes again at the same time: one location per
+  /// epoch. A time that goes back (a looped replay starting over) is a new location.
+  @Test func anEpochGivenAgainIsNoSecondLocation() {
+    var engine = LocationEngine()
+    engine.startUpdatingLocation()
+    #expect(locations(engine.handle(fix(1))).count == 1)
+    #expect(locations(engine.handle(fix(1, north: 0.5))).isEmpty)
+    #expect(engine.location.map { $0.coordinate.latitude } == fix(1).latitude)
+    #expect(locations(engine.handle(fix(2, north: 1))).count == 1)
+    #expect(locations(engine.handle(fix(1))).count == 1)
+  }
+
   @Test func noFixEpochsAreNotLocations() {
     var engine = LocationEngine()
     engine.startUpdatingLocation()

@@ -183,6 +183,10 @@ public struct LocationEngine: Sendable {
   package mutating func handle(_ fix: Fix, into actions: inout [LocationManager.Action]) {
     statistics.fixes += 1
     guard var location = Location(fix) else { return }
+    // One location per epoch: an epoch updated by a late sentence, or the same epoch in NMEA
+    // and in the receiver's binary protocol (to the millisecond, as locations are written), is
+    // the location already given. (A time that goes back, as a looped replay's, is new.)
+    if let previous = self.location, abs(previous.timestamp.timeIntervalSince(location.timestamp)) < 0.0005 { return }
     location.sourceInformation = sourceInformation
     statistics.locations += 1
     self.location = location
