@@ -171,7 +171,9 @@ public struct LocationEngine: Sendable {
 
   // MARK: Input
 
-  /// Takes one epoch's fix. Epochs without a position produce nothing: they are not locations.
+  /// Takes one epoch's fix. Epochs without a position produce nothing: they are not locations;
+  /// nor does an epoch given again at the time of the last location (updated by a late
+  /// sentence): one location per epoch.
   public mutating func handle(_ fix: Fix) -> [LocationManager.Action] {
     var actions: [LocationManager.Action] = []
     handle(fix, into: &actions)
