@@ -96,7 +96,7 @@ struct ReadmeAutomationTests {
     try box.runWithSignalsUnblocked()
     defer {
       kill(box.processIdentifier, SIGKILL)
-      box.waitUntilExit()
+      box.waitForExit()
     }
     // The centre's subscription, as the README gives it.
     let subscribe = try #require(Self.commands(section).first { $0.hasPrefix("mosquitto_sub -h central.example.org") })

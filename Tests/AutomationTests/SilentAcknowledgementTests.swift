@@ -54,7 +54,7 @@ struct SilentAcknowledgementTests {
     try process.run()
     defer {
       kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
+      process.waitForExit()
     }
     let port = try await offThePool { () -> Int in
       var line = [UInt8]()

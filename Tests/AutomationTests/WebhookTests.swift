@@ -53,7 +53,7 @@ struct WebhookTests {
 
     func stop() {
       kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
+      process.waitForExit()
     }
 
     deinit { stop() }

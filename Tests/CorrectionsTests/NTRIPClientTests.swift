@@ -89,7 +89,7 @@ struct NTRIPClientTests {
     func stop() {
       for task in tasks { task.cancel() }
       kill(caster.processIdentifier, SIGKILL)
-      caster.waitUntilExit()
+      caster.waitForExit()
       try? FileManager.default.removeItem(at: file)
     }
 

@@ -48,7 +48,7 @@ struct ReadmeCorrectionsTests {
     try caster.run()
     defer {
       kill(caster.processIdentifier, SIGKILL)
-      caster.waitUntilExit()
+      caster.waitForExit()
     }
     // The caster listening before it is asked (its sourcetable is there from the start).
     try await offThePool { waitUntilListening(port: port) }

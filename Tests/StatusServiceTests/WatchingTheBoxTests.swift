@@ -236,7 +236,7 @@ extension WatchingTheBoxTests {
     shell.standardError = FileHandle.nullDevice
     try shell.run()
     let said = try await offThePool { String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
-    shell.waitUntilExit()
+    shell.waitForExit()
     #expect(said.hasPrefix(#"gpsbridge_receiver_epochs_total{device="simulated ublox receiver"} "#), "\(line): \(said)")
 
     // With a receiver on /dev/ttyACM0 (here a simulated one), and the jq line against it.

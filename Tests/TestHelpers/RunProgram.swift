@@ -78,7 +78,7 @@ private func waitForExit(_ process: Process, reading pipes: [Pipe], timeout: Tim
     if group.wait(timeout: .now() + 2) == .timedOut { kill(process.processIdentifier, SIGKILL) }
     group.wait()
   }
-  process.waitUntilExit()
+  process.waitForExit()
   let texts = collected.withLock { data in (0..<2).map { String(decoding: data[$0] ?? Data(), as: UTF8.self) } }
   return ProgramOutput(status: process.terminationStatus, output: texts[0], error: texts[1], endedByItself: endedByItself)
 }

@@ -47,7 +47,7 @@ public final class ShellScript: @unchecked Sendable {
     {
       kill(-leader, SIGKILL)
     }
-    shell.waitUntilExit()
+    shell.waitForExit()
   }
 
   deinit { stop() }

@@ -52,7 +52,7 @@ import Testing
     process.standardOutput = pipe
     try? process.run()
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    process.waitForExit()
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
   }
 

@@ -38,7 +38,7 @@ final class Broker: @unchecked Sendable {
       made.executableURL = URL(fileURLWithPath: Self.passwords!)
       made.arguments = ["-b", "-c", file, user.name, user.password]
       try made.run()
-      made.waitUntilExit()
+      made.waitForExit()
       configuration += "allow_anonymous false\npassword_file \(file)\n"
     } else {
       configuration += "allow_anonymous true\n"
@@ -75,7 +75,7 @@ final class Broker: @unchecked Sendable {
     process.terminate()
     process.waitForExit(bound: .seconds(5))
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
+    process.waitForExit()
     self.process = nil
   }
 
@@ -130,7 +130,7 @@ final class Subscriber: @unchecked Sendable {
   func stop() {
     guard process.isRunning else { return }
     kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
+    process.waitForExit()
   }
 
   deinit { stop() }

@@ -96,7 +96,7 @@ final class Caster: @unchecked Sendable {
     feeding.withLock { $0 = false }
     guard let process, process.isRunning else { return }
     kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
+    process.waitForExit()
     self.process = nil
   }
 

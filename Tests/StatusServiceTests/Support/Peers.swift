@@ -17,7 +17,7 @@ struct Peer {
   /// SIGKILL, and waits until it has gone: a child of the test runner may have SIGTERM blocked.
   func kill() {
     Glibc.kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
+    process.waitForExit()
   }
 }
 
