@@ -8,7 +8,7 @@ import Testing
 /// message stopped all publishing after 16 messages, silently, until shutdown. Past the
 /// acknowledgement time-out the client takes it for dead, says so, connects again and sends
 /// the messages again.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct SilentAcknowledgementTests {
   /// A broker in Python: CONNACK to CONNECT, PINGRESP to PINGREQ, nothing to PUBLISH; it
   /// prints a line for each connection.

@@ -4,7 +4,7 @@ import Testing
 
 /// `?DEVICE={…}` is read as JSON, as gpsd reads it: a key written with escapes is the same key,
 /// so a change asked that way is refused like a plain one, and a path named that way is found.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct DeviceRequestTests {
   /// The first answer to `request` on a fresh connection to `served` (after gpsd's banner).
   static func answer(to request: String, from served: Served) async throws -> String {

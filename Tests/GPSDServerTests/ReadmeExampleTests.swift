@@ -5,7 +5,7 @@ import Testing
 
 /// The README's "In a Swift program" example, as printed, with a pseudo-terminal for the
 /// receiver and port 0 for 2947 (which a test cannot count on being free).
-@Suite(.timeLimit(.minutes(1))) struct ReadmeExampleTests {
+@Suite(.timeLimit(.minutes(3))) struct ReadmeExampleTests {
   @Test func theServerFedFromASerialReceiverAsTheReadmeShowsIt() async throws {
     let pty = try PseudoTerminal()
     var configuration = GPSDServer.Configuration()

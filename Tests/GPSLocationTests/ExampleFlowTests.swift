@@ -62,7 +62,7 @@ final class CurrentLocationModel {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1))) struct ExampleFlowTests {
+@Suite(.timeLimit(.minutes(3))) struct ExampleFlowTests {
   /// Calls made to a manager, in order.
   final class Calls: Sendable {
     let names = Mutex<[String]>([])

@@ -6,7 +6,7 @@ import Testing
 
 /// The README's examples, run, so the README stays true. The live manager is swapped for a
 /// replay of the demo drive; everything else is as printed there.
-@Suite(.timeLimit(.minutes(1))) struct ReadmeExampleTests {
+@Suite(.timeLimit(.minutes(3))) struct ReadmeExampleTests {
   @Test func subscribingAndReactingToActions() async {
     let manager = LocationManager.simulated(.demoDrive, speed: .max)
 

@@ -7,7 +7,7 @@ import Synchronization
 import TestHelpers
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ReplayTests {
+@Suite(.timeLimit(.minutes(3))) struct ReplayTests {
   static let capture = Capture.file(fixturesDirectory.appendingPathComponent("sirf-nmea22-1hz.nmea").path)
 
   static func run(speed: ReplaySpeed, configure: (LocationManager) async -> Void) async -> [LocationManager.Action] {

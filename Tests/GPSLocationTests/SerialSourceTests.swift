@@ -8,7 +8,7 @@ import TestHelpers
 import Testing
 
 /// The serial source on real pseudo-terminals, through the same code path a USB receiver takes.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct SerialSourceTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct SerialSourceTests {
   static let capture = try! Array(Data(contentsOf: fixturesDirectory.appendingPathComponent("sirf-nmea22-1hz.nmea")))
   static var fast: SerialSource.Timing {
     var timing = SerialSource.Timing()

@@ -5,7 +5,7 @@ import Testing
 
 /// A Swift program hears what the receiver says of its signals as an action, in order with the
 /// locations: the change before the first location it holds for.
-@Suite(.timeLimit(.minutes(1))) struct SignalIntegrityActionTests {
+@Suite(.timeLimit(.minutes(3))) struct SignalIntegrityActionTests {
   @Test func aSpoofedUBloxSaysSoBeforeItsFirstSpoofedLocation() async throws {
     let simulation = Simulation(route: Route.demoDrive.lasting(30), profile: .ublox, attack: Attack(.spoofing, at: 20))
     let manager = LocationManager.simulated(simulation, speed: .max)

@@ -2,7 +2,7 @@ import GPSLocationTestSupport
 import Plumbing
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct BroadcasterTests {
+@Suite(.timeLimit(.minutes(3))) struct BroadcasterTests {
   @Test func everySubscriberGetsEveryLaterElementInOrder() async {
     let broadcaster = Broadcaster<Int>()
     let first = broadcaster.subscribe()

@@ -9,7 +9,7 @@ import Transports
 /// The one policy for "which source": what a user named, else the receiver plugged in, else
 /// gpsd if it answers, else nothing (the demo drive only when asked for): a location nobody
 /// measured never passes for a receiver's.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct SourceChoiceTests {
   /// A machine with no serial device at all: an empty /sys and /dev of the test's own.
   static func emptyMachine() throws -> DeviceDiscovery {

@@ -9,7 +9,7 @@ import Transports
 /// showing of it, and when its serving ends, its corrections and engine stop before the
 /// station is done; a correction stream that fails for good is said, and the receiver is
 /// served on.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct StationOutputsTests {
   /// What the outputs were asked to do, in order, by receiver.
   final class Journal: Sendable {

@@ -9,7 +9,7 @@ import Transports
 
 /// A station serves its receivers each through the caller's closure, up to its limit, and
 /// says which it turned away.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct StationTests {
   static let shortDrive = Capture.simulated(Simulation(route: Route.demoDrive.lasting(5), profile: .ublox, seed: 1))
 

@@ -7,7 +7,7 @@ import Testing
 /// A capture read by Dispatch read sources, a piece when the replay asks: a pipe's pieces
 /// as they come and its end, a reader waiting on a silent pipe that is cancelled, and a file
 /// read piece by piece to its end.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct CaptureFileReaderTests {
   static func pipe() throws -> (read: FileDescriptor, write: FileDescriptor) {
     var ends: [Int32] = [-1, -1]

@@ -5,7 +5,7 @@ import Testing
 @testable import Transports
 
 /// The watcher on real directories: what udev does to `/dev/serial/by-id` on plug and unplug.
-@Suite(.timeLimit(.minutes(1))) struct DeviceWatcherTests {
+@Suite(.timeLimit(.minutes(3))) struct DeviceWatcherTests {
   /// A fresh directory tree for one test; removed afterwards.
   final class Tree {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("watcher-\(getpid())-\(UUID().uuidString.prefix(8))").path
@@ -88,7 +88,7 @@ import Testing
 }
 
 /// `--device` with wildcards: which names match, and that a receiver plugged in is seen.
-@Suite(.timeLimit(.minutes(1))) struct DevicePatternTests {
+@Suite(.timeLimit(.minutes(3))) struct DevicePatternTests {
   @Test func aPathWithoutWildcardsIsNoPatternAndWildcardsBelongInTheLastPart() throws {
     #expect(try DevicePattern("/dev/ttyUSB0") == nil)
     let pattern = try #require(try DevicePattern("/dev/serial/by-id/*u-blox*"))

@@ -10,7 +10,7 @@ import Transports
 /// the states with the epochs they were said before: each fix follows the state said before
 /// its sentences (or, UBX only, its epoch's messages), at any speed, and no fix is told a state
 /// said after it.
-@Suite(.timeLimit(.minutes(1))) struct ReplayedIntegrityTests {
+@Suite(.timeLimit(.minutes(3))) struct ReplayedIntegrityTests {
   static let simulation = Simulation(route: Route.demoDrive.lasting(40), profile: .ublox)
 
   static func hardware(antenna: Int, jamming: Int, indicator: Int) -> [UInt8] {
@@ -99,7 +99,7 @@ import Transports
 
 /// A MediaTek says its jamming monitor's state in `$PMTKSPF` after each second's epoch: the
 /// state reaches the listeners before the fix of the burst it came in, replayed as live.
-@Suite(.timeLimit(.minutes(1))) struct MediaTekJammingTests {
+@Suite(.timeLimit(.minutes(3))) struct MediaTekJammingTests {
   /// The MediaTek's drive, jammed from 8 s on.
   static let simulation = Simulation(route: Route.demoDrive.lasting(20), profile: .mtk, attack: Attack(.jamming, at: 8))
 

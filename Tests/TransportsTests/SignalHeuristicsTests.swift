@@ -273,7 +273,7 @@ import Testing
 /// The rules' finding through a receiver's pipeline, replayed and live: said before the fix
 /// that showed it (a time service never feeds that epoch), and gone once the receiver's own
 /// word on spoofing is heard.
-@Suite(.timeLimit(.minutes(1))) struct HeuristicsThroughThePipelineTests {
+@Suite(.timeLimit(.minutes(3))) struct HeuristicsThroughThePipelineTests {
   /// A SiRF (NMEA, saying nothing of spoofing) spoofed 40 s into its drive.
   static let simulation = Simulation(route: Route.demoDrive.lasting(60), profile: .sirf, attack: Attack(.spoofing, at: 40))
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `simulate --pty PATH` makes a link at PATH and takes away only that: a file, or a link to
 /// anything but a pseudo-terminal, is refused and left as it was.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct SimulatePtyTests {
   @Test func aFileAtThePathIsRefusedAndKept() async throws {
     let path = scratchDirectory("simulate-pty").appendingPathComponent("capture.nmea").path
