@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Plumbing
 
 /// Tells a ``Changes`` whenever one of some files is written (inotify) or a process ends: what
 /// a test waits on when a program it started writes its output to files. The files are
@@ -34,7 +35,8 @@ private final class FileWatches: @unchecked Sendable {
   private struct Listener {
     weak var changes: Changes?
   }
-  private let descriptor: CInt
+  /// Plumbing's inotify instance, as the device watchers use it; `nil` when none was left.
+  private let inotify: Inotify?
   private let queue = DispatchQueue(label: "file changes")
   private var source: (any DispatchSourceRead)?
   /// Who listens to each watch, touched on `queue` only.
@@ -47,9 +49,9 @@ private final class FileWatches: @unchecked Sendable {
   private var nextUnwatched: CInt = -2
 
   private init() {
-    descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-    guard descriptor >= 0 else { return }
-    let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+    inotify = try? Inotify.open()
+    guard let inotify else { return }
+    let source = DispatchSource.makeReadSource(fileDescriptor: inotify.descriptor.rawValue, queue: queue)
     source.setEventHandler { [unowned self] in readEvents() }
     source.resume()
     self.source = source
@@ -71,7 +73,7 @@ private final class FileWatches: @unchecked Sendable {
   /// Tells `changes` when `path` is written; the watch, or `nil` when it cannot be watched.
   func watch(_ path: String, telling changes: Changes) -> CInt? {
     queue.sync {
-      let watch = descriptor >= 0 ? inotify_add_watch(descriptor, path, UInt32(IN_MODIFY | IN_CLOSE_WRITE)) : -1
+      let watch = (try? inotify?.addWatch(path, mask: UInt32(IN_MODIFY | IN_CLOSE_WRITE))) ?? -1
       // Unwatchable: a key of its own, woken by the timer.
       let key = watch >= 0 ? watch : nextUnwatched
       if watch < 0 {
@@ -90,28 +92,18 @@ private final class FileWatches: @unchecked Sendable {
         listeners[watch]?.removeAll { $0.changes == nil || $0.changes === changes }
         if listeners[watch]?.isEmpty == true {
           listeners[watch] = nil
-          if watch >= 0 { inotify_rm_watch(descriptor, watch) }
+          if watch >= 0, let inotify { inotify_rm_watch(inotify.descriptor.rawValue, watch) }
         }
       }
     }
   }
 
   private func readEvents() {
-    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-    while true {
-      let count = read(descriptor, &buffer, buffer.count)
-      guard count > 0 else { return }
-      var offset = 0
-      while offset + MemoryLayout<inotify_event>.size <= count {
-        let (watch, mask, length) = buffer.withUnsafeBytes { raw in
-          let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-          return (event.wd, event.mask, Int(event.len))
-        }
-        // Events were lost (the queue overflowed): everyone looks again.
-        let woken = mask & UInt32(IN_Q_OVERFLOW) != 0 ? Array(listeners.values.joined()) : listeners[watch] ?? []
-        for listener in woken { listener.changes?.changed() }
-        offset += MemoryLayout<inotify_event>.size + length
-      }
+    guard let events = try? inotify?.readEvents() else { return }
+    for event in events {
+      // Events were lost (the queue overflowed): everyone looks again.
+      let woken = event.mask & Inotify.overflow != 0 ? Array(listeners.values.joined()) : listeners[event.watch] ?? []
+      for listener in woken { listener.changes?.changed() }
     }
   }
 }
