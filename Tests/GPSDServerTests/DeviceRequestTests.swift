@@ -32,8 +32,8 @@ struct DeviceRequestTests {
     // The served device is the replay's path: named with every "/" escaped.
     let escaped = served.capturePath.replacingOccurrences(of: "/", with: #"\/"#)
     var answer = ""
-    // Until the replay's device is there.
-    _ = try await eventually(timeout: .seconds(10), every: .milliseconds(100)) {
+    // Until the replay's device is there (a loaded full run took more than 10 s to start it).
+    _ = try await eventually(timeout: .seconds(60), every: .milliseconds(100)) {
       answer = try await Self.answer(to: #"?DEVICE={"p\u0061th":"\#(escaped)"};"#, from: served)
       return answer.contains(#""class":"DEVICE""#)
     }

@@ -20,7 +20,8 @@ struct RealClientTests {
 
   @Test func gpspipeWatchingJSONGetsTheFixturesFixesInGPSDsForm() async throws {
     let served = try Served("sirf-nmea22-1hz.nmea", speed: 20)
-    let result = try await runProgram(Self.gpspipe, ["-w", "-n", "40", "127.0.0.1:\(served.port)"])
+    // A bound for a machine that is busy (a loaded full run printed 4 of the 40 lines in 20 s).
+    let result = try await runProgram(Self.gpspipe, ["-w", "-n", "40", "127.0.0.1:\(served.port)"], timeout: 90)
     let lines = Self.lines(result.output)
     #expect(lines.count == 40, "\(result.output.prefix(2000)) \(result.error)")
     let first = lines.prefix(3).map { line in ["VERSION", "DEVICES", "WATCH"].first { line.hasPrefix(#"{"class":"\#($0)","#) } }
@@ -45,7 +46,7 @@ struct RealClientTests {
     let served = try Served("ublox-m8-1hz.nmea", speed: 20)
     let sentences = served.sentences
     for (flag, name) in [("-r", "nmea"), ("-R", "raw")] {
-      let result = try await runProgram(Self.gpspipe, [flag, "-n", "60", "127.0.0.1:\(served.port)"])
+      let result = try await runProgram(Self.gpspipe, [flag, "-n", "60", "127.0.0.1:\(served.port)"], timeout: 90)
       let received = Self.lines(result.output).filter { $0.hasPrefix("$") }
       #expect(received.count >= 40, "\(name): \(received.count) sentences")
       #expect(received.allSatisfy { $0.hasSuffix("\r") }, "\(name): CRLF")
@@ -120,7 +121,7 @@ struct RealClientTests {
     // line libgps cannot take makes it give up or hang).
     // A replay of its own, starting when gpspipe connects: the first may have ended by now.
     let dumped = try Served("sirf-nmea22-1hz.nmea", speed: 20)
-    let dump = try await runProgram(Self.gpspipe, ["-w", "-n", "40", "127.0.0.1:\(dumped.port)"])
+    let dump = try await runProgram(Self.gpspipe, ["-w", "-n", "40", "127.0.0.1:\(dumped.port)"], timeout: 90)
     let unpacked = try await runProgram(client, ["unpack"], timeout: 10, input: dump.output)
     #expect(unpacked.status == 0 && unpacked.output == "ok 40\n", "\(unpacked.output) \(unpacked.error)")
   }
