@@ -181,7 +181,9 @@ let package = Package(
       dependencies: ["ReceiverSetup", "Framing", "NMEA", "Transports", "NMEASimulation", "TestHelpers", "Plumbing"]),
     .testTarget(
       name: "StationTests",
-      dependencies: ["Station", "TimeService", "GPSDServer", "GPSD", "Transports", "NMEASimulation", "TestHelpers", "Plumbing"]),
+      dependencies: [
+        "Station", "TimeService", "GPSDServer", "GPSD", "Transports", "NMEASimulation", "GPSLocation", "TestHelpers", "Plumbing",
+      ]),
     .testTarget(
       name: "StatusServiceTests",
       dependencies: [

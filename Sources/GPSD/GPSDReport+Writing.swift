@@ -101,6 +101,7 @@ extension GPSDWatch {
     // gpsbridge's extension, said back only to a client that asked for it.
     if regions { writer.field("regions", true) }
     if integrity { writer.field("integrity", true) }
+    if switches { writer.field("switches", true) }
   }
 }
 

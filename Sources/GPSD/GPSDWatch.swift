@@ -22,10 +22,14 @@ public struct GPSDWatch: Hashable, Sendable, Codable {
   /// gpsbridge's extension: also INTEGRITY objects (what each receiver says of jamming,
   /// spoofing and its antenna, at once and at each change). gpsd has no such setting.
   public var integrity = false
+  /// gpsbridge's extension: also SWITCH objects (the virtual `best` receiver moved to another
+  /// receiver, and why). gpsd has no such setting.
+  public var switches = false
 
   public init(
     enable: Bool = false, json: Bool = false, nmea: Bool = false, raw: Int = 0, scaled: Bool = false, split24: Bool = false,
-    pps: Bool = false, timing: Bool = false, device: String? = nil, regions: Bool = false, integrity: Bool = false
+    pps: Bool = false, timing: Bool = false, device: String? = nil, regions: Bool = false, integrity: Bool = false,
+    switches: Bool = false
   ) {
     self.enable = enable
     self.json = json
@@ -38,6 +42,7 @@ public struct GPSDWatch: Hashable, Sendable, Codable {
     self.device = device
     self.regions = regions
     self.integrity = integrity
+    self.switches = switches
   }
 
   public init(from decoder: any Decoder) throws {
@@ -58,6 +63,8 @@ public struct GPSDWatch: Hashable, Sendable, Codable {
   public var wantsRegions: Bool { enable && json && regions }
   /// Whether the client gets INTEGRITY objects.
   public var wantsIntegrity: Bool { enable && json && integrity }
+  /// Whether the client gets SWITCH objects.
+  public var wantsSwitches: Bool { enable && json && switches }
   /// Whether the watch takes what the receiver at `path` says: all receivers, or that one.
   public func accepts(_ path: String) -> Bool { device == nil || device == path }
 
@@ -74,10 +81,12 @@ public struct GPSDWatch: Hashable, Sendable, Codable {
     public var device: String?
     public var regions: Bool?
     public var integrity: Bool?
+    public var switches: Bool?
 
     public init(
       enable: Bool? = nil, json: Bool? = nil, nmea: Bool? = nil, raw: Int? = nil, scaled: Bool? = nil, split24: Bool? = nil,
-      pps: Bool? = nil, timing: Bool? = nil, device: String? = nil, regions: Bool? = nil, integrity: Bool? = nil
+      pps: Bool? = nil, timing: Bool? = nil, device: String? = nil, regions: Bool? = nil, integrity: Bool? = nil,
+      switches: Bool? = nil
     ) {
       self.enable = enable
       self.json = json
@@ -90,6 +99,7 @@ public struct GPSDWatch: Hashable, Sendable, Codable {
       self.device = device
       self.regions = regions
       self.integrity = integrity
+      self.switches = switches
     }
 
     /// Every setting of `watch`, as a request that sets them all.
@@ -97,7 +107,7 @@ public struct GPSDWatch: Hashable, Sendable, Codable {
       self.init(
         enable: watch.enable, json: watch.json, nmea: watch.nmea, raw: watch.raw, scaled: watch.scaled, split24: watch.split24,
         pps: watch.pps, timing: watch.timing, device: watch.device, regions: watch.regions ? true : nil,
-        integrity: watch.integrity ? true : nil)
+        integrity: watch.integrity ? true : nil, switches: watch.switches ? true : nil)
     }
 
     /// Reads a `?WATCH=` object's text; the error says why not, in gpsd's words.
@@ -129,6 +139,7 @@ public struct GPSDWatch: Hashable, Sendable, Codable {
       if let device { writer.field("device", device) }
       if let regions { writer.field("regions", regions) }
       if let integrity { writer.field("integrity", integrity) }
+      if let switches { writer.field("switches", switches) }
       writer.endObject()
     }
 
@@ -150,12 +161,13 @@ public struct GPSDWatch: Hashable, Sendable, Codable {
 
   /// The watch after `change`, as gpsd keeps it: `enable` is true unless given; `json`,
   /// `nmea` and `raw` stay as the last request set them; `scaled`, `split24`, `pps`, `timing`
-  /// and `device` go back to their defaults unless given. (`regions` and `integrity`,
+  /// and `device` go back to their defaults unless given. (`regions`, `integrity` and `switches`,
   /// gpsbridge's own, stay as the last request set them, as `json` does.)
   public func applying(_ change: Change) -> GPSDWatch {
     GPSDWatch(
       enable: change.enable ?? true, json: change.json ?? json, nmea: change.nmea ?? nmea, raw: change.raw ?? raw,
       scaled: change.scaled ?? false, split24: change.split24 ?? false, pps: change.pps ?? false, timing: change.timing ?? false,
-      device: change.device, regions: change.regions ?? regions, integrity: change.integrity ?? integrity)
+      device: change.device, regions: change.regions ?? regions, integrity: change.integrity ?? integrity,
+      switches: change.switches ?? switches)
   }
 }

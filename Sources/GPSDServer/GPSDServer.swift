@@ -317,6 +317,9 @@ public final class GPSDServer: @unchecked Sendable {
     /// An object of gpsbridge's own (a REGION or VISIT report, its JSON without the line
     /// end), to clients watching JSON with `"regions":true`.
     case regionReport(String, device: String? = nil)
+    /// A SWITCH object (the virtual `best` receiver moved to another receiver), its JSON
+    /// without the line end, to clients watching JSON with `"switches":true`.
+    case switchReport(String, device: String? = nil)
   }
 
   /// Serves `event` to the clients that watch for it, before returning: on the caller's
@@ -389,6 +392,11 @@ public final class GPSDServer: @unchecked Sendable {
       reports.append(ascii: 0x0D)
       reports.append(ascii: 0x0A)
       broadcast(about: receivers[receiverIndex(path)].path, to: \.wantsRegions)
+    case .switchReport(let object, let path):
+      reports.write(object)
+      reports.append(ascii: 0x0D)
+      reports.append(ascii: 0x0A)
+      broadcast(about: receivers[receiverIndex(path)].path, to: \.wantsSwitches)
     }
   }
 

@@ -16,6 +16,10 @@ public struct RTKResponder: ReceiverResponder {
   public static let fixedAfter: Duration = .seconds(6)
   public static let ageLimit: Duration = .seconds(5)
 
+  /// Since when the rover has had corrections from a radio of its own (not over its serial
+  /// line, as a base station's UHF link gives them): as if one arrived every second.
+  public var radio: ContinuousClock.Instant?
+
   /// When corrections started arriving (since the last gap), and the last one.
   private var correctedSince: ContinuousClock.Instant?
   private var lastCorrection: ContinuousClock.Instant?
@@ -39,6 +43,10 @@ public struct RTKResponder: ReceiverResponder {
   /// The fix quality now: GGA's digit (1 GPS, 2 DGPS, 5 RTK float, 4 RTK fixed) and the
   /// corrections' age in seconds.
   func quality(at now: ContinuousClock.Instant) -> (digit: Int, age: Double?) {
+    if let radio {
+      let corrected = radio.duration(to: now)
+      return (corrected >= Self.fixedAfter ? 4 : corrected >= Self.floatAfter ? 5 : 2, 1)
+    }
     guard let since = correctedSince, let last = lastCorrection, last.duration(to: now) <= Self.ageLimit else { return (1, nil) }
     let (seconds, attoseconds) = last.duration(to: now).components
     let age = Double(seconds) + Double(attoseconds) / 1e18

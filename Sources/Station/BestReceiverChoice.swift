@@ -6,8 +6,11 @@ import Trigonometry
 /// position it gives: pure, so a replay at any speed chooses as the live receivers did.
 ///
 /// Receivers are ranked, in this order:
-/// 1. **alive**: its next epoch not overdue by more than half its own interval (so a
-///    receiver that falls silent costs `best` one epoch at most);
+/// 1. **alive**: its next epoch not overdue by more than half its own interval, or a second
+///    if longer (the interval is learnt from the steps between its epochs' times; a machine
+///    busy for half a second must not make a receiver look silent); `best` leaves a receiver
+///    that falls silent then, or at once when it goes away, with the epochs the one chosen
+///    gave meanwhile (``Rules/kept``), so none is missed;
 /// 2. **integrity**: not spoofed, not jammed beyond its warning, its antenna neither shorted
 ///    nor open (``SignalIntegrity``);
 /// 3. **fix class**: RTK fixed, then RTK float, then differential (DGPS, SBAS), then 3D, 2D,
@@ -59,6 +62,14 @@ package struct BestReceiverChoice: Sendable {
     package var blend: Duration = .seconds(5)
     /// The interval assumed of a receiver before its second epoch.
     package var firstInterval: Duration = .seconds(1)
+    /// How late beyond its interval a fast receiver's epoch may come and it still counts as
+    /// alive (see ``BestReceiverChoice``'s first rule).
+    package var lateness: Duration = .seconds(1)
+    /// How many of each receiver's last epochs are kept, so that a switch after a silence
+    /// publishes those of the receiver chosen that `best` missed.
+    package var kept = 16
+    /// The longest interval learnt from a receiver's first steps (a receiver at 0.1 Hz).
+    package var longestInterval: Duration = .seconds(10)
     /// How long after the first epoch heard the first choice waits, so that every receiver
     /// there at start has been heard (and compared) once.
     package var gather: Duration = .seconds(1)
@@ -70,6 +81,7 @@ package struct BestReceiverChoice: Sendable {
   package enum Reason: String, Sendable, Equatable {
     case first = "the first with a fix"
     case silent = "the receiver it followed went silent"
+    case gone = "the receiver it followed went away"
     case attacked = "the receiver it followed reports interference"
     case lostFix = "the receiver it followed lost its fix"
     case worseClass = "the receiver it followed fell to a worse fix"
@@ -83,15 +95,17 @@ package struct BestReceiverChoice: Sendable {
     package var from: String?
     package var to: String
     package var reason: Reason
-    /// The time of the epoch that made the switch, by the receivers' clock.
+    /// The time of the epoch that made the switch (at a ``tick(at:)``, the newest epoch of the
+    /// receiver chosen), by the receivers' clock.
     package var time: UTCTimestamp?
   }
 
   /// What one epoch gives.
   package struct Outcome: Sendable {
-    /// The fix `best` publishes now: the chosen receiver's, blended; `nil` when the epoch taken
-    /// was another receiver's.
-    package var fix: Fix?
+    /// The fixes `best` publishes now, oldest first: the chosen receiver's epoch, blended;
+    /// none when the epoch taken was another receiver's; at a switch, the epochs of the
+    /// receiver chosen that `best` has not published a time of yet (see ``Rules/kept``).
+    package var fixes: [Fix] = []
     /// The switch this epoch made, if it made one.
     package var switched: Switch?
     /// Receivers found disagreeing with the others since the last epoch, said once each.
@@ -100,9 +114,13 @@ package struct BestReceiverChoice: Sendable {
 
   private struct Member {
     var fix: Fix
+    /// Its last epochs before `fix`, oldest first: at a switch, those `best` missed go out.
+    var earlier: [Fix] = []
     var integrity: SignalIntegrity?
     var heard: Duration
+    /// The step between its epochs' times, learnt from the first few.
     var interval: Duration
+    var steps = 0
     /// Since when its class has been what it is now, and whether it got there by falling.
     var classSince: Duration
     var classFell = false
@@ -139,19 +157,59 @@ package struct BestReceiverChoice: Sendable {
     note(fix, of: receiver, integrity: integrity, at: now)
     var outcome = Outcome()
     outcome.disagreeing = findDisagreements(around: receiver, at: now)
-    let left = chosen
-    if chosen != nil || mayChooseFirst(at: now), let decision = switchReason(at: now),
-      let next = decision.earner ?? best(at: now, excluding: decision.reason == .first ? nil : chosen)
-    {
-      switchTo(next, at: now, blending: decision.reason != .attacked && decision.reason != .disagrees)
-      outcome.switched = Switch(from: left, to: next, reason: decision.reason, time: fix.timestamp)
-    }
-    if receiver == chosen {
-      outcome.fix = blended(fix, at: now)
-      lastPublished = outcome.fix
-    }
+    outcome.switched = choose(at: now, time: fix.timestamp)
+    if receiver == chosen || outcome.switched != nil { outcome.fixes = publishable(at: now) }
     return outcome
   }
+
+  /// Looks again without a new epoch, at `now`: the receiver followed may have gone silent
+  /// (see ``silenceDeadline``). A switch publishes the newest epoch of the receiver chosen, if
+  /// `best` has not published one of its time yet: its epochs go on with none missing.
+  package mutating func tick(at now: Duration) -> Outcome {
+    var outcome = Outcome()
+    outcome.switched = choose(at: now, time: nil)
+    if outcome.switched != nil { outcome.fixes = publishable(at: now) }
+    return outcome
+  }
+
+  /// When the receiver followed counts as silent unless it is heard before: the moment to
+  /// ``tick(at:)``, so that `best` leaves it then rather than at another receiver's next
+  /// epoch (which would miss that epoch).
+  package var silenceDeadline: Duration? {
+    guard let chosen, let member = members[chosen] else { return nil }
+    return member.heard + patience(member)
+  }
+
+  /// Switches when a rule says so; the switch, made by the epoch of `time` (`nil`: by none).
+  private mutating func choose(at now: Duration, time: UTCTimestamp?) -> Switch? {
+    let left = chosen
+    guard chosen != nil || mayChooseFirst(at: now), let decision = switchReason(at: now),
+      let next = decision.earner ?? best(at: now, excluding: decision.reason == .first ? nil : chosen)
+    else { return nil }
+    switchTo(next, at: now, blending: decision.reason != .attacked && decision.reason != .disagrees)
+    return Switch(from: left, to: next, reason: decision.reason, time: time ?? members[next]?.fix.timestamp)
+  }
+
+  /// The chosen receiver's epochs newer than the last `best` published, blended, oldest
+  /// first (its newest alone, when `best` has published nothing yet): no epoch repeats (the
+  /// receiver left may have been ahead), and none is missed that the one chosen gave while
+  /// the one left was silent.
+  private mutating func publishable(at now: Duration) -> [Fix] {
+    guard let chosen, let member = members[chosen] else { return [] }
+    let candidates = lastPublished == nil ? [member.fix] : member.earlier + [member.fix]
+    var published: [Fix] = []
+    for fix in candidates {
+      if let last = lastPublished?.timestamp, let time = fix.timestamp, time <= last { continue }
+      let fix = blended(fix, at: now)
+      lastPublished = fix
+      published.append(fix)
+    }
+    return published
+  }
+
+  /// Whether `receiver` is apart from the others while they agree among themselves: then it
+  /// is not chosen. (Two receivers apart are both said, and neither is left out.)
+  package func isLeftOut(_ receiver: String) -> Bool { members[receiver]?.disagrees ?? false }
 
   /// Forgets a receiver that is gone (unplugged, ended): `best` leaves it at its next epoch.
   package mutating func remove(_ receiver: String) {
@@ -178,12 +236,21 @@ package struct BestReceiverChoice: Sendable {
       return
     }
     // A fix updated by a late sentence is the same epoch: it says nothing of the interval,
-    // nor that the receiver is alive now. A gap over twice the interval (a receiver back
-    // after a silence) is no interval either.
+    // nor that the receiver is alive now. The interval is the step between its epochs'
+    // times, not between their arrivals: a backlog read at once (a port opened after the
+    // receiver began) arrives in a burst. A step over twice the interval (epochs missed, a
+    // receiver back after a silence) is no interval, once the first few have set it.
     if fix.timestamp != member.fix.timestamp || fix.timestamp == nil {
-      let gap = now - member.heard
-      if gap > .zero, gap <= member.interval * 2 { member.interval = gap }
+      if let time = fix.timestamp, let before = member.fix.timestamp {
+        let step = Duration.nanoseconds(time.nanosecondsSince1970 - before.nanosecondsSince1970)
+        if step > .zero, step <= member.interval * 2 || (member.steps < 2 && step <= rules.longestInterval) {
+          member.interval = step
+          member.steps += 1
+        }
+      }
       member.heard = now
+      member.earlier.append(member.fix)
+      if member.earlier.count > rules.kept { member.earlier.removeFirst() }
     }
     let (rank, before) = (Self.classRank(fix), Self.classRank(member.fix))
     if rank != before { (member.classSince, member.classFell) = (now, rank < before) }
@@ -198,7 +265,14 @@ package struct BestReceiverChoice: Sendable {
   }
 
   private func isAlive(_ member: Member, at now: Duration) -> Bool {
-    now - member.heard <= member.interval * 3 / 2
+    now - member.heard <= patience(member)
+  }
+
+  /// How long after its last epoch a receiver is still alive: its interval and half again,
+  /// or its interval and ``Rules/lateness`` if longer (a 10 Hz receiver's epochs arrive with
+  /// tens of milliseconds of jitter, and a busy machine reads them late).
+  private func patience(_ member: Member) -> Duration {
+    max(member.interval * 3 / 2, member.interval + rules.lateness)
   }
 
   private func isEligible(_ member: Member, at now: Duration) -> Bool {
@@ -236,7 +310,7 @@ package struct BestReceiverChoice: Sendable {
   /// when one did by holding a better fix (else the best is taken).
   private func switchReason(at now: Duration) -> (reason: Reason, earner: String?)? {
     guard let chosen else { return (.first, nil) }
-    guard let current = members[chosen] else { return (.silent, nil) }
+    guard let current = members[chosen] else { return (.gone, nil) }
     if !isAlive(current, at: now) { return (.silent, nil) }
     if Self.isAttacked(current.integrity) { return (.attacked, nil) }
     if !current.fix.hasPosition { return (.lostFix, nil) }

@@ -31,7 +31,7 @@ func serve(_ options: ServeOptions) async -> Int32 {
   var station = Station.Configuration(
     baudRate: options.source.baudRate,
     clock: options.servesTime ? ClockFeed.Outputs(chrony: options.chrony, sharedMemoryUnit: options.ntpSharedMemory) : nil,
-    maximumReceivers: GPSDServer.maximumReceivers)
+    maximumReceivers: maximumReceivers(best: options.best))
   // Without a source named, every receiver plugged in, now or later: a service never makes up
   // a fix, so the demo drive is served only when named (--demo).
   if options.devices.isEmpty, let chosen = await options.source.resolved(gpsd: nil, discovery: .ofThisMachine) {
@@ -83,7 +83,10 @@ func serve(_ options: ServeOptions) async -> Int32 {
     Terminal.diagnostic("Error: --webhook: \(error)")
     return 1
   }
-  let zones = ServeZones(regions: regions, options: options.zones, outlets: outlets)
+  // With --best, regions and visits follow best unless --regions-device names another.
+  var zoneOptions = options.zones
+  if options.best, zoneOptions.device == nil { zoneOptions.device = BestReceiver.name }
+  let zones = ServeZones(regions: regions, options: zoneOptions, outlets: outlets)
   let chrony = options.servesTime && ChronyCheck.isChronycInstalled ? ChronyWatch(control: options.chronyControl) : nil
   var configuration = GPSDServer.Configuration()
   configuration.host = options.listen.host
@@ -179,9 +182,27 @@ func serve(_ options: ServeOptions) async -> Int32 {
       try await client.run()
     }
   }
+  // --best: a virtual receiver that follows the best of the others, served beside them.
+  let best =
+    options.best
+    ? BestReceiver(said: { status.say($0) }, switched: { server.publish(.switchReport($0.gpsdObject, device: BestReceiver.name)) })
+    : nil
+  let servingBest = best.map { best in
+    Task {
+      async let served: Void = server.serve(best.receiver, device: BestReceiver.name)
+      if zones.follows(BestReceiver.name) {
+        await zones.follow(best.receiver, device: BestReceiver.name, server: server, status: status)
+      }
+      await served
+    }
+  }
+  defer { servingBest?.cancel() }
   let outputs = Station.Outputs(
     gpsd: { member in
-      await server.serve(member.receiver, device: member.source.device, bitsPerSecond: member.source.bitsPerSecond)
+      let serving = { @Sendable in
+        await server.serve(member.receiver, device: member.source.device, bitsPerSecond: member.source.bitsPerSecond)
+      }
+      if let best { await best.following(member.receiver, name: member.source.device, while: serving) } else { await serving() }
     },
     page: { member, serving in
       let stream = corrections?.client(for: member)

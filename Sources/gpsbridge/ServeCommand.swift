@@ -29,6 +29,8 @@ struct ServeOptions: Equatable {
   var corrections = CorrectionOptions()
   /// Regions and visits on the box, and where they go.
   var zones = ZoneOptions()
+  /// Whether a virtual receiver named `best` follows the best of the receivers (`--best`).
+  var best = false
 
   /// Whether the receivers' time feeds the system clock.
   var servesTime: Bool { chrony != nil || ntpSharedMemory != nil }
@@ -50,6 +52,7 @@ struct ServeOptions: Equatable {
     var chronyControl: String?
     var corrections = CorrectionOptions()
     var zones = ZoneOptions()
+    var best = false
   }
 
   /// `--http`'s value: a port on loopback, or an address with or without a port.
@@ -80,13 +83,22 @@ struct ServeOptions: Equatable {
       the moment serve starts, at its own pace, whether or not a client is connected, as
       a receiver would: a client sees it from wherever it has got to. Without --loop,
       serve ends at the capture's end; with it, the capture plays again from its
-      beginning, so clients that come later still get fixes.
+      beginning, so clients that come later still get fixes. With --best, a virtual
+      receiver named best follows, epoch by epoch, the best of the others (alive, no
+      interference, the better fix, the smaller stated error; a switch needs a better fix
+      held 5 s, or an error under half held 30 s, so noise never flips it) and is served
+      beside them (then at most 3 real receivers).
       """,
     options: SourceDraft.options(replay: true, gpsdHelp: "Serve another gpsd's fixes again.").map { $0.lifted(\Draft.sources) }
       .map { $0.names == ["--device"] ? $0.repeating() : $0 } + [
         CommandOption(
           names: ["--loop"], value: nil, help: "With --replay of a file: play it again from its beginning each time it ends."
         ) { draft, _ in draft.loop = true }.attached(to: "--replay"),
+        CommandOption(
+          names: ["--best"], value: nil,
+          help:
+            "Also serve a virtual receiver named best that follows the best of the receivers, epoch by epoch, without jumps at a switch (watch it with ?WATCH={\"device\":\"best\"}; \"switches\":true adds a SWITCH object at each move)."
+        ) { draft, _ in draft.best = true },
         CommandOption(
           names: ["--listen"], value: "<address[:port]>", help: "Where gpsd's clients connect.",
           defaultValue: GPSDAddress.standard.description
@@ -167,7 +179,22 @@ struct ServeOptions: Equatable {
     if !draft.pps.isEmpty, draft.chrony == nil, draft.ntpSharedMemory == nil {
       throw UsageError(message: "--pps feeds the refclocks of --chrony or --ntp-shm: name one.", topic: .serve)
     }
-    try checkReceivers([draft.sources.device].compactMap { $0 } + draft.sources.moreDevices, pps: draft.pps)
+    try checkReceivers([draft.sources.device].compactMap { $0 } + draft.sources.moreDevices, pps: draft.pps, best: draft.best)
+    if draft.best {
+      switch source {
+      case .device, .automatic: break
+      case .replay, .gpsd, .demo:
+        throw UsageError(
+          message:
+            "--best follows the best of several receivers: give --device more than once, or a pattern ('/dev/serial/by-id/*'), or no source to serve every receiver plugged in.",
+          topic: .serve)
+      }
+      if case .device(let path, _) = source, draft.sources.moreDevices.isEmpty, !DevicePattern.hasWildcard(path) {
+        throw UsageError(
+          message: "--best follows the best of several receivers, and \(path) is one: give --device more than once, or a pattern.",
+          topic: .serve)
+      }
+    }
     if draft.loop {
       guard case .replay(let path, _) = source else {
         throw UsageError(message: "--loop plays a capture again: it goes with --replay FILE.", topic: .serve)
@@ -213,16 +240,19 @@ struct ServeOptions: Equatable {
       ServeOptions(
         source: source, moreDevices: draft.sources.moreDevices, listen: draft.listen ?? .standard, chrony: draft.chrony,
         ntpSharedMemory: draft.ntpSharedMemory, pps: draft.pps, loop: draft.loop, http: draft.http,
-        chronyControl: draft.chronyControl ?? ChronyCheck.defaultControl, corrections: draft.corrections, zones: draft.zones))
+        chronyControl: draft.chronyControl ?? ChronyCheck.defaultControl, corrections: draft.corrections, zones: draft.zones,
+        best: draft.best))
   }
 
   /// The receivers named (`--device`, with wildcards or not) and their pulses: at most as
   /// many as gpsd's clients can list, wildcards only in a device's own name, one `--pps` at
   /// most for each `--device`, and no kernel PPS device shared by all a pattern matches.
-  static func checkReceivers(_ devices: [String], pps: [PulseSource]) throws(UsageError) {
-    if devices.count > GPSDServer.maximumReceivers {
+  /// With `best`, the virtual receiver takes one place of the list.
+  static func checkReceivers(_ devices: [String], pps: [PulseSource], best: Bool = false) throws(UsageError) {
+    if devices.count > maximumReceivers(best: best) {
       throw UsageError(
-        message: "serve takes at most \(GPSDServer.maximumReceivers) receivers: gpsd's clients (libgps 3.22) hang on a longer device list.",
+        message:
+          "serve takes at most \(maximumReceivers(best: best)) receivers\(best ? " beside best" : ""): gpsd's clients (libgps 3.22) hang on a longer device list.",
         topic: .serve)
     }
     for path in devices {
@@ -246,6 +276,9 @@ struct ServeOptions: Equatable {
     }
   }
 }
+
+/// The most real receivers served: gpsd's clients list 4, and `best` is one of them.
+func maximumReceivers(best: Bool) -> Int { GPSDServer.maximumReceivers - (best ? 1 : 0) }
 
 /// Whether `gpsd` is one of the addresses this server listens on: the same port, on this
 /// machine (a loopback address, or any address when the server listens on all of them).

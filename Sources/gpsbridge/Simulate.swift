@@ -23,7 +23,8 @@ func simulate(_ options: SimulateOptions) async -> Int32 {
     route: route, profile: options.profile, rate: options.rate, seed: options.seed, positionNoise: options.noise,
     attack: options.attack)
   if let link = options.pty {
-    return await playOnPseudoTerminal(simulation, link: link, latency: options.live ? options.latency : nil, onUSB: options.usb)
+    return await playOnPseudoTerminal(
+      simulation, link: link, latency: options.live ? options.latency : nil, onUSB: options.usb, radio: options.radio)
   }
 
   let output: OpenFile
@@ -57,10 +58,16 @@ func simulate(_ options: SimulateOptions) async -> Int32 {
 /// `link`, as a USB receiver would appear; stops at its end, on Ctrl-C or SIGTERM. Bytes nobody
 /// reads are dropped, as on a serial line. With a `latency` (milliseconds) each epoch is sent
 /// that long after the system clock reaches its time, as a live receiver's are.
-func playOnPseudoTerminal(_ simulation: Simulation, link: String, latency: Int? = nil, onUSB: Bool = false) async -> Int32 {
+func playOnPseudoTerminal(_ simulation: Simulation, link: String, latency: Int? = nil, onUSB: Bool = false, radio: Bool = false)
+  async -> Int32
+{
   // u-blox, MediaTek and SiRF receivers answer configuration (gpsbridge configure) as the real
-  // ones do; the RTK rover takes corrections.
-  let responder = simulation.profile.responder(rate: max(1, Int(simulation.rate.rounded())), baud: 38_400, onUSB: onUSB)
+  // ones do; the RTK rover takes corrections (or has its own, by radio).
+  var responder = simulation.profile.responder(rate: max(1, Int(simulation.rate.rounded())), baud: 38_400, onUSB: onUSB)
+  if radio, var rover = responder as? RTKResponder {
+    rover.radio = .now
+    responder = rover
+  }
   let what =
     "\(simulation.profile.name) receiver" + (onUSB ? " on its USB port" : "")
     + (simulation.profile.commands.map { ", taking \($0)" } ?? "")

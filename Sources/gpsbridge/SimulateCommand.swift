@@ -16,6 +16,8 @@ struct SimulateOptions: Equatable {
   /// With `--pty`: a u-blox read on its USB port (`--usb`), where only that port's settings
   /// change what it sends, as a USB receiver on /dev/ttyACM0 is.
   var usb = false
+  /// With `--pty` and the rtk profile: corrections from a radio of the rover's own (`--radio`).
+  var radio = false
   /// A reference station's RTCM 3 stream instead of a receiver's NMEA (`--rtcm`).
   var rtcm = false
   /// Jamming or spoofing from a moment of the drive on (`--jam`, `--spoof`).
@@ -100,6 +102,11 @@ struct SimulateOptions: Equatable {
         help:
           "With --pty and a u-blox profile: the receiver is read on its USB port, as on /dev/ttyACM0, where only that port's settings (not UART1's) change what it sends."
       ) { options, _ in options.usb = true }.attached(to: "--pty"),
+      CommandOption(
+        names: ["--radio"], value: nil,
+        help:
+          "With --pty and the rtk profile: the rover has corrections from a radio of its own, not over the line: DGPS at once, RTK float after 3 s, RTK fixed after 6 s."
+      ) { options, _ in options.radio = true },
       attackOption(
         .jamming, "--jam",
         help:
@@ -137,6 +144,9 @@ struct SimulateOptions: Equatable {
     }
     if options.live, options.pty == nil {
       throw UsageError(message: "--live plays in step with the clock, so it needs --pty <link>.", topic: .simulate)
+    }
+    if options.radio, options.profile != .rtk || options.rtcm || options.pty == nil {
+      throw UsageError(message: "--radio gives a live RTK rover its corrections: give --profile rtk and --pty.", topic: .simulate)
     }
     if options.usb, (options.profile != .ublox && options.profile != .ublox8) || options.rtcm {
       throw UsageError(message: "--usb puts a u-blox on its USB port: give --profile ublox or ublox8.", topic: .simulate)

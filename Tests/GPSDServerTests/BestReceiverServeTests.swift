@@ -1,0 +1,137 @@
+import Foundation
+import TestHelpers
+import Testing
+
+/// `serve --best`: simulated receivers on pseudo-terminals, the virtual `best` read by gpspipe
+/// as any receiver. It leaves a receiver unplugged with no epoch missed or repeated, moves to
+/// an RTK fix once it has held it, and leaves a receiver that says it is spoofed.
+@Suite(.timeLimit(.minutes(3)), .enabled(if: Installed.path("gpspipe") != nil, "gpspipe is not installed"))
+struct BestReceiverServeTests {
+  /// Two receivers, `best` served, and gpspipe watching it.
+  final class Setup: @unchecked Sendable {
+    let links: [String]
+    var simulators: [String: Process] = [:]
+    let server: RunningProgram
+    let pipe: RunningProgram
+    let port = FakeGPSD.freePort()
+
+    init(_ name: String, receivers: [(link: String, arguments: [String])], startedLater: Set<String> = []) async throws {
+      links = receivers.map(\.link)
+      for (link, arguments) in receivers where !startedLater.contains(link) {
+        simulators[link] = try Gpsbridge.start(["simulate", "--pty", link, "--live"] + arguments)
+        try await waitUntilExists(link)
+      }
+      let directory = scratchDirectory("best-\(name)-\(port)")
+      server = try RunningProgram(
+        ["serve", "--best", "--listen", "127.0.0.1:\(port)"] + links.flatMap { ["--device", $0] }, in: directory)
+      #expect(await server.serving())
+      // Line-buffered (stdbuf): gpspipe writes a file in blocks of 4 KiB, a few epochs late.
+      pipe = try RunningProgram(
+        ["-oL", Installed.path("gpspipe")!, "-w", "127.0.0.1:\(port):best"], in: directory, keepsOutput: true, program: "/usr/bin/stdbuf")
+    }
+
+    func start(_ link: String, _ arguments: [String]) async throws {
+      simulators[link] = try Gpsbridge.start(["simulate", "--pty", link, "--live"] + arguments)
+      try await waitUntilExists(link)
+    }
+
+    /// The times of `best`'s TPVs gpspipe printed, in order.
+    var bestTimes: [Date] {
+      let formatter = ISO8601DateFormatter()
+      formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+      // gpsd's lines end in CR LF: one Character, which a split on "\n" never finds.
+      return pipe.printed.split(whereSeparator: \.isNewline).compactMap { line in
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+          object["class"] as? String == "TPV", object["device"] as? String == "best", let time = object["time"] as? String
+        else { return nil }
+        return formatter.date(from: time)
+      }
+    }
+
+    /// The switches serve said: "best follows B instead of A: why."
+    var switches: [String] { server.said.split(separator: "\n").filter { $0.hasPrefix("gpsbridge: best follows ") }.map(String.init) }
+
+    /// The receiver `best` follows now, by what serve said last.
+    var followed: String? {
+      switches.last.flatMap { line in
+        links.first { line.hasPrefix("gpsbridge: best follows \($0):") || line.hasPrefix("gpsbridge: best follows \($0) instead") }
+      }
+    }
+
+    func stop() {
+      pipe.stop()
+      server.stop()
+      for simulator in simulators.values { simulator.terminate() }
+    }
+  }
+
+  @Test func theFollowedReceiverUnpluggedIsLeftWithNoEpochMissedOrRepeated() async throws {
+    let (a, b) = (PseudoTerminal.temporaryLink("best-a"), PseudoTerminal.temporaryLink("best-b"))
+    let setup = try await Setup("unplugged", receivers: [(a, []), (b, ["--profile", "ublox8"])])
+    defer { setup.stop() }
+    #expect(
+      await setup.pipe.until(timeout: .seconds(60)) { setup.bestTimes.count >= 4 },
+      "\(setup.server.said) gpspipe: \(setup.pipe.printed.suffix(1000)) \(setup.pipe.said)")
+    let followed = try #require(setup.followed, "\(setup.server.said)")
+    let other = followed == a ? b : a
+    setup.simulators[followed]?.terminate()
+    #expect(await setup.server.until { setup.switches.count >= 2 }, "\(setup.server.said)")
+    let count = setup.bestTimes.count
+    #expect(await setup.pipe.until(timeout: .seconds(60)) { setup.bestTimes.count >= count + 4 })
+
+    #expect(setup.switches.last == "gpsbridge: best follows \(other) instead of \(followed): the receiver it followed went away.")
+    // One epoch a second, each once, across the switch.
+    let times = setup.bestTimes
+    let steps = zip(times, times.dropFirst()).map { ($1.timeIntervalSince($0) * 1000).rounded() }
+    #expect(steps.allSatisfy { $0 == 1000 }, "steps (ms) between best's TPVs: \(steps)")
+  }
+
+  @Test func anRTKFixPluggedInLaterIsFollowedOnceItHasHeldIt() async throws {
+    let (ublox, rtk) = (PseudoTerminal.temporaryLink("best-ublox"), PseudoTerminal.temporaryLink("best-rtk"))
+    let setup = try await Setup("rtk", receivers: [(ublox, []), (rtk, ["--profile", "rtk", "--radio"])], startedLater: [rtk])
+    defer { setup.stop() }
+    #expect(await setup.server.until(timeout: .seconds(60)) { setup.followed == ublox }, "\(setup.server.said)")
+    try await setup.start(rtk, ["--profile", "rtk", "--radio"])
+    #expect(await setup.server.until(timeout: .seconds(60)) { setup.followed == rtk }, "\(setup.server.said)")
+    let count = setup.bestTimes.count
+    // At the RTK receiver's 10 Hz, for a while: still followed, no switch back.
+    #expect(await setup.pipe.until(timeout: .seconds(60)) { setup.bestTimes.count >= count + 50 })
+    #expect(
+      setup.switches == [
+        "gpsbridge: best follows \(ublox): the first with a fix.",
+        "gpsbridge: best follows \(rtk) instead of \(ublox): a better fix held.",
+      ], "\(setup.server.said)")
+    let times = setup.bestTimes.suffix(40)
+    let steps = zip(times, times.dropFirst()).map { ($1.timeIntervalSince($0) * 1000).rounded() }
+    #expect(steps.allSatisfy { $0 == 100 }, "steps (ms) between best's TPVs: \(steps)")
+  }
+
+  @Test func aReceiverThatSaysItIsSpoofedIsLeftWithinAnEpoch() async throws {
+    let (spoofed, honest) = (PseudoTerminal.temporaryLink("best-spoofed"), PseudoTerminal.temporaryLink("best-honest"))
+    // The u-blox is followed first (the other is plugged in later), and says it is spoofed
+    // 12 s into its drive.
+    let setup = try await Setup(
+      "spoofed", receivers: [(spoofed, ["--spoof", "12"]), (honest, ["--profile", "ublox8"])], startedLater: [honest])
+    defer { setup.stop() }
+    #expect(await setup.server.until(timeout: .seconds(60)) { setup.followed == spoofed }, "\(setup.server.said)")
+    // Every device's objects, in the order served: INTEGRITY and SWITCH too.
+    let client = try RawClient(port: setup.port)
+    try client.send(#"?WATCH={"enable":true,"json":true,"integrity":true,"switches":true};"#)
+    try await setup.start(honest, ["--profile", "ublox8"])
+    let objects = try await offThePool {
+      client.readBlocking(for: 60) { lines in lines.contains { $0.contains(#""class":"SWITCH""#) && $0.contains("interference") } }
+    }
+    #expect(
+      setup.switches.last == "gpsbridge: best follows \(honest) instead of \(spoofed): the receiver it followed reports interference.")
+
+    // The SWITCH says who, why and when; best gave at most one epoch between the spoofed
+    // receiver's saying so and the switch.
+    let told = try #require(objects.firstIndex { $0.contains(#""class":"INTEGRITY""#) && $0.contains(#""spoofing":"indicated""#) })
+    let switched = try #require(objects.lastIndex { $0.contains(#""class":"SWITCH""#) })
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(objects[switched].utf8)) as? [String: Any])
+    #expect(object["device"] as? String == "best" && object["from"] as? String == spoofed && object["to"] as? String == honest)
+    #expect((object["reason"] as? String)?.contains("interference") == true && object["time"] is String, "\(object)")
+    let between = objects[told..<switched].filter { $0.contains(#""class":"TPV","device":"best""#) }
+    #expect(between.count <= 1, "best's TPVs between the spoofing said and the switch: \(between)")
+  }
+}

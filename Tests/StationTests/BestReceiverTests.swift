@@ -1,0 +1,51 @@
+import Foundation
+import GPSLocation
+import NMEASimulation
+import Plumbing
+import Station
+import Testing
+import Transports
+
+/// A `BestReceiver` in a Swift program: a `LocationManager` on its receiver gets the followed
+/// receiver's locations, one an epoch, and goes on with the other when that one stops.
+@Suite(.timeLimit(.minutes(2))) struct BestReceiverTests {
+  static func replay(_ profile: ReceiverProfile) -> Receiver {
+    let simulation = Simulation(route: Route.demoDrive.lasting(600), profile: profile)
+    return Receiver(ReplaySource(capture: .simulated(simulation), speed: .multiplied(by: 10), clock: ContinuousClock()))
+  }
+
+  @Test func aLocationManagerOnBestGoesOnWithTheOtherReceiverWhenTheFollowedOneStops() async throws {
+    let switches = Locked<[BestReceiver.Switch]>([])
+    let best = BestReceiver(switched: { move in switches.withLock { $0.append(move) } })
+    let receivers = ["ublox": Self.replay(.ublox), "sirf": Self.replay(.sirf)]
+    // Each followed while it runs (`run()` keeps its session going until cancelled).
+    var following: [String: Task<Void, Never>] = [:]
+    for (name, receiver) in receivers {
+      following[name] = Task { await best.following(receiver, name: name) { await receiver.run() } }
+    }
+    defer { for task in following.values { task.cancel() } }
+
+    let manager = LocationManager.receiver(best.receiver)
+    let stream = manager.delegate()
+    await manager.startUpdatingLocation()
+    var times: [Date] = []
+    var stopped: String?
+    for await action in stream {
+      guard case .didUpdateLocations(let locations) = action else { continue }
+      times += locations.map(\.timestamp)
+      if times.count >= 8, stopped == nil, let followed = switches.withLock({ $0.last?.to }) {
+        stopped = followed
+        following[followed]?.cancel()
+      }
+      if times.count >= 24 { break }
+    }
+    await manager.stopUpdatingLocation()
+
+    let moves = switches.withLock { $0 }
+    let followed = try #require(stopped)
+    #expect(moves.count == 2 && moves.last?.from == followed && moves.last?.reason == "the receiver it followed went away", "\(moves)")
+    // One location a second of the drive, none repeated or missed across the switch.
+    let steps = zip(times, times.dropFirst()).map { ($1.timeIntervalSince($0) * 1000).rounded() }
+    #expect(steps.allSatisfy { $0 == 1000 }, "\(steps)")
+  }
+}
