@@ -83,7 +83,7 @@ let package = Package(
     // The box's receivers: the one policy for which source, the receivers served (named,
     // found by a pattern as they are plugged in, up to a limit), and each one's time feed.
     // What serves them is the caller's: `serve` hands each to a GPSDServer.
-    .target(name: "Station", dependencies: ["Transports", "TimeService", "GPSD", "Plumbing", "Trigonometry"]),
+    .target(name: "Station", dependencies: ["Transports", "TimeService", "GPSD", "NMEASimulation", "Plumbing", "Trigonometry"]),
     // RTK corrections: NTRIP in (1 and 2), RTCM 3 checked frame by frame and written to the
     // receiver through its two-way session, the receiver's GGA sent up when the caster wants it.
     .target(name: "Corrections", dependencies: ["Framing", "NMEA", "Transports", "Plumbing", "Trigonometry"]),
@@ -165,7 +165,7 @@ let package = Package(
 
     .testTarget(name: "FramingTests", dependencies: ["Framing", "NMEASimulation", "TestHelpers"]),
     .testTarget(name: "NMEATests", dependencies: ["NMEA", "NMEASimulation", "MallocCounter", "TestHelpers"]),
-    .testTarget(name: "NMEASimulationTests", dependencies: ["NMEASimulation", "NMEA", "Framing"]),
+    .testTarget(name: "NMEASimulationTests", dependencies: ["NMEASimulation", "NMEA", "Framing", "TestHelpers"]),
     .testTarget(name: "PlumbingTests", dependencies: ["Plumbing", "GPSLocationTestSupport"]),
     .testTarget(name: "GPSDTests", dependencies: ["GPSD", "NMEA", "TestHelpers"]),
     .testTarget(name: "GeomagnetismTests", dependencies: ["Geomagnetism", "NMEA", "GPSLocationEngine", "GPSD", "TestHelpers"]),

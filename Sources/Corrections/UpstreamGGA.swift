@@ -18,7 +18,7 @@ enum UpstreamGGA {
     var body = "GPGGA,\(two(time.hour))\(two(time.minute))\(two(time.second)).\(two(centiseconds)),"
     body += angle(abs(latitude), degreeDigits: 2) + (latitude < 0 ? ",S," : ",N,")
     body += angle(abs(longitude), degreeDigits: 3) + (longitude < 0 ? ",W," : ",E,")
-    body += "\(qualityDigit(fix.quality)),\(two(min(fix.satellitesUsed ?? 0, 99))),"
+    body += "\(fix.quality.ggaIndicator),\(two(min(fix.satellitesUsed ?? 0, 99))),"
     body += (fix.hdop.map { fixed($0, 1) } ?? "") + ","
     body += (fix.altitude.map { fixed($0, 1) } ?? "") + ",M,"
     body += (fix.geoidSeparation.map { fixed($0, 1) } ?? "") + ",M,"
@@ -51,17 +51,4 @@ enum UpstreamGGA {
     return (value < 0 && scaled != 0 ? "-" : "") + "\(whole)." + String(repeating: "0", count: decimals - fraction.count) + fraction
   }
 
-  private static func qualityDigit(_ quality: FixQuality) -> Int {
-    switch quality {
-    case .invalid: 0
-    case .gps: 1
-    case .dgps: 2
-    case .pps: 3
-    case .rtkFixed: 4
-    case .rtkFloat: 5
-    case .deadReckoning: 6
-    case .manual: 7
-    case .simulator: 8
-    }
-  }
 }

@@ -36,6 +36,21 @@ public enum FixQuality: String, Hashable, Sendable, Codable, CaseIterable {
     }
   }
 
+  /// GGA field 6 for this quality: `0`–`8` (the inverse of ``init(ggaIndicator:)``).
+  package var ggaIndicator: Int {
+    switch self {
+    case .invalid: 0
+    case .gps: 1
+    case .dgps: 2
+    case .pps: 3
+    case .rtkFixed: 4
+    case .rtkFloat: 5
+    case .deadReckoning: 6
+    case .manual: 7
+    case .simulator: 8
+    }
+  }
+
   /// The FAA mode indicator letter of NMEA 2.3 and later.
   public init?(modeIndicator: UInt8) {
     switch modeIndicator {

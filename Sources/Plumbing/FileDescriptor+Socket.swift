@@ -41,13 +41,31 @@ extension FileDescriptor {
   /// Looks up `host:port` for a TCP socket (`passive`: one to listen on) and hands the list
   /// of addresses to `body`, freeing it afterwards. The corresponding C function is
   /// `getaddrinfo(3)`.
+  /// A non-blocking UDP socket whose datagrams go to `host:port` (`connect(2)` on a datagram
+  /// socket only sets where they go), allowed to broadcast when `broadcast`.
+  package static func udpSender(host: String, port: Int, broadcast: Bool) throws(ConnectFailure) -> FileDescriptor {
+    try withTCPAddresses(host: host, port: port, socketType: datagramSocket) { (first) throws(ConnectFailure) in
+      let fd = socket(first.pointee.ai_family, datagramSocket | socketCloseOnExec, 0)
+      guard fd >= 0 else { throw .system(.current) }
+      var on: CInt = broadcast ? 1 : 0
+      setsockopt(fd, SOL_SOCKET, SO_BROADCAST, &on, socklen_t(MemoryLayout<CInt>.size))
+      guard system_connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
+        let error = Errno.current
+        _ = system_close(fd)
+        throw .system(error)
+      }
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+      return FileDescriptor(rawValue: fd)
+    }
+  }
+
   static func withTCPAddresses<Result>(
-    host: String, port: Int, passive: Bool = false,
+    host: String, port: Int, passive: Bool = false, socketType: Int32 = streamSocket,
     _ body: (UnsafeMutablePointer<addrinfo>) throws(ConnectFailure) -> Result
   ) throws(ConnectFailure) -> Result {
     var hints = addrinfo()
     hints.ai_family = AF_UNSPEC
-    hints.ai_socktype = streamSocket
+    hints.ai_socktype = socketType
     if passive { hints.ai_flags = AI_PASSIVE }
     var list: UnsafeMutablePointer<addrinfo>?
     let status = getaddrinfo(host, String(port), &hints, &list)

@@ -14,13 +14,17 @@
 #if canImport(Glibc)
   /// `SOCK_STREAM`: Glibc imports it as an enum.
   package let streamSocket = Int32(SOCK_STREAM.rawValue)
+  /// `SOCK_DGRAM`.
+  package let datagramSocket = Int32(SOCK_DGRAM.rawValue)
   /// `SOCK_CLOEXEC`, or 0 where `socket(2)` has no such flag (Darwin sets it with fcntl).
   package let socketCloseOnExec = Int32(SOCK_CLOEXEC.rawValue)
 #elseif canImport(Musl)
   package let streamSocket = Int32(SOCK_STREAM)
+  package let datagramSocket = Int32(SOCK_DGRAM)
   package let socketCloseOnExec = Int32(SOCK_CLOEXEC)
 #else
   package let streamSocket = Int32(SOCK_STREAM)
+  package let datagramSocket = Int32(SOCK_DGRAM)
   package let socketCloseOnExec: Int32 = 0
 #endif
 

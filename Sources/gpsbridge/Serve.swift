@@ -182,6 +182,26 @@ func serve(_ options: ServeOptions) async -> Int32 {
       try await client.run()
     }
   }
+  // NMEA 0183 out (--nmea-tcp, --nmea-udp): best's, a named receiver's, or the first served.
+  let nmea: NMEAOutput?
+  if options.nmea.tcp != nil || options.nmea.udp != nil {
+    do {
+      nmea = try NMEAOutput(options.nmea)
+    } catch {
+      Terminal.diagnostic("Error: \(error)")
+      return 1
+    }
+    if let tcp = options.nmea.tcp, !isLoopback(tcp.host) {
+      Terminal.diagnostic(
+        "gpsbridge: warning: --nmea-tcp listens on \(tcp), beyond this machine: anyone who can reach it can read your location.")
+    }
+  } else {
+    nmea = nil
+  }
+  defer { nmea?.stop() }
+  let nmeaDevice = options.nmeaDevice ?? (options.best ? BestReceiver.name : nil)
+  // Without a device named, the first receiver served is the one whose NMEA goes out.
+  let nmeaClaimed = Shared<String?>(nmeaDevice)
   // --best: a virtual receiver that follows the best of the others, served beside them.
   let best =
     options.best
@@ -190,10 +210,14 @@ func serve(_ options: ServeOptions) async -> Int32 {
   let servingBest = best.map { best in
     Task {
       async let served: Void = server.serve(best.receiver, device: BestReceiver.name)
+      async let sent: Void = {
+        if nmeaDevice == BestReceiver.name { await nmea?.follow(best.receiver, writingFromFixes: true) }
+      }()
       if zones.follows(BestReceiver.name) {
         await zones.follow(best.receiver, device: BestReceiver.name, server: server, status: status)
       }
       await served
+      await sent
     }
   }
   defer { servingBest?.cancel() }
@@ -202,7 +226,16 @@ func serve(_ options: ServeOptions) async -> Int32 {
       let serving = { @Sendable in
         await server.serve(member.receiver, device: member.source.device, bitsPerSecond: member.source.bitsPerSecond)
       }
-      if let best { await best.following(member.receiver, name: member.source.device, while: serving) } else { await serving() }
+      let device = member.source.device
+      let sendsNMEA =
+        nmea != nil
+        && nmeaClaimed.withLock { claimed in
+          if claimed == nil { claimed = device }
+          return claimed == device
+        }
+      let sending = sendsNMEA ? Task { await nmea?.follow(member.receiver, writingFromFixes: false) } : nil
+      defer { sending?.cancel() }
+      if let best { await best.following(member.receiver, name: device, while: serving) } else { await serving() }
     },
     page: { member, serving in
       let stream = corrections?.client(for: member)

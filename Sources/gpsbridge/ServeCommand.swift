@@ -31,6 +31,10 @@ struct ServeOptions: Equatable {
   var zones = ZoneOptions()
   /// Whether a virtual receiver named `best` follows the best of the receivers (`--best`).
   var best = false
+  /// NMEA 0183 out over the network (`--nmea-tcp`, `--nmea-udp`, `--nmea-broadcast`), and
+  /// whose (`--nmea-device`; `best` with --best, else the first receiver served).
+  var nmea = NMEAOutput.Configuration()
+  var nmeaDevice: String?
 
   /// Whether the receivers' time feeds the system clock.
   var servesTime: Bool { chrony != nil || ntpSharedMemory != nil }
@@ -53,14 +57,22 @@ struct ServeOptions: Equatable {
     var corrections = CorrectionOptions()
     var zones = ZoneOptions()
     var best = false
+    var nmea = NMEAOutput.Configuration()
+    var nmeaDevice: String?
   }
 
   /// `--http`'s value: a port on loopback, or an address with or without a port.
-  static func httpAddress(_ value: String) -> GPSDAddress? {
+  static func httpAddress(_ value: String) -> GPSDAddress? { address(value, defaultPort: StatusServer.defaultPort) }
+
+  /// `--nmea-tcp`'s value, the same way (10110, IANA's port for NMEA 0183 over the network).
+  static func nmeaAddress(_ value: String) -> GPSDAddress? { address(value, defaultPort: 10110) }
+
+  /// A port on loopback, or an address with or without a port (then `defaultPort`).
+  static func address(_ value: String, defaultPort: Int) -> GPSDAddress? {
     if let port = Int(value) { return (1...65535).contains(port) ? GPSDAddress(host: "127.0.0.1", port: port) : nil }
     guard var address = GPSDAddress(parsing: value) else { return nil }
     let hasPort = value.hasPrefix("[") ? value.drop { $0 != "]" }.hasPrefix("]:") : value.contains(":")
-    if !hasPort { address.port = StatusServer.defaultPort }
+    if !hasPort { address.port = defaultPort }
     return address
   }
 
@@ -99,6 +111,31 @@ struct ServeOptions: Equatable {
           help:
             "Also serve a virtual receiver named best that follows the best of the receivers, epoch by epoch, without jumps at a switch (watch it with ?WATCH={\"device\":\"best\"}; \"switches\":true adds a SWITCH object at each move)."
         ) { draft, _ in draft.best = true },
+        CommandOption(
+          names: ["--nmea-tcp"], value: "<[address:]port>",
+          help:
+            "Also send a receiver's NMEA 0183 to TCP clients that connect here (port 10110 is NMEA's own), as marine software (OpenCPN) reads it: best's written from its fixes (GGA, RMC, GSA, GSV, VTG, ZDA), a real receiver's as it sent them. 127.0.0.1 unless an address is named."
+        ) { draft, value throws(UsageError) in
+          guard let value, let address = nmeaAddress(value) else {
+            throw UsageError(message: "--nmea-tcp takes a port (10110) or ADDRESS[:PORT]; got '\(value ?? "")'.", topic: .serve)
+          }
+          draft.nmea.tcp = address
+        },
+        CommandOption(
+          names: ["--nmea-udp"], value: "<host:port>", help: "Also send that NMEA 0183 as UDP datagrams to <host:port>."
+        ) { draft, value throws(UsageError) in
+          guard let value, value.contains(":"), let address = GPSDAddress(parsing: value) else {
+            throw UsageError(message: "--nmea-udp takes HOST:PORT, like 192.168.1.255:10110; got '\(value ?? "")'.", topic: .serve)
+          }
+          draft.nmea.udp = address
+        },
+        CommandOption(
+          names: ["--nmea-broadcast"], value: nil, help: "Allow --nmea-udp to send to a broadcast address."
+        ) { draft, _ in draft.nmea.broadcast = true }.attached(to: "--nmea-udp"),
+        CommandOption(
+          names: ["--nmea-device"], value: "<path|best>",
+          help: "Whose NMEA --nmea-tcp and --nmea-udp send: best with --best, else the first receiver served, unless named."
+        ) { draft, value in draft.nmeaDevice = value },
         CommandOption(
           names: ["--listen"], value: "<address[:port]>", help: "Where gpsd's clients connect.",
           defaultValue: GPSDAddress.standard.description
@@ -217,6 +254,12 @@ struct ServeOptions: Equatable {
           topic: .serve)
       }
     }
+    if draft.nmeaDevice != nil, draft.nmea.tcp == nil, draft.nmea.udp == nil {
+      throw UsageError(message: "--nmea-device names whose NMEA goes out: give --nmea-tcp or --nmea-udp too.", topic: .serve)
+    }
+    if draft.nmeaDevice == "best", !draft.best {
+      throw UsageError(message: "--nmea-device best sends the best receiver's NMEA: give --best too.", topic: .serve)
+    }
     try draft.corrections.check(topic: .serve)
     try draft.zones.mqtt.check(topic: .serve)
     if draft.zones.device != nil, !draft.zones.isEnabled {
@@ -241,7 +284,7 @@ struct ServeOptions: Equatable {
         source: source, moreDevices: draft.sources.moreDevices, listen: draft.listen ?? .standard, chrony: draft.chrony,
         ntpSharedMemory: draft.ntpSharedMemory, pps: draft.pps, loop: draft.loop, http: draft.http,
         chronyControl: draft.chronyControl ?? ChronyCheck.defaultControl, corrections: draft.corrections, zones: draft.zones,
-        best: draft.best))
+        best: draft.best, nmea: draft.nmea, nmeaDevice: draft.nmeaDevice))
   }
 
   /// The receivers named (`--device`, with wildcards or not) and their pulses: at most as

@@ -15,7 +15,9 @@ struct BestReceiverServeTests {
     let pipe: RunningProgram
     let port = FakeGPSD.freePort()
 
-    init(_ name: String, receivers: [(link: String, arguments: [String])], startedLater: Set<String> = []) async throws {
+    init(
+      _ name: String, receivers: [(link: String, arguments: [String])], startedLater: Set<String> = [], serving extra: [String] = []
+    ) async throws {
       links = receivers.map(\.link)
       for (link, arguments) in receivers where !startedLater.contains(link) {
         simulators[link] = try Gpsbridge.start(["simulate", "--pty", link, "--live"] + arguments)
@@ -23,7 +25,7 @@ struct BestReceiverServeTests {
       }
       let directory = scratchDirectory("best-\(name)-\(port)")
       server = try RunningProgram(
-        ["serve", "--best", "--listen", "127.0.0.1:\(port)"] + links.flatMap { ["--device", $0] }, in: directory)
+        ["serve", "--best", "--listen", "127.0.0.1:\(port)"] + links.flatMap { ["--device", $0] } + extra, in: directory)
       #expect(await server.serving())
       // Line-buffered (stdbuf): gpspipe writes a file in blocks of 4 KiB, a few epochs late.
       pipe = try RunningProgram(
@@ -39,12 +41,17 @@ struct BestReceiverServeTests {
     var bestTimes: [Date] {
       let formatter = ISO8601DateFormatter()
       formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+      return Self.tpvs(pipe.printed, device: "best").compactMap { ($0["time"] as? String).flatMap(formatter.date(from:)) }
+    }
+
+    /// The TPVs of `device` in gpsd's output.
+    static func tpvs(_ output: String, device: String) -> [[String: Any]] {
       // gpsd's lines end in CR LF: one Character, which a split on "\n" never finds.
-      return pipe.printed.split(whereSeparator: \.isNewline).compactMap { line in
+      output.split(whereSeparator: \.isNewline).compactMap { line in
         guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-          object["class"] as? String == "TPV", object["device"] as? String == "best", let time = object["time"] as? String
+          object["class"] as? String == "TPV", object["device"] as? String == device
         else { return nil }
-        return formatter.date(from: time)
+        return object
       }
     }
 
@@ -133,5 +140,64 @@ struct BestReceiverServeTests {
     #expect((object["reason"] as? String)?.contains("interference") == true && object["time"] is String, "\(object)")
     let between = objects[told..<switched].filter { $0.contains(#""class":"TPV","device":"best""#) }
     #expect(between.count <= 1, "best's TPVs between the spoofing said and the switch: \(between)")
+  }
+
+  /// `--nmea-tcp` and `--nmea-udp` of `best`: gpsd itself reads the TCP stream as a receiver
+  /// and makes of it the positions best's TPVs show; a Python listener gets the datagrams,
+  /// every checksum intact.
+  @Test(.enabled(if: PythonModules.available(["pynmeagps"]) && FileManager.default.isExecutableFile(atPath: "/usr/sbin/gpsd")))
+  func bestsNMEAGoesToTCPAndUDPAndGPSDReadsItAsAReceiver() async throws {
+    let (a, b) = (PseudoTerminal.temporaryLink("nmea-a"), PseudoTerminal.temporaryLink("nmea-b"))
+    let (tcp, udp, gpsdPort) = (FakeGPSD.freePort(), FakeGPSD.freePort(), FakeGPSD.freePort())
+    let directory = scratchDirectory("best-nmea-\(tcp)")
+    // The listener first: datagrams before it would be lost.
+    let listener = try RunningProgram(
+      [
+        "python3", "-u", "-c",
+        """
+        import socket, sys, pynmeagps
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(('127.0.0.1', int(sys.argv[1])))
+        print('listening', flush=True)
+        kinds = {}
+        while kinds.get('GGA', 0) < 5:
+            data, _ = s.recvfrom(65536)
+            for line in data.split(b'\\r\\n'):
+                if line:
+                    message = pynmeagps.NMEAReader.parse(line, validate=pynmeagps.VALCKSUM)
+                    kinds[message.msgID] = kinds.get(message.msgID, 0) + 1
+        print(' '.join(f'{k}={v}' for k, v in sorted(kinds.items())), flush=True)
+        """,
+        String(udp),
+      ], in: directory, keepsOutput: true, program: "/usr/bin/env")
+    defer { listener.stop() }
+    #expect(await listener.until { listener.printed.contains("listening") }, "\(listener.said)")
+    let setup = try await Setup(
+      "nmea", receivers: [(a, []), (b, ["--profile", "ublox8"])],
+      serving: ["--nmea-tcp", String(tcp), "--nmea-udp", "127.0.0.1:\(udp)"])
+    defer { setup.stop() }
+    let gpsd = try RunningProgram(
+      ["-N", "-n", "-S", String(gpsdPort), "-F", directory.appendingPathComponent("gpsd.sock").path, "tcp://127.0.0.1:\(tcp)"],
+      in: directory, program: "/usr/sbin/gpsd")
+    defer { gpsd.stop() }
+    #expect(await eventually(timeout: .seconds(30)) { FakeGPSD.accepts(port: gpsdPort) }, "\(gpsd.said)")
+    let read = try await runProgram(Installed.path("gpspipe")!, ["-w", "-n", "20", "127.0.0.1:\(gpsdPort)"], timeout: 90)
+    let throughGPSD = Self.Setup.tpvs(read.output, device: "tcp://127.0.0.1:\(tcp)")
+    #expect(throughGPSD.count >= 5, "\(read.output.suffix(1500)) \(gpsd.said)")
+    #expect(await setup.pipe.until { setup.bestTimes.count >= throughGPSD.count + 5 })
+
+    // Each epoch gpsd made of the NMEA is best's, at the same time, to the NMEA's precision.
+    let best = Dictionary(Self.Setup.tpvs(setup.pipe.printed, device: "best").map { ($0["time"] as? String ?? "", $0) }) { $1 }
+    var compared = 0
+    for tpv in throughGPSD {
+      guard let time = tpv["time"] as? String, let theirs = best[time], let latitude = tpv["lat"] as? Double else { continue }
+      #expect(
+        abs(latitude - (theirs["lat"] as? Double ?? 0)) < 1e-7 && abs((tpv["lon"] as? Double ?? 0) - (theirs["lon"] as? Double ?? 0)) < 1e-7
+      )
+      #expect(tpv["mode"] as? Int == theirs["mode"] as? Int, "\(tpv) against \(theirs)")
+      compared += 1
+    }
+    #expect(compared >= 5, "epochs compared")
+    #expect(await listener.until(timeout: .seconds(60)) { listener.printed.contains("GGA=") }, "\(listener.said)")
+    #expect(listener.printed.contains("RMC=") && listener.printed.contains("ZDA="), "\(listener.printed)")
   }
 }

@@ -1,0 +1,92 @@
+import Foundation
+import GPSD
+import Plumbing
+import Station
+import TestHelpers
+import Testing
+
+/// NMEA out over the network: every TCP client gets every sentence in order, a client that
+/// never reads is closed without holding up the others, and datagrams carry whole sentences.
+@Suite(.timeLimit(.minutes(2))) struct NMEAOutputTests {
+  /// An epoch's worth of sentences, numbered so that order and loss show.
+  static func epoch(_ number: Int) -> [UInt8] {
+    Array(
+      (0..<8).map {
+        "$GNTXT,01,01,02,epoch \(number) sentence \($0) of a kilobyte or so, padded: \(String(repeating: "x", count: 60))*00\r\n"
+      }.joined().utf8)
+  }
+
+  @Test func sixtyFourClientsGetEverySentenceAndOneThatNeverReadsIsClosed() async throws {
+    let output = try NMEAOutput(.init(tcp: GPSDAddress(host: "127.0.0.1", port: 0)))
+    defer { output.stop() }
+    let port = try #require(output.tcpPort)
+    let readers = try (0..<63).map { _ in try FileDescriptor.connectTCP(host: "127.0.0.1", port: port) }
+    // One that never reads, with as small a receive buffer as the kernel allows.
+    let stuck = try FileDescriptor.connectTCP(host: "127.0.0.1", port: port)
+    var small: CInt = 1024
+    setsockopt(stuck.rawValue, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<CInt>.size))
+    #expect(await eventually(timeout: .seconds(30)) { output.statistics.clients == 64 })
+
+    // Each reader on a thread of its own; the publisher keeps at most 100 epochs ahead of the
+    // slowest reader (so a busy machine slows the test, never fails it), and goes on 600
+    // epochs (660 kB): far beyond what the stuck client's queue and socket hold.
+    let epochs = 600
+    let expected = (0..<epochs).flatMap(Self.epoch)
+    let received = Locked([[UInt8]](repeating: [], count: readers.count))
+    for (index, reader) in readers.enumerated() {
+      Thread.detachNewThread {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while received.withLock({ $0[index].count }) < expected.count {
+          var descriptor = pollfd(fd: reader.rawValue, events: Int16(POLLIN), revents: 0)
+          guard poll(&descriptor, 1, 60_000) > 0 else { break }
+          let got = buffer.withUnsafeMutableBytes { recv(reader.rawValue, $0.baseAddress, $0.count, 0) }
+          guard got > 0 else { break }
+          received.withLock { $0[index] += buffer[0..<got] }
+        }
+      }
+    }
+    let perEpoch = Self.epoch(0).count
+    try await offThePool {
+      for number in 0..<epochs {
+        while received.withLock({ $0.map(\.count).min() ?? 0 }) < (number - 100) * perEpoch { usleep(1000) }
+        output.publish(Self.epoch(number))
+      }
+    }
+    #expect(await eventually(timeout: .seconds(60)) { received.withLock { $0.allSatisfy { $0.count >= expected.count } } })
+    #expect(received.withLock { $0.filter { $0 == expected }.count } == 63, "readers that got every sentence in order")
+    #expect(output.statistics.dropped == 1, "\(output.statistics)")
+    for reader in readers { try? reader.close() }
+    try? stuck.close()
+  }
+
+  @Test func datagramsCarryWholeSentences() async throws {
+    let receiver = socket(AF_INET, datagramSocket, 0)
+    defer { close(receiver) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(receiver, $0, length) } }
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(receiver, $0, &length) }
+    }
+    let port = Int(UInt16(bigEndian: address.sin_port))
+    let output = try NMEAOutput(.init(udp: GPSDAddress(host: "127.0.0.1", port: port)))
+    defer { output.stop() }
+    // An epoch of ~1.1 KB goes as one datagram; one of ~4.5 KB is cut between sentences.
+    output.publish(Self.epoch(1))
+    output.publish((2...5).flatMap(Self.epoch))
+    var datagrams: [[UInt8]] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    let total = Self.epoch(1).count + (2...5).flatMap(Self.epoch).count
+    while datagrams.reduce(0, { $0 + $1.count }) < total {
+      var descriptor = pollfd(fd: receiver, events: Int16(POLLIN), revents: 0)
+      guard poll(&descriptor, 1, 30_000) > 0 else { break }
+      let got = buffer.withUnsafeMutableBytes { recv(receiver, $0.baseAddress, $0.count, 0) }
+      datagrams.append(Array(buffer[0..<max(0, got)]))
+    }
+    #expect(datagrams.first == Self.epoch(1))
+    #expect(datagrams.dropFirst().allSatisfy { $0.count <= 1400 && $0.first == UInt8(ascii: "$") && $0.last == 0x0A })
+    #expect(datagrams.dropFirst().flatMap { $0 } == (2...5).flatMap(Self.epoch))
+  }
+}
