@@ -6,8 +6,8 @@ import NMEA
 /// exactly what its TPV shows. Fields the fix does not know are left empty, never made up;
 /// a fix without a position says so (GGA quality 0, RMC status `V`).
 package enum FixSentences {
-  /// The epoch's sentences, each with its checksum and CR LF, in that order; nothing without
-  /// a time. GSV's talker is each satellite's system (GP, GL, GA, GB, GQ, GI); the others are
+  /// The epoch's sentences, each with its checksum and CR LF, in that order; nothing for a
+  /// fix with neither a date nor a position (ZDA only with a date). GSV's talker is each satellite's system (GP, GL, GA, GB, GQ, GI); the others are
   /// `GN`, the talker of a fix from any system.
   package static func sentences(for fix: Fix) -> [UInt8] {
     guard fix.timestamp != nil || fix.hasPosition else { return [] }
@@ -55,17 +55,48 @@ package enum FixSentences {
     writer.end()
   }
 
+  /// GSA per system (NMEA 4.10: its system ID last), twelve satellites a sentence: a
+  /// receiver using twenty satellites of four systems lists all of them. One GSA with no
+  /// satellite when none is known used.
   static func gsa(_ fix: Fix, into writer: inout NMEAWriter) {
-    writer.begin("GNGSA")
-    writer.field("A")
-    writer.integer(fix.mode == .threeD && fix.hasPosition ? 3 : fix.mode == .twoD && fix.hasPosition ? 2 : 1)
-    let used = fix.satellites.filter(\.isUsed).prefix(12)
-    for satellite in used { writer.integer(satellite.number, width: 2) }
-    writer.empty(12 - used.count)
-    optional(fix.pdop, decimals: 2, into: &writer)
-    optional(fix.hdop, decimals: 2, into: &writer)
-    optional(fix.vdop, decimals: 2, into: &writer)
-    writer.end()
+    let mode = fix.mode == .threeD && fix.hasPosition ? 3 : fix.mode == .twoD && fix.hasPosition ? 2 : 1
+    var systems: [(id: Int, numbers: [Int])] = []
+    for satellite in fix.satellites where satellite.isUsed {
+      let id = systemID(of: satellite)
+      if let index = systems.firstIndex(where: { $0.id == id }) {
+        systems[index].numbers.append(satellite.number)
+      } else {
+        systems.append((id, [satellite.number]))
+      }
+    }
+    if systems.isEmpty { systems = [(1, [])] }
+    for (id, numbers) in systems {
+      for start in stride(from: 0, to: max(numbers.count, 1), by: 12) {
+        let chunk = numbers.isEmpty ? [] : numbers[start..<min(numbers.count, start + 12)]
+        writer.begin("GNGSA")
+        writer.field("A")
+        writer.integer(mode)
+        for number in chunk { writer.integer(number, width: 2) }
+        writer.empty(12 - chunk.count)
+        optional(fix.pdop, decimals: 2, into: &writer)
+        optional(fix.hdop, decimals: 2, into: &writer)
+        optional(fix.vdop, decimals: 2, into: &writer)
+        writer.hexadecimal(id)
+        writer.end()
+      }
+    }
+  }
+
+  /// NMEA 4.10's system ID: 1 GPS (and SBAS), 2 GLONASS, 3 Galileo, 4 BeiDou, 5 QZSS, 6 NavIC.
+  static func systemID(of satellite: Fix.Satellite) -> Int {
+    switch satellite.constellation ?? Constellation(nmeaPRN: satellite.number) {
+    case .glonass: 2
+    case .galileo: 3
+    case .beidou: 4
+    case .qzss: 5
+    case .navic: 6
+    case .gps, .sbas, nil: 1
+    }
   }
 
   /// GSV per system, four satellites a sentence; none when the sky is unknown.

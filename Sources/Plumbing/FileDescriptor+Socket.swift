@@ -38,9 +38,6 @@ extension FileDescriptor {
 }
 
 extension FileDescriptor {
-  /// Looks up `host:port` for a TCP socket (`passive`: one to listen on) and hands the list
-  /// of addresses to `body`, freeing it afterwards. The corresponding C function is
-  /// `getaddrinfo(3)`.
   /// A non-blocking UDP socket whose datagrams go to `host:port` (`connect(2)` on a datagram
   /// socket only sets where they go), allowed to broadcast when `broadcast`.
   package static func udpSender(host: String, port: Int, broadcast: Bool) throws(ConnectFailure) -> FileDescriptor {
@@ -59,6 +56,9 @@ extension FileDescriptor {
     }
   }
 
+  /// Looks up `host:port` for a TCP socket (`passive`: one to listen on), or one of
+  /// `socketType`, and hands the list of addresses to `body`, freeing it afterwards. The
+  /// corresponding C function is `getaddrinfo(3)`.
   static func withTCPAddresses<Result>(
     host: String, port: Int, passive: Bool = false, socketType: Int32 = streamSocket,
     _ body: (UnsafeMutablePointer<addrinfo>) throws(ConnectFailure) -> Result

@@ -10,10 +10,14 @@ import Transports
 ///
 /// Each real receiver is followed while it is served (``following(_:name:while:)``), as an
 /// observer: `best` never keeps a device open by itself. Its fixes are the chosen receiver's,
-/// at that receiver's cadence; a receiver that falls silent is left half an interval after its
-/// epoch was due, with the epoch the next one already gave (so none is missed), and one that
-/// goes away (unplugged, stopped) at once. Switches and disagreements are told to `said`, for
-/// people, and to `switched`, for a SWITCH report.
+/// at that receiver's cadence, and so is what it says of its signals (INTEGRITY); a receiver
+/// that falls silent is left once its epoch is overdue by half an interval or a second
+/// (``BestReceiverChoice``), with the epochs the next one gave meanwhile (so none is missed),
+/// and one that goes away (unplugged, stopped) at once. Switches and disagreements are told
+/// to `said`, for people, and to `switched`, for a SWITCH report.
+///
+/// `said`, `switched` and the virtual receiver's listeners are called under the best
+/// receiver's lock, so that its events keep their order: they must not call back into it.
 public final class BestReceiver: Sendable {
   /// The name `best` is served under.
   public static let name = "best"
@@ -91,7 +95,7 @@ public final class BestReceiver: Sendable {
     let listener = receiver.observe(wanting: [.fixes, .satellites]) { [self] event in
       switch event {
       case .fix(let fix): take(fix, of: name)
-      case .integrity(let integrity): state.withLock { $0.integrity[name] = integrity }
+      case .integrity(let integrity): take(integrity, of: name)
       case .status(.paused), .status(.stopped), .status(.ended): leave(name)
       default: break
       }
@@ -118,17 +122,28 @@ public final class BestReceiver: Sendable {
     }
   }
 
-  /// `name` went away: forgotten, and left now if it was followed.
+  /// What `name` says of its signals: kept for the choice, and `best`'s when it is followed.
+  private func take(_ integrity: SignalIntegrity, of name: String) {
+    state.withLock { state in
+      state.integrity[name] = integrity
+      if state.choice.chosen == name { receiver.publish(.integrity(integrity)) }
+    }
+  }
+
+  /// `name` went away: forgotten (what it said of its signals too: a receiver plugged in again
+  /// says it afresh), and left now if it was followed.
   private func leave(_ name: String) {
     state.withLock { state in
+      state.integrity[name] = nil
       state.choice.remove(name)
       publish(state.choice.tick(at: now), &state)
     }
   }
 
-  /// Checks for silence at the armed deadline.
-  private func tick() {
+  /// Checks for silence at `deadline`, unless another check has been armed since.
+  private func tick(_ deadline: Duration) {
     state.withLock { state in
+      guard state.timer?.deadline == deadline else { return }
       state.timer?.task = nil
       publish(state.choice.tick(at: now), &state)
     }
@@ -166,7 +181,7 @@ public final class BestReceiver: Sendable {
       deadline,
       Task { [weak self] in
         guard (try? await Task.sleep(until: wake, clock: .continuous)) != nil else { return }
-        self?.tick()
+        self?.tick(deadline)
       }
     )
   }

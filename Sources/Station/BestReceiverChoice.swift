@@ -10,7 +10,7 @@ import Trigonometry
 ///    if longer (the interval is learnt from the steps between its epochs' times; a machine
 ///    busy for half a second must not make a receiver look silent); `best` leaves a receiver
 ///    that falls silent then, or at once when it goes away, with the epochs the one chosen
-///    gave meanwhile (``Rules/kept``), so none is missed;
+///    gave meanwhile (each receiver's epochs of that long are kept), so none is missed;
 /// 2. **integrity**: not spoofed, not jammed beyond its warning, its antenna neither shorted
 ///    nor open (``SignalIntegrity``);
 /// 3. **fix class**: RTK fixed, then RTK float, then differential (DGPS, SBAS), then 3D, 2D,
@@ -65,9 +65,14 @@ package struct BestReceiverChoice: Sendable {
     /// How late beyond its interval a fast receiver's epoch may come and it still counts as
     /// alive (see ``BestReceiverChoice``'s first rule).
     package var lateness: Duration = .seconds(1)
-    /// How many of each receiver's last epochs are kept, so that a switch after a silence
-    /// publishes those of the receiver chosen that `best` missed.
-    package var kept = 16
+    /// The most of each receiver's last epochs kept (those of its patience and a second
+    /// more), so that a switch after a silence publishes those of the receiver chosen that
+    /// `best` missed.
+    package var kept = 256
+    /// How far the last time `best` published may be ahead of the newest epoch of the receiver
+    /// chosen before it is taken for the other receiver's wrong clock (a week rolled over, a
+    /// spoofer's slew) rather than an epoch already published: then that epoch goes out.
+    package var implausibleLead: Duration = .seconds(10)
     /// The longest interval learnt from a receiver's first steps (a receiver at 0.1 Hz).
     package var longestInterval: Duration = .seconds(10)
     /// How long after the first epoch heard the first choice waits, so that every receiver
@@ -104,7 +109,7 @@ package struct BestReceiverChoice: Sendable {
   package struct Outcome: Sendable {
     /// The fixes `best` publishes now, oldest first: the chosen receiver's epoch, blended;
     /// none when the epoch taken was another receiver's; at a switch, the epochs of the
-    /// receiver chosen that `best` has not published a time of yet (see ``Rules/kept``).
+    /// receiver chosen that `best` has not published a time of yet.
     package var fixes: [Fix] = []
     /// The switch this epoch made, if it made one.
     package var switched: Switch?
@@ -158,17 +163,17 @@ package struct BestReceiverChoice: Sendable {
     var outcome = Outcome()
     outcome.disagreeing = findDisagreements(around: receiver, at: now)
     outcome.switched = choose(at: now, time: fix.timestamp)
-    if receiver == chosen || outcome.switched != nil { outcome.fixes = publishable(at: now) }
+    if receiver == chosen || outcome.switched != nil { outcome.fixes = publishable(at: now, switched: outcome.switched) }
     return outcome
   }
 
   /// Looks again without a new epoch, at `now`: the receiver followed may have gone silent
-  /// (see ``silenceDeadline``). A switch publishes the newest epoch of the receiver chosen, if
-  /// `best` has not published one of its time yet: its epochs go on with none missing.
+  /// (see ``silenceDeadline``). A switch publishes the epochs of the receiver chosen whose
+  /// times `best` has not published yet: its epochs go on with none missing.
   package mutating func tick(at now: Duration) -> Outcome {
     var outcome = Outcome()
     outcome.switched = choose(at: now, time: nil)
-    if outcome.switched != nil { outcome.fixes = publishable(at: now) }
+    if outcome.switched != nil { outcome.fixes = publishable(at: now, switched: outcome.switched) }
     return outcome
   }
 
@@ -190,20 +195,47 @@ package struct BestReceiverChoice: Sendable {
     return Switch(from: left, to: next, reason: decision.reason, time: time ?? members[next]?.fix.timestamp)
   }
 
-  /// The chosen receiver's epochs newer than the last `best` published, blended, oldest
-  /// first (its newest alone, when `best` has published nothing yet): no epoch repeats (the
-  /// receiver left may have been ahead), and none is missed that the one chosen gave while
-  /// the one left was silent.
-  private mutating func publishable(at now: Duration) -> [Fix] {
+  /// What `best` publishes of the chosen receiver now, blended, oldest first: its newest
+  /// epoch when that is newer than the last `best` published (an epoch updated by a late
+  /// sentence, or one the receiver left gave already, is not repeated); at a switch, also its
+  /// kept epochs between the two, so that none is missed that it gave while the one left was
+  /// silent. Its newest alone when there is nothing to compare: nothing published yet, an
+  /// epoch without a date, a switch away from a receiver attacked or apart from the others
+  /// (its time is not to be trusted), or a last time implausibly far ahead
+  /// (``Rules/implausibleLead``).
+  private mutating func publishable(at now: Duration, switched: Switch?) -> [Fix] {
     guard let chosen, let member = members[chosen] else { return [] }
-    let candidates = lastPublished == nil ? [member.fix] : member.earlier + [member.fix]
-    var published: [Fix] = []
-    for fix in candidates {
-      if let last = lastPublished?.timestamp, let time = fix.timestamp, time <= last { continue }
-      let fix = blended(fix, at: now)
-      lastPublished = fix
-      published.append(fix)
+    var gate = lastPublished?.timestamp
+    if let reason = switched?.reason, reason == .attacked || reason == .disagrees { gate = nil }
+    if let last = gate, let time = member.fix.timestamp,
+      Duration.nanoseconds(last.nanosecondsSince1970 - time.nanosecondsSince1970) > rules.implausibleLead
+    {
+      gate = nil
     }
+    guard let last = gate, let newest = member.fix.timestamp else {
+      // An undated epoch updated by a late sentence: its time of day says it is the same.
+      if switched == nil, let previous = lastPublished, previous.timestamp == nil, member.fix.timestamp == nil,
+        previous.time == member.fix.time
+      {
+        return []
+      }
+      return [emit(member.fix, at: now)]
+    }
+    guard newest > last else { return [] }
+    var published: [Fix] = []
+    var after = last
+    for fix in (switched == nil ? [] : member.earlier) + [member.fix] {
+      guard let time = fix.timestamp, time > after, time <= newest else { continue }
+      after = time
+      published.append(emit(fix, at: now))
+    }
+    return published
+  }
+
+  /// `fix` blended, as `best` publishes it.
+  private mutating func emit(_ fix: Fix, at now: Duration) -> Fix {
+    let published = blended(fix, at: now)
+    lastPublished = published
     return published
   }
 
@@ -249,8 +281,15 @@ package struct BestReceiverChoice: Sendable {
         }
       }
       member.heard = now
-      member.earlier.append(member.fix)
-      if member.earlier.count > rules.kept { member.earlier.removeFirst() }
+      // Kept for as long as the receiver followed may be silent before it is left, and a
+      // second more: at a switch then, those `best` has not published go out.
+      if member.fix.timestamp != nil { member.earlier.append(member.fix) }
+      let keptFor = patience(member) + .seconds(1)
+      while let oldest = member.earlier.first?.timestamp, let newest = fix.timestamp,
+        member.earlier.count > rules.kept || Duration.nanoseconds(newest.nanosecondsSince1970 - oldest.nanosecondsSince1970) > keptFor
+      {
+        member.earlier.removeFirst()
+      }
     }
     let (rank, before) = (Self.classRank(fix), Self.classRank(member.fix))
     if rank != before { (member.classSince, member.classFell) = (now, rank < before) }

@@ -62,6 +62,8 @@ public final class NMEAOutput: @unchecked Sendable {
   // On `queue` from here down.
   private let registry: ClientRegistry<Void>
   private var listener: (socket: FileDescriptor, source: any DispatchSourceRead)?
+  /// Closes the clients turned away once they have read why (or two seconds on).
+  private var sweeper: (any DispatchSourceTimer)?
   private var datagrams: FileDescriptor?
   private var counters = Counters()
 
@@ -70,26 +72,33 @@ public final class NMEAOutput: @unchecked Sendable {
   public init(_ configuration: Configuration) throws(StartFailure) {
     self.configuration = configuration
     registry = ClientRegistry(queue: queue, maximumClients: configuration.maximumClients, queueLimit: configuration.queueLimit)
-    if let tcp = configuration.tcp {
-      do {
-        let socket = try FileDescriptor.listenTCP(host: tcp.host, port: tcp.port)
-        let source = DispatchSource.makeReadSource(fileDescriptor: socket.rawValue, queue: queue)
-        source.setEventHandler { [weak self] in self?.acceptWaiting() }
-        source.setCancelHandler { try? socket.close() }
-        listener = (socket, source)
-      } catch {
-        throw StartFailure(description: "--nmea-tcp \(tcp): \(Self.reason(error))")
-      }
-    }
+    // The datagram socket first: nothing is listening yet if its address is refused.
     if let udp = configuration.udp {
       do {
         datagrams = try FileDescriptor.udpSender(host: udp.host, port: udp.port, broadcast: configuration.broadcast)
       } catch {
-        listener?.source.cancel()
         throw StartFailure(description: "--nmea-udp \(udp): \(Self.reason(error))")
       }
     }
-    listener?.source.resume()
+    if let tcp = configuration.tcp {
+      let socket: FileDescriptor
+      do {
+        socket = try FileDescriptor.listenTCP(host: tcp.host, port: tcp.port)
+      } catch {
+        try? datagrams?.close()
+        throw StartFailure(description: "--nmea-tcp \(tcp): \(Self.reason(error))")
+      }
+      let source = DispatchSource.makeReadSource(fileDescriptor: socket.rawValue, queue: queue)
+      source.setEventHandler { [weak self] in self?.acceptWaiting() }
+      source.setCancelHandler { try? socket.close() }
+      listener = (socket, source)
+      source.resume()
+      let sweeper = DispatchSource.makeTimerSource(queue: queue)
+      sweeper.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
+      sweeper.setEventHandler { [weak self] in self?.registry.sweep(now: .now) }
+      sweeper.resume()
+      self.sweeper = sweeper
+    }
   }
 
   private static func reason(_ error: ConnectFailure) -> String {
@@ -172,6 +181,8 @@ public final class NMEAOutput: @unchecked Sendable {
     queue.sync {
       listener?.source.cancel()
       listener = nil
+      sweeper?.cancel()
+      sweeper = nil
       registry.closeAll()
       try? datagrams?.close()
       datagrams = nil
@@ -180,6 +191,7 @@ public final class NMEAOutput: @unchecked Sendable {
 
   deinit {
     listener?.source.cancel()
+    sweeper?.cancel()
     try? datagrams?.close()
   }
 }

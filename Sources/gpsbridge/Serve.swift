@@ -200,7 +200,8 @@ func serve(_ options: ServeOptions) async -> Int32 {
   }
   defer { nmea?.stop() }
   let nmeaDevice = options.nmeaDevice ?? (options.best ? BestReceiver.name : nil)
-  // Without a device named, the first receiver served is the one whose NMEA goes out.
+  // Without a device named, the first receiver served is the one whose NMEA goes out (until
+  // it is gone: then the next one served).
   let nmeaClaimed = Shared<String?>(nmeaDevice)
   // --best: a virtual receiver that follows the best of the others, served beside them.
   let best =
@@ -234,7 +235,11 @@ func serve(_ options: ServeOptions) async -> Int32 {
           return claimed == device
         }
       let sending = sendsNMEA ? Task { await nmea?.follow(member.receiver, writingFromFixes: false) } : nil
-      defer { sending?.cancel() }
+      defer {
+        sending?.cancel()
+        // The first served gone, the next one served is the one sent (not one named).
+        if sendsNMEA, options.nmeaDevice == nil { nmeaClaimed.withLock { if $0 == device { $0 = nil } } }
+      }
       if let best { await best.following(member.receiver, name: device, while: serving) } else { await serving() }
     },
     page: { member, serving in

@@ -260,6 +260,15 @@ struct ServeOptions: Equatable {
     if draft.nmeaDevice == "best", !draft.best {
       throw UsageError(message: "--nmea-device best sends the best receiver's NMEA: give --best too.", topic: .serve)
     }
+    let named = [draft.sources.device].compactMap { $0 } + draft.sources.moreDevices
+    if let device = draft.nmeaDevice, device != "best", !named.isEmpty, !named.contains(device),
+      !named.contains(where: DevicePattern.hasWildcard)
+    {
+      throw UsageError(
+        message:
+          "--nmea-device \(device) is not a receiver served: name one of the --device paths\(draft.best ? ", or best" : "") (as written there).",
+        topic: .serve)
+    }
     try draft.corrections.check(topic: .serve)
     try draft.zones.mqtt.check(topic: .serve)
     if draft.zones.device != nil, !draft.zones.isEnabled {

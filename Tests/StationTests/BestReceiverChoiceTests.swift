@@ -76,7 +76,7 @@ struct BestReceiverChoiceTests {
     }
     #expect(result.switches.map(\.reason) == [.first, .silent], "\(result.switches)")
     #expect(result.switches.last?.to == "sirf")
-    // Left once overdue by half an interval (at 30.6 s), with sirf's epoch of 30, which came
+    // Left once overdue by a second (at 31.1 s), with sirf's epoch of 30, which came
     // before: none missed. (The first choice is made in the second after the first epoch,
     // with the epoch of that second.)
     let seconds = result.published.map(\.second)
@@ -100,6 +100,55 @@ struct BestReceiverChoiceTests {
     #expect(outcome.switched?.reason == .gone && outcome.switched?.to == "sirf")
     published += outcome.fixes.map(secondOf)
     #expect(published == Array(1...10), "\(published)")
+  }
+
+  @Test func aReceiverWithoutADateIsPublishedOnceAnEpoch() {
+    var choice = BestReceiverChoice()
+    var published: [UTCTime] = []
+    for second in 0..<20 {
+      var fix = Self.fix(second)
+      fix.timestamp = nil
+      // Each epoch twice: the second time updated by a late sentence.
+      for _ in 0..<2 { published += choice.take(fix, of: "gga", at: .seconds(second)).fixes.map(\.time) }
+    }
+    #expect(published == (1..<20).map { Self.fix($0).time }, "\(published.map(\.description))")
+  }
+
+  @Test func leavingASpoofedReceiverWhoseTimeRanAheadStillPublishesTheOther() {
+    var spoofed = SignalIntegrity()
+    _ = spoofed.suspectSpoofing(.timeRate)
+    // "a" is followed; from 10 s its time runs a minute ahead, and it says it is spoofed.
+    let result = Self.play(["a", "b"], seconds: 0..<30, integrity: { name, second in name == "a" && second >= 10 ? spoofed : nil }) {
+      name, second in
+      name == "a" ? Self.fix(second >= 10 ? second + 60 : second) : Self.fix(second, east: 1)
+    }
+    #expect(result.switches.map(\.reason) == [.first, .attacked], "\(result.switches)")
+    // After the switch, b's epochs go on, though a's published time was ahead of them.
+    #expect(result.published.filter { $0.second >= 10 && $0.second < 30 }.count >= 19, "\(result.published.map(\.second))")
+  }
+
+  @Test func aSilentOneHertzReceiverIsLeftWithEveryEpochOfATenHertzOne() {
+    var choice = BestReceiverChoice()
+    var published: [Int64] = []
+    let start = Self.fix(0).timestamp!.nanosecondsSince1970
+    func tenths(_ fix: Fix) -> Int64 { (fix.timestamp!.nanosecondsSince1970 - start) / 100_000_000 }
+    func epoch(_ tenth: Int, accuracy: Double) -> Fix {
+      var fix = Self.fix(0, accuracy: accuracy)
+      fix.timestamp = UTCTimestamp(nanosecondsSince1970: start + Int64(tenth) * 100_000_000)
+      fix.time = fix.timestamp!.time
+      return fix
+    }
+    // "slow" (1 Hz, more accurate: followed) falls silent after 5 s; "fast" (10 Hz) goes on.
+    for tenth in 0..<120 {
+      let now = Duration.milliseconds(100 * tenth + 50)
+      if let deadline = choice.silenceDeadline, deadline < now { published += choice.tick(at: deadline).fixes.map(tenths) }
+      if tenth % 10 == 0, tenth <= 50 { published += choice.take(epoch(tenth, accuracy: 1), of: "slow", at: now).fixes.map(tenths) }
+      published += choice.take(epoch(tenth, accuracy: 3), of: "fast", at: now + .milliseconds(5)).fixes.map(tenths)
+    }
+    #expect(choice.chosen == "fast")
+    // 1 Hz until 5 s, then every tenth the fast one gave: none missed, none twice.
+    let after = published.drop { $0 <= 50 }
+    #expect(Array(after) == Array(51..<120), "\(published)")
   }
 
   /// A receiver whose epoch is updated by a late sentence sends the same epoch twice: that is
