@@ -162,6 +162,11 @@ let package = Package(
       dependencies: ["GPSLocation", "NMEA", "Plumbing"],
       path: "Benchmarks/SerialLatency"
     ),
+    .executableTarget(
+      name: "nmea-latency",
+      dependencies: ["Station", "Transports", "NMEA", "NMEASimulation", "Plumbing"],
+      path: "Benchmarks/NMEALatency"
+    ),
 
     .testTarget(name: "FramingTests", dependencies: ["Framing", "NMEASimulation", "TestHelpers"]),
     .testTarget(name: "NMEATests", dependencies: ["NMEA", "NMEASimulation", "MallocCounter", "TestHelpers"]),

@@ -151,9 +151,11 @@ public final class NMEAOutput: @unchecked Sendable {
     receiver.stopListening(listener)
   }
 
-  /// Sends `bytes` (whole sentences) to every client and as one datagram.
+  /// Sends `bytes` (whole sentences) to every client and as datagrams, before returning: on
+  /// the caller's thread when the output is idle (writes never block; a client's queue is
+  /// bounded), so an epoch reaches the sockets without waiting for another thread to wake.
   public func publish(_ bytes: [UInt8]) {
-    queue.async { [self] in
+    queue.sync { [self] in
       counters.sent += 1
       for client in registry.clients { registry.send(bytes, to: client) }
       guard let datagrams else { return }

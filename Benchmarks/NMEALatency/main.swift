@@ -1,0 +1,154 @@
+// What NMEA out (`serve --nmea-tcp`) adds to a receiver's latency: epochs written to a pty at
+// 10 Hz are read by a receiver; a listener notes when each fix reaches it (the receiver's
+// latency ends there), and 64 TCP clients of an NMEAOutput note when the GGA written from that
+// fix reaches them. The added latency is the difference, per client and epoch.
+//
+//   swift run -c release nmea-latency [--epochs N] [--clients N]
+//
+// Defaults: 600 epochs (a minute at 10 Hz), 64 clients.
+import Dispatch
+import FoundationEssentials
+import GPSD
+import NMEA
+import NMEASimulation
+import Plumbing
+import Station
+import Transports
+
+var epochs = 600, clientCount = 64
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+  let value = arguments.popFirst().flatMap(Int.init)
+  switch (argument, value) {
+  case ("--epochs", let value?): epochs = value
+  case ("--clients", let value?): clientCount = value
+  default:
+    print("USAGE: nmea-latency [--epochs N] [--clients N]")
+    exit(64)
+  }
+}
+
+/// Epoch `index` at 10 Hz: a receiver's sentences, written from a made-up fix moving north.
+func epoch(_ index: Int) -> [UInt8] {
+  let time = UTCTimestamp(nanosecondsSince1970: 1_714_550_400_000_000_000 + Int64(index) * 100_000_000)
+  var fix = Fix(
+    time: time.time, timestamp: time, mode: .threeD, quality: .gps, latitude: 48.1 + Double(index) * 1e-6, longitude: 11.5,
+    speed: 10, course: 0)
+  fix.altitude = 500
+  fix.hdop = 0.9
+  fix.satellitesUsed = 12
+  return FixSentences.sentences(for: fix)
+}
+
+var masterSide: CInt = -1, slave: CInt = -1
+var name = [CChar](repeating: 0, count: 256)
+guard openpty(&masterSide, &slave, &name, nil, nil) == 0 else {
+  print("Error: openpty failed")
+  exit(1)
+}
+let master = masterSide
+let path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+var settings = termios()
+tcgetattr(slave, &settings)
+cfmakeraw(&settings)
+tcsetattr(slave, TCSANOW, &settings)
+
+let receiver = ReceiverSource.serial(path: path, baudRate: .fixed(115_200)).receiver
+/// When each epoch's fix reached the receiver's listener, by its time (tenths of a second).
+let fixed = Locked([Int64: ContinuousClock.Instant]())
+let listener = receiver.listen(wanting: .fixes) { event in
+  guard case .fix(let fix) = event, let time = fix.timestamp else { return }
+  let now = ContinuousClock.now
+  fixed.withLock { $0[time.nanosecondsSince1970 / 100_000_000] = now }
+}
+let output: NMEAOutput
+do {
+  output = try NMEAOutput(.init(tcp: GPSDAddress(host: "127.0.0.1", port: 0)))
+} catch {
+  print("Error: \(error)")
+  exit(1)
+}
+let sending = Task { await output.follow(receiver, writingFromFixes: true) }
+guard let port = output.tcpPort else {
+  print("Error: NMEA output has no port")
+  exit(1)
+}
+
+/// When each client got each epoch's GGA, by the epoch's time (tenths of a second).
+let arrived = Locked([[Int64: ContinuousClock.Instant]](repeating: [:], count: clientCount))
+for index in 0..<clientCount {
+  let socket: FileDescriptor
+  do {
+    socket = try FileDescriptor.connectTCP(host: "127.0.0.1", port: port)
+  } catch {
+    print("Error: client \(index) cannot connect: \(error)")
+    exit(1)
+  }
+  // Read blocking, a thread each (connectTCP gives a non-blocking socket).
+  _ = fcntl(socket.rawValue, F_SETFL, fcntl(socket.rawValue, F_GETFL) & ~O_NONBLOCK)
+  detachThread {
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    var line: [UInt8] = []
+    while true {
+      let got = buffer.withUnsafeMutableBytes { recv(socket.rawValue, $0.baseAddress, $0.count, 0) }
+      guard got > 0 else { return }
+      let now = ContinuousClock.now
+      for byte in buffer[0..<got] {
+        guard byte == 0x0A else {
+          line.append(byte)
+          continue
+        }
+        // $GNGGA,hhmmss.ss,…: the time of day, in tenths since 1970 (the epochs are of 2024-05-01).
+        if line.count > 17, line[3] == UInt8(ascii: "G"), line[4] == UInt8(ascii: "G"), line[5] == UInt8(ascii: "A") {
+          let digits = line[7..<16].filter { $0 != UInt8(ascii: ".") }.map { Int64($0 - 48) }
+          let (h, m, s, c) = (
+            digits[0] * 10 + digits[1], digits[2] * 10 + digits[3], digits[4] * 10 + digits[5], digits[6] * 10 + digits[7]
+          )
+          let tenths = 17_145_216_000 + (h * 3600 + m * 60 + s) * 10 + c / 10
+          arrived.withLock { $0[index][tenths] = now }
+        }
+        line.removeAll(keepingCapacity: true)
+      }
+    }
+  }
+}
+
+// The receiver opens its port when wanted (the listener wants fixes): a moment for it.
+try await Task.sleep(for: .seconds(1))
+print("nmea-latency: \(epochs) epochs at 10 Hz through \(path) (pty), \(clientCount) TCP clients of NMEA out")
+let clock = ContinuousClock()
+let start = clock.now
+for index in 0..<epochs {
+  try await clock.sleep(until: start.advanced(by: .milliseconds(100 * index)), tolerance: .zero)
+  let bytes = epoch(index)
+  _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+}
+try await Task.sleep(for: .seconds(1))
+
+let fixes = fixed.withLock { $0 }
+var added: [Double] = []
+var missing = 0
+for perClient in arrived.withLock({ $0 }) {
+  for (tenths, fixAt) in fixes {
+    guard let at = perClient[tenths] else {
+      missing += 1
+      continue
+    }
+    let duration = fixAt.duration(to: at)
+    added.append(Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15)
+  }
+}
+added.sort()
+let sorted = added
+func percentile(_ p: Double) -> Double { sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+func format3(_ value: Double) -> String { String((value * 1000).rounded() / 1000) }
+print(
+  "  fixes at the receiver: \(fixes.count) of \(epochs); GGAs received: \(added.count) of \(fixes.count * clientCount) (\(missing) missing)"
+)
+print(
+  "  added latency, fix to each client's GGA: p50 \(format3(percentile(0.5))) ms   p99 \(format3(percentile(0.99))) ms   max \(format3(added.last ?? .nan)) ms"
+)
+print("  clients dropped: \(output.statistics.dropped)")
+receiver.stopListening(listener)
+sending.cancel()
+output.stop()
