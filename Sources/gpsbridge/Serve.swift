@@ -210,7 +210,10 @@ func serve(_ options: ServeOptions) async -> Int32 {
     : nil
   let servingBest = best.map { best in
     Task {
-      async let served: Void = server.serve(best.receiver, device: BestReceiver.name)
+      // On the status page too, as a receiver of its own.
+      async let served: Void = page.following(best.receiver, device: BestReceiver.name) {
+        await server.serve(best.receiver, device: BestReceiver.name)
+      }
       async let sent: Void = {
         if nmeaDevice == BestReceiver.name { await nmea?.follow(best.receiver, writingFromFixes: true) }
       }()
