@@ -78,7 +78,15 @@ private func waitForExit(_ process: Process, reading pipes: [Pipe], timeout: Tim
     if group.wait(timeout: .now() + 2) == .timedOut { kill(process.processIdentifier, SIGKILL) }
     group.wait()
   }
-  process.waitForExit()
+  // Foundation learns of the exit on a dispatch thread of its own: a loaded full run asked for
+  // the status of a program whose pipes had closed before Foundation had heard it end, and its
+  // `terminationStatus` trapped, ending the whole test process (SIGILL). Asked only once it
+  // is known; a program still running then is made to stop, and its status is -1.
+  process.waitForExit(bound: .seconds(120))
+  if process.isRunning {
+    kill(process.processIdentifier, SIGKILL)
+    process.waitForExit()
+  }
   let texts = collected.withLock { data in (0..<2).map { String(decoding: data[$0] ?? Data(), as: UTF8.self) } }
-  return ProgramOutput(status: process.terminationStatus, output: texts[0], error: texts[1], endedByItself: endedByItself)
+  return ProgramOutput(status: process.exitStatus ?? -1, output: texts[0], error: texts[1], endedByItself: endedByItself)
 }

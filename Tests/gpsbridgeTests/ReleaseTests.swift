@@ -53,7 +53,7 @@ import Testing
     try? process.run()
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitForExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    return (process.exitStatus ?? -1, String(decoding: data, as: UTF8.self))
   }
 
   func release(_ root: URL, _ arguments: [String] = []) async throws -> ProgramOutput {
