@@ -26,7 +26,7 @@ struct BestReceiverServeTests {
       let directory = scratchDirectory("best-\(name)-\(port)")
       server = try RunningProgram(
         ["serve", "--best", "--listen", "127.0.0.1:\(port)"] + links.flatMap { ["--device", $0] } + extra, in: directory)
-      #expect(await server.serving())
+      #expect(await server.serving(within: .seconds(90)), "\(server.said)")
       // Line-buffered (stdbuf): gpspipe writes a file in blocks of 4 KiB, a few epochs late.
       pipe = try RunningProgram(
         ["-oL", Installed.path("gpspipe")!, "-w", "127.0.0.1:\(port):best"], in: directory, keepsOutput: true, program: "/usr/bin/stdbuf")
