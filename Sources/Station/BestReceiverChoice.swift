@@ -10,7 +10,8 @@ import Trigonometry
 ///    if longer (the interval is learnt from the steps between its epochs' times; a machine
 ///    busy for half a second must not make a receiver look silent); `best` leaves a receiver
 ///    that falls silent then, or at once when it goes away, with the epochs the one chosen
-///    gave meanwhile (each receiver's epochs of that long are kept), so none is missed;
+///    gave meanwhile (each receiver's epochs of that long and ten seconds more are kept), so
+///    none is missed;
 /// 2. **integrity**: not spoofed, not jammed beyond its warning, its antenna neither shorted
 ///    nor open (``SignalIntegrity``);
 /// 3. **fix class**: RTK fixed, then RTK float, then differential (DGPS, SBAS), then 3D, 2D,
@@ -65,7 +66,7 @@ package struct BestReceiverChoice: Sendable {
     /// How late beyond its interval a fast receiver's epoch may come and it still counts as
     /// alive (see ``BestReceiverChoice``'s first rule).
     package var lateness: Duration = .seconds(1)
-    /// The most of each receiver's last epochs kept (those of its patience and a second
+    /// The most of each receiver's last epochs kept (those of its patience and ten seconds
     /// more), so that a switch after a silence publishes those of the receiver chosen that
     /// `best` missed.
     package var kept = 256
@@ -281,10 +282,11 @@ package struct BestReceiverChoice: Sendable {
         }
       }
       member.heard = now
-      // Kept for as long as the receiver followed may be silent before it is left, and a
-      // second more: at a switch then, those `best` has not published go out.
+      // Kept for as long as the receiver followed may be silent before it is left, and ten
+      // seconds more (receivers whose lines delay them differently, replays that drift
+      // apart): at a switch then, those `best` has not published go out.
       if member.fix.timestamp != nil { member.earlier.append(member.fix) }
-      let keptFor = patience(member) + .seconds(1)
+      let keptFor = patience(member) + .seconds(10)
       while let oldest = member.earlier.first?.timestamp, let newest = fix.timestamp,
         member.earlier.count > rules.kept || Duration.nanoseconds(newest.nanosecondsSince1970 - oldest.nanosecondsSince1970) > keptFor
       {
