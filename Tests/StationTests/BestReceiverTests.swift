@@ -43,7 +43,10 @@ import Transports
 
     let moves = switches.withLock { $0 }
     let followed = try #require(stopped)
-    #expect(moves.count == 2 && moves.last?.from == followed && moves.last?.reason == "the receiver it followed went away", "\(moves)")
+    // The one stopped is left for having gone away. (A replay stalled for two seconds by a
+    // loaded machine looks silent meanwhile, and is left for that: allowed, and said so.)
+    #expect(moves.last?.from == followed && moves.last?.reason == "the receiver it followed went away", "\(moves)")
+    #expect(moves.dropFirst().dropLast().allSatisfy { $0.reason == "the receiver it followed went silent" }, "\(moves)")
     // One location a second of the drive, none repeated. (Two replays are not in step as live
     // receivers are: a loaded full run stalled this one for a minute, and the other replay
     // ran 6 s ahead of the one followed, beyond what best keeps. The live test with two

@@ -51,7 +51,9 @@ struct WatchdogTests {
     #expect(await eventually { rig.receiver.lastTurn != nil })
     // Nothing from the receiver, no fix: not gpsbridge's failure.
     #expect(await rig.problem() == nil)
-    #expect(rig.receiver.freezeSessionForTesting(.seconds(6)))
+    // Frozen four times the watchdog's 3 s, so that a loaded machine's test still asks while
+    // it is (a loaded full run asked only after a 6 s freeze had ended).
+    #expect(rig.receiver.freezeSessionForTesting(.seconds(12)))
     var problem: String?
     _ = await eventually(every: .milliseconds(250)) {
       problem = await rig.problem()
