@@ -98,12 +98,19 @@ public final class PseudoTerminal: @unchecked Sendable {
     }
   }
 
-  /// Calls `step` with 0, 1, 2… every `interval` until it returns false: a receiver's pace.
+  /// Calls `step` with 0, 1, 2… every `interval` until it returns false: a receiver's pace,
+  /// kept on the clock (step `n` is due `n` intervals after the first), so that epochs stamped
+  /// with the time they are due stay on time. (Sleeping an interval after each step fell
+  /// behind on a loaded machine: a shared receiver's epochs, stamped from the start, were
+  /// seconds behind the clock a minute on, and its time samples stopped.)
   static func pace(every interval: TimeInterval, _ step: (Int) -> Bool) {
+    let start = ContinuousClock.now
     var index = 0
     while step(index) {
       index += 1
-      Thread.sleep(forTimeInterval: interval)
+      let due = start + .nanoseconds(Int64(interval * 1e9) * Int64(index))
+      let wait = ContinuousClock.now.duration(to: due)
+      if wait > .zero { Thread.sleep(forTimeInterval: Double(wait / .nanoseconds(1)) / 1e9) }
     }
   }
 
