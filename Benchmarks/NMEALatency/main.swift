@@ -74,30 +74,36 @@ guard let port = output.tcpPort else {
   exit(1)
 }
 
-/// When each client got each epoch's GGA, by the epoch's time (tenths of a second).
+/// When each client got each epoch's GGA, by the epoch's time (tenths of a second). One thread
+/// reads every client (poll(2) over all their sockets), so what is measured is when each
+/// socket had the epoch, not how long 64 threads take to be woken on a machine of 2 cores.
 let arrived = Locked([[Int64: ContinuousClock.Instant]](repeating: [:], count: clientCount))
+var sockets: [FileDescriptor] = []
 for index in 0..<clientCount {
-  let socket: FileDescriptor
   do {
-    socket = try FileDescriptor.connectTCP(host: "127.0.0.1", port: port)
+    sockets.append(try FileDescriptor.connectTCP(host: "127.0.0.1", port: port))
   } catch {
     print("Error: client \(index) cannot connect: \(error)")
     exit(1)
   }
-  // Read blocking, a thread each (connectTCP gives a non-blocking socket).
-  _ = fcntl(socket.rawValue, F_SETFL, fcntl(socket.rawValue, F_GETFL) & ~O_NONBLOCK)
-  detachThread {
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    var line: [UInt8] = []
-    while true {
-      let got = buffer.withUnsafeMutableBytes { recv(socket.rawValue, $0.baseAddress, $0.count, 0) }
+}
+let clients = sockets
+detachThread {
+  var buffer = [UInt8](repeating: 0, count: 65_536)
+  var lines = [[UInt8]](repeating: [], count: clients.count)
+  var descriptors = clients.map { pollfd(fd: $0.rawValue, events: Int16(POLLIN), revents: 0) }
+  while true {
+    guard poll(&descriptors, nfds_t(descriptors.count), 5_000) > 0 else { return }
+    let now = ContinuousClock.now
+    for index in descriptors.indices where descriptors[index].revents != 0 {
+      let got = buffer.withUnsafeMutableBytes { recv(descriptors[index].fd, $0.baseAddress, $0.count, 0) }
       guard got > 0 else { return }
-      let now = ContinuousClock.now
       for byte in buffer[0..<got] {
         guard byte == 0x0A else {
-          line.append(byte)
+          lines[index].append(byte)
           continue
         }
+        let line = lines[index]
         // $GNGGA,hhmmss.ss,…: the time of day, in tenths since 1970 (the epochs are of 2024-05-01).
         if line.count > 17, line[3] == UInt8(ascii: "G"), line[4] == UInt8(ascii: "G"), line[5] == UInt8(ascii: "A") {
           let digits = line[7..<16].filter { $0 != UInt8(ascii: ".") }.map { Int64($0 - 48) }
@@ -107,7 +113,7 @@ for index in 0..<clientCount {
           let tenths = 17_145_216_000 + (h * 3600 + m * 60 + s) * 10 + c / 10
           arrived.withLock { $0[index][tenths] = now }
         }
-        line.removeAll(keepingCapacity: true)
+        lines[index].removeAll(keepingCapacity: true)
       }
     }
   }
