@@ -1,9 +1,11 @@
 import Foundation
 import GPSD
+import NMEASimulation
 import Plumbing
 import Station
 import TestHelpers
 import Testing
+import Transports
 
 /// NMEA out over the network: every TCP client gets every sentence in order, a client that
 /// never reads is closed without holding up the others, and datagrams carry whole sentences.
@@ -88,5 +90,50 @@ import Testing
     #expect(datagrams.first == Self.epoch(1))
     #expect(datagrams.dropFirst().allSatisfy { $0.count <= 1400 && $0.first == UInt8(ascii: "$") && $0.last == 0x0A })
     #expect(datagrams.dropFirst().flatMap { $0 } == (2...5).flatMap(Self.epoch))
+  }
+
+  /// A u-blox that speaks UBX only has no sentences to pass on: its epochs are written from
+  /// its fixes, one GGA (and the rest) an epoch, at its positions.
+  @Test func aUBXOnlyReceiversEpochsAreWrittenFromItsFixes() async throws {
+    let simulation = Simulation(route: Route.demoDrive.lasting(12), profile: .ublox)
+    let epochs = Array(simulation.epochs())
+    // Played again and again, ten times real time: a client that joins late still gets epochs.
+    let receiver = Receiver(
+      ReplaySource(
+        capture: .bytes(epochs.flatMap { simulation.ubx($0) }), speed: .multiplied(by: 10), loops: true, clock: ContinuousClock()))
+    let output = try NMEAOutput(.init(tcp: GPSDAddress(host: "127.0.0.1", port: 0)))
+    defer { output.stop() }
+    let client = try FileDescriptor.connectTCP(host: "127.0.0.1", port: try #require(output.tcpPort))
+    defer { try? client.close() }
+    #expect(await eventually(timeout: .seconds(30)) { output.statistics.clients == 1 })
+    let sending = Task { await output.follow(receiver, writingFromFixes: false) }
+    let running = Task { await receiver.run() }
+    defer {
+      sending.cancel()
+      running.cancel()
+    }
+    let lines = try await offThePool { () -> [String] in
+      var received: [UInt8] = []
+      var buffer = [UInt8](repeating: 0, count: 65_536)
+      while String(decoding: received, as: UTF8.self).components(separatedBy: "$GNGGA").count - 1 < epochs.count - 1 {
+        var descriptor = pollfd(fd: client.rawValue, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, 60_000) > 0 else { break }
+        let got = buffer.withUnsafeMutableBytes { recv(client.rawValue, $0.baseAddress, $0.count, 0) }
+        guard got > 0 else { break }
+        received += buffer[0..<got]
+      }
+      return String(decoding: received, as: UTF8.self).split(separator: "\r\n").map(String.init)
+    }
+    let ggas = lines.filter { $0.hasPrefix("$GNGGA,") }
+    #expect(ggas.count >= epochs.count - 1, "\(lines.prefix(12))")
+    #expect(lines.contains { $0.hasPrefix("$GNRMC,") } && lines.contains { $0.hasPrefix("$GNZDA,") })
+    // Each GGA at an epoch's position (to its 7 decimals of a minute).
+    let latitudes = Set(epochs.map { Int(($0.truth.latitude * 60 * 1e4).rounded()) })
+    for gga in ggas {
+      let fields = gga.split(separator: ",", omittingEmptySubsequences: false)
+      let text = fields[2]
+      let degrees = Double(text.prefix(2))!, minutes = Double(text.dropFirst(2))!
+      #expect(latitudes.contains(Int(((degrees * 60 + minutes) * 1e4).rounded())), "\(gga)")
+    }
   }
 }
