@@ -44,9 +44,11 @@ import Transports
     let moves = switches.withLock { $0 }
     let followed = try #require(stopped)
     // The one stopped is left for having gone away. (A replay stalled for two seconds by a
-    // loaded machine looks silent meanwhile, and is left for that: allowed, and said so.)
-    #expect(moves.last?.from == followed && moves.last?.reason == "the receiver it followed went away", "\(moves)")
-    #expect(moves.dropFirst().dropLast().allSatisfy { $0.reason == "the receiver it followed went silent" }, "\(moves)")
+    // loaded machine looks silent meanwhile, and is left for that, even as it is stopped:
+    // allowed, and said so.)
+    let silent = "the receiver it followed went silent"
+    #expect(moves.last?.from == followed && ["the receiver it followed went away", silent].contains(moves.last?.reason), "\(moves)")
+    #expect(moves.dropFirst().dropLast().allSatisfy { $0.reason == silent }, "\(moves)")
     // One location a second of the drive, none repeated. (Two replays are not in step as live
     // receivers are: a loaded full run stalled this one for a minute, and the other replay
     // ran 6 s ahead of the one followed, beyond what best keeps. The live test with two
