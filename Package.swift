@@ -164,7 +164,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "nmea-latency",
-      dependencies: ["Station", "Transports", "NMEA", "NMEASimulation", "Plumbing"],
+      dependencies: ["Station", "Transports", "GPSD", "NMEA", "NMEASimulation", "Plumbing"],
       path: "Benchmarks/NMEALatency"
     ),
 

@@ -69,7 +69,7 @@ package struct BestReceiverChoice: Sendable {
     /// The most of each receiver's last epochs kept (those of its patience and ten seconds
     /// more), so that a switch after a silence publishes those of the receiver chosen that
     /// `best` missed.
-    package var kept = 256
+    package var kept = 1024
     /// How far the last time `best` published may be ahead of the newest epoch of the receiver
     /// chosen before it is taken for the other receiver's wrong clock (a week rolled over, a
     /// spoofer's slew) rather than an epoch already published: then that epoch goes out.

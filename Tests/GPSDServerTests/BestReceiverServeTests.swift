@@ -122,19 +122,20 @@ struct BestReceiverServeTests {
 
   @Test func aReceiverThatSaysItIsSpoofedIsLeftWithinAnEpoch() async throws {
     let (spoofed, honest) = (PseudoTerminal.temporaryLink("best-spoofed"), PseudoTerminal.temporaryLink("best-honest"))
-    // The u-blox is followed first (the other is plugged in later), and says it is spoofed
-    // 45 s into its drive (12 s was too soon for a loaded run: serve read it spoofed from its
-    // first epoch, and never followed it).
+    // The u-blox is plugged in once serve listens (started before, a loaded run's serve read it
+    // spoofed from its first epoch and never followed it), is followed first, and says it is
+    // spoofed 20 s into its drive; the other is plugged in after.
     let setup = try await Setup(
-      "spoofed", receivers: [(spoofed, ["--spoof", "45"]), (honest, ["--profile", "ublox8"])], startedLater: [honest])
+      "spoofed", receivers: [(spoofed, ["--spoof", "20"]), (honest, ["--profile", "ublox8"])], startedLater: [spoofed, honest])
     defer { setup.stop() }
+    try await setup.start(spoofed, ["--spoof", "20"])
     #expect(await setup.server.until(timeout: .seconds(60)) { setup.followed == spoofed }, "\(setup.server.said)")
     // Every device's objects, in the order served: INTEGRITY and SWITCH too.
     let client = try RawClient(port: setup.port)
     try client.send(#"?WATCH={"enable":true,"json":true,"integrity":true,"switches":true};"#)
     try await setup.start(honest, ["--profile", "ublox8"])
     let objects = try await offThePool {
-      client.readBlocking(for: 150) { lines in lines.contains { $0.contains(#""class":"SWITCH""#) && $0.contains("interference") } }
+      client.readBlocking(for: 90) { lines in lines.contains { $0.contains(#""class":"SWITCH""#) && $0.contains("interference") } }
     }
     #expect(
       setup.switches.last == "gpsbridge: best follows \(honest) instead of \(spoofed): the receiver it followed reports interference.")

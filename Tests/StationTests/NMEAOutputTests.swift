@@ -124,16 +124,24 @@ import Transports
       }
       return String(decoding: received, as: UTF8.self).split(separator: "\r\n").map(String.init)
     }
-    let ggas = lines.filter { $0.hasPrefix("$GNGGA,") }
+    // Whole sentences only (the last read may be cut off).
+    let ggas = lines.filter { $0.hasPrefix("$GNGGA,") && $0.dropLast(2).hasSuffix("*") }
     #expect(ggas.count >= epochs.count - 1, "\(lines.prefix(12))")
     #expect(lines.contains { $0.hasPrefix("$GNRMC,") } && lines.contains { $0.hasPrefix("$GNZDA,") })
-    // Each GGA at an epoch's position (to its 7 decimals of a minute).
-    let latitudes = Set(epochs.map { Int(($0.truth.latitude * 60 * 1e4).rounded()) })
+    // Each GGA at its own epoch's position, matched by time (to 1e-4 of a minute, 0.2 m).
+    let truth = Dictionary(epochs.map { (String($0.truth.time.time.description.prefix(8)), $0.truth) }) { first, _ in first }
+    var compared = 0
     for gga in ggas {
       let fields = gga.split(separator: ",", omittingEmptySubsequences: false)
-      let text = fields[2]
-      let degrees = Double(text.prefix(2))!, minutes = Double(text.dropFirst(2))!
-      #expect(latitudes.contains(Int(((degrees * 60 + minutes) * 1e4).rounded())), "\(gga)")
+      guard fields.count > 5, fields[2].count > 4, fields[4].count > 5 else { continue }
+      let time = fields[1]
+      let clock = "\(time.prefix(2)):\(time.dropFirst(2).prefix(2)):\(time.dropFirst(4).prefix(2))"
+      let epoch = try #require(truth[clock], "no epoch at \(clock): \(gga)")
+      let latitude = try #require(Double(fields[2].prefix(2))) * 60 + (try #require(Double(fields[2].dropFirst(2))))
+      let longitude = try #require(Double(fields[4].prefix(3))) * 60 + (try #require(Double(fields[4].dropFirst(3))))
+      #expect(abs(latitude - epoch.latitude * 60) < 1e-4 && abs(longitude - epoch.longitude * 60) < 1e-4, "\(gga) against \(epoch)")
+      compared += 1
     }
+    #expect(compared >= epochs.count - 1)
   }
 }

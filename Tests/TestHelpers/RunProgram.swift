@@ -81,7 +81,8 @@ private func waitForExit(_ process: Process, reading pipes: [Pipe], timeout: Tim
   // Foundation learns of the exit on a dispatch thread of its own: a loaded full run asked for
   // the status of a program whose pipes had closed before Foundation had heard it end, and its
   // `terminationStatus` trapped, ending the whole test process (SIGILL). Asked only once it
-  // is known; a program still running then is made to stop, and its status is -1.
+  // is known; a program still running then is killed (its status is then 9, or -1 if
+  // Foundation has still not heard of its end).
   process.waitForExit(bound: .seconds(120))
   if process.isRunning {
     kill(process.processIdentifier, SIGKILL)
