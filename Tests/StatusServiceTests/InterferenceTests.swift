@@ -31,9 +31,6 @@ import Testing
     defer { chronyd.stop() }
     try await waitUntilExists(chronyd.commandSocket)
 
-    let simulator = try RunningProgram(["simulate", "--pty", link, "--live", "--spoof", "12"], in: directory)
-    defer { simulator.stop() }
-    try await waitUntilExists(link)
     let (gpsdPort, httpPort) = (FakeGPSD.freePort(), FakeGPSD.freePort())
     let serve = try RunningProgram(
       [
@@ -41,6 +38,13 @@ import Testing
         String(unit),
       ], in: directory)
     defer { serve.stop() }
+    // The receiver is plugged in once serve listens, and is spoofed 25 s into its drive: a
+    // loaded run whose serve started late (the receiver had been playing meanwhile) had its
+    // clean seconds pass before chrony had sampled both refclocks.
+    #expect(await serve.serving(within: .seconds(90)), "\(serve.said)")
+    let simulator = try RunningProgram(["simulate", "--pty", link, "--live", "--spoof", "25"], in: directory)
+    defer { simulator.stop() }
+    try await waitUntilExists(link)
 
     // chrony takes samples on both refclocks while the receiver is clean.
     var sources: [String: Chronyd.Source] = [:]
