@@ -30,6 +30,9 @@ import Transports
     await manager.startUpdatingLocation()
     var times: [Date] = []
     var stopped: String?
+    // Eight locations after best has left the one stopped (a reader behind the replays may
+    // read many more from before).
+    var afterLeaving = 0
     for await action in stream {
       guard case .didUpdateLocations(let locations) = action else { continue }
       times += locations.map(\.timestamp)
@@ -37,7 +40,8 @@ import Transports
         stopped = followed
         following[followed]?.cancel()
       }
-      if times.count >= 24 { break }
+      if let stopped, switches.withLock({ $0.contains { $0.from == stopped } }) { afterLeaving += locations.count }
+      if afterLeaving >= 8 { break }
     }
     await manager.stopUpdatingLocation()
 
