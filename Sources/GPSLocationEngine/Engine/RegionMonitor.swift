@@ -169,10 +169,10 @@ struct RegionMonitor: Sendable {
     guard var entry = slots[slot] else { return }
     defer { slots[slot] = entry }
     let region = entry.region
-    let distance = region.center.distance(to: location.coordinate)
-    let margin = max(configuration.regionMinimumMargin, min(confidence * location.horizontalAccuracy, region.radius / 2))
-    let evidence: RegionState? =
-      distance <= region.radius - margin ? .inside : distance >= region.radius + margin ? .outside : nil
+    // Metres beyond the edge (negative inside): a circle's or a polygon's.
+    let distance = region.signedDistance(to: location.coordinate)
+    let margin = max(configuration.regionMinimumMargin, min(confidence * location.horizontalAccuracy, region.marginLimit))
+    let evidence: RegionState? = distance <= -margin ? .inside : distance >= margin ? .outside : nil
     guard entry.state != .unknown else {
       guard let evidence else { return }
       entry.state = evidence

@@ -10,6 +10,8 @@ public struct Region: Hashable, Sendable, Codable {
   public var radius: Double
   public var notifyOnEntry: Bool
   public var notifyOnExit: Bool
+  /// The corners, when the region is a polygon (a `Monitor`'s condition); `nil` for a circle.
+  package var polygon: Polygon?
 
   public init(identifier: String, center: LocationCoordinate2D, radius: Double, notifyOnEntry: Bool = true, notifyOnExit: Bool = true) {
     self.identifier = identifier
@@ -19,9 +21,9 @@ public struct Region: Hashable, Sendable, Codable {
     self.notifyOnExit = notifyOnExit
   }
 
-  /// Whether `coordinate` lies within the circle.
+  /// Whether `coordinate` lies within the circle (or the polygon).
   public func contains(_ coordinate: LocationCoordinate2D) -> Bool {
-    center.distance(to: coordinate) <= radius
+    signedDistance(to: coordinate) <= 0
   }
 }
 

@@ -1,0 +1,306 @@
+import FoundationEssentials
+import Plumbing
+
+/// Conditions on where the device is, and their events, as `CLMonitor`, kept across restarts.
+///
+/// ```swift
+/// let monitor = try await Monitor.open("fences", for: receiver)
+/// await monitor.add(.circle(center: home, radius: 100), identifier: "home")
+/// for await event in monitor.events { print(event.identifier, event.state, event.date!) }
+/// ```
+///
+/// A monitor is opened by name for a receiver (or a manager) and watches its fixes with the
+/// engine's region judgement (hysteresis learnt from the receiver's scatter, dwell on fix
+/// time), up to 100,000 conditions. Its conditions, their states and its unread events are
+/// kept in one file, `NAME.monitor.json`, under its ``Storage`` (systemd's
+/// `$STATE_DIRECTORY`, else `$XDG_STATE_HOME/gpsbridge`, else `~/.local/state/gpsbridge`),
+/// replaced atomically, and written **before** an event is delivered. So after a restart:
+///
+/// - nothing is said again that was said before: a condition's first state after the restart
+///   is an event only if it differs from the state kept;
+/// - nothing is lost: a crossing that happened while the program was down is one event, at
+///   the first fix that shows it, marked ``MonitorEvent/detectedAtStart``;
+/// - an event kept but not read before a kill is delivered again, with its ``MonitorEvent/id``:
+///   a reader that remembers the last id it handled drops it.
+///
+/// A file that cannot be read as a monitor's (damaged, another program's, another version) is
+/// moved aside, never overwritten or deleted, and the monitor starts from unknown, saying so
+/// in ``restoreNotice``.
+public actor Monitor {
+  public nonisolated let name: String
+  /// The events, in order: one reader. Events of a file's unread list come first.
+  public nonisolated let events: Events
+  /// What happened to the file found at opening, when it could not be used; `nil` when it
+  /// was read, or there was none.
+  public nonisolated let restoreNotice: String?
+  /// Where the state is kept; `nil` for ``Storage/none``.
+  public nonisolated let path: String?
+  /// The last failure to keep the state (a disk that filled up after opening); events are
+  /// still delivered, but a restart would not know of them.
+  public private(set) var persistenceError: Error?
+
+  private let manager: LocationManager
+  private let file: StateFile?
+  private var book: MonitorBook
+  private let continuation: AsyncStream<MonitorEvent>.Continuation
+  private let readThrough: Locked<UInt64>
+  private var lastFixDate: Date?
+  private var reading: Task<Void, Never>?
+
+  /// Opens the monitor `name` for `receiver`, restoring what its file kept.
+  /// - Throws: ``Error`` when the name is no file's, or the state can be neither read nor
+  ///   written where it is kept; nothing is changed then.
+  public static func open(
+    _ name: String, for receiver: Receiver, storage: Storage = .standard, configuration: LocationEngine.Configuration = .init()
+  ) async throws(Error) -> Monitor {
+    try await open(name, for: .receiver(receiver, configuration: configuration), storage: storage)
+  }
+
+  /// Opens the monitor `name` over `manager`'s fixes: a `.replay(…)` (with ``Storage/none``,
+  /// the same events every run) or, in tests, a `.controlled()` one. The manager is told to
+  /// start updating locations and to monitor the conditions as regions.
+  public static func open(_ name: String, for manager: LocationManager, storage: Storage = .standard) async throws(Error) -> Monitor {
+    guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."), !name.contains("\0") else {
+      throw Error(.invalidName, "'\(name)' cannot name a monitor: a name is a file's, without '/' and not starting with '.'.")
+    }
+    var book = MonitorBook()
+    var notice: String?
+    var file: StateFile?
+    if let directory = try storage.path() {
+      do throws(Errno) {
+        try FileContents.makeDirectories(directory)
+      } catch {
+        throw Error(.cannotWrite, "Cannot make the directory \(directory) for the monitor's state: \(error). Choose another directory.")
+      }
+      let path = "\(directory)/\(name).monitor.json"
+      let stateFile = StateFile(path: path)
+      file = stateFile
+      var kept: [UInt8]?
+      do throws(Errno) {
+        kept = try FileContents.bytes(of: path, limit: 1 << 30)
+      } catch {
+        guard error == .noSuchFile else {
+          throw Error(
+            .cannotRead,
+            "Cannot read the monitor's state \(path): \(error). Nothing was changed; give the user access to it, or choose another directory."
+          )
+        }
+      }
+      if let kept {
+        switch MonitorFile.book(from: kept) {
+        case .success(let restored):
+          book = restored
+          book.reopened()
+        case .failure(let unreadable):
+          var aside = ""
+          do throws(Errno) {
+            aside = try StateFile.moveAside(path)
+          } catch {
+            throw Error(
+              .cannotWrite,
+              "The monitor's state \(path) cannot be read: \(unreadable.reason); nor can it be moved aside: \(error). Nothing was changed.")
+          }
+          notice =
+            "The monitor's state \(path) could not be read: \(unreadable.reason). It was moved to \(aside), and the monitor starts from unknown."
+        }
+      }
+      // Written at once: a directory where it cannot be kept is found now, not at the first event.
+      let written = Self.encoded(name: name, book: book)
+      do throws(Errno) {
+        try await stateFile.write(written)
+      } catch {
+        throw Error(
+          .cannotWrite,
+          "Cannot write the monitor's state to \(path): \(error). Nothing was changed; make \(directory) writable, or choose another directory."
+        )
+      }
+    }
+    let monitor = Monitor(name: name, manager: manager, file: file, book: book, notice: notice)
+    await monitor.start()
+    return monitor
+  }
+
+  private init(name: String, manager: LocationManager, file: StateFile?, book: MonitorBook, notice: String?) {
+    self.name = name
+    self.manager = manager
+    self.file = file
+    self.path = file?.path
+    self.book = book
+    self.restoreNotice = notice
+    let readThrough = Locked<UInt64>(0)
+    self.readThrough = readThrough
+    let (stream, continuation) = AsyncStream.makeStream(of: MonitorEvent.self, bufferingPolicy: .bufferingOldest(MonitorBook.unreadLimit))
+    self.continuation = continuation
+    let reads = WeakMonitor()
+    events = Events(stream: stream, readThrough: readThrough) { Task { await reads.monitor?.keepReads() } }
+    self.reads = reads
+    // Kept but perhaps never read before the last stop: delivered again, with their ids.
+    for event in book.unread { continuation.yield(event) }
+  }
+
+  /// The monitor as its events' reader knows it: weakly, so that dropping the monitor ends it.
+  private final class WeakMonitor: @unchecked Sendable {
+    weak var monitor: Monitor?
+  }
+  private let reads: WeakMonitor
+
+  /// The reader has read events the file still holds as unread: it is written again, so that
+  /// a restart does not deliver them again (a kill before this does, with their ids).
+  private func keepReads() async {
+    guard let first = book.unread.first, first.id <= readThrough.withLock({ $0 }) else { return }
+    await persist()
+  }
+
+  private func start() async {
+    reads.monitor = self
+    // Subscribed before anything starts, so no decision is missed.
+    let batches = manager.delegateBatches()
+    reading = Task { [weak self] in
+      for await batch in batches {
+        guard let self else { return }
+        await self.handle(batch)
+      }
+    }
+    // The source starts with the first condition (a replay's first fix then meets them all).
+    guard !book.records.isEmpty else { return }
+    let regions = book.records.sorted { $0.key < $1.key }.map { $0.value.condition.region(identifier: $0.key) }
+    await manager.perform([.startUpdatingLocation] + regions.map { .startMonitoringForRegion($0) })
+  }
+
+  /// Stops watching and ends ``events``, keeping the state with what has been read by now.
+  public func close() async {
+    reading?.cancel()
+    reading = nil
+    await persist()
+    await manager.perform(
+      book.records.map { .stopMonitoringForRegion($0.value.condition.region(identifier: $0.key)) } + [.stopUpdatingLocation])
+    continuation.finish()
+  }
+
+  // MARK: Conditions
+
+  /// Watches `condition` under `identifier` (replacing a condition of the same identifier),
+  /// its state assumed to be `state` until a fix decides it: an event comes only when the
+  /// fixes say otherwise (`CLMonitor`'s `assuming:`). Kept before this returns.
+  public func add(_ condition: MonitorCondition, identifier: String, assuming state: ConditionState = .unknown) async {
+    await add([identifier: condition], assuming: state)
+  }
+
+  /// Watches many conditions at once, written once: the way to add thousands.
+  /// A condition that cannot be watched (a bad centre or radius, a polygon of two corners, or
+  /// one beyond the 100,000th) is not kept: it is an event with the state `unmonitored` and
+  /// ``MonitorEvent/conditionUnsupported`` or ``MonitorEvent/conditionLimitExceeded``.
+  public func add(_ conditions: [String: MonitorCondition], assuming state: ConditionState = .unknown) async {
+    let maximumRadius = await manager.maximumRegionMonitoringDistance()
+    var regions: [Region] = []
+    var refused: [MonitorEvent] = []
+    for (identifier, condition) in conditions.sorted(by: { $0.key < $1.key }) {
+      let region = condition.region(identifier: identifier)
+      if region.problem(maximumRadius: maximumRadius) != nil {
+        refused.append(book.fail(identifier, limitExceeded: false))
+      } else if book.records[identifier] == nil, book.records.count >= Self.conditionLimit {
+        refused.append(book.fail(identifier, limitExceeded: true))
+      } else {
+        book.add(condition, identifier: identifier, assuming: state)
+        regions.append(region)
+      }
+    }
+    await persist()
+    for event in refused { continuation.yield(event) }
+    guard !regions.isEmpty else { return }
+    await manager.perform([.startUpdatingLocation] + regions.map { .startMonitoringForRegion($0) })
+  }
+
+  /// The most conditions a monitor watches: the engine's region limit.
+  public static let conditionLimit = LocationEngine.Configuration().maximumRegionCount
+
+  /// Stops watching the condition; its record goes (no event). Kept before this returns.
+  public func remove(_ identifier: String) async {
+    guard let record = book.records[identifier] else { return }
+    book.remove(identifier)
+    await persist()
+    await manager.perform([.stopMonitoringForRegion(record.condition.region(identifier: identifier))])
+  }
+
+  /// The condition and its last event, as `CLMonitor.record(for:)`.
+  public func record(for identifier: String) -> MonitorRecord? { book.records[identifier] }
+
+  /// The identifiers of the conditions watched, sorted.
+  public var identifiers: [String] { book.records.keys.sorted() }
+
+  // MARK: Events
+
+  private func handle(_ batch: [LocationManager.Action]) async {
+    var made: [MonitorEvent] = []
+    var ended = false
+    for action in batch {
+      switch action {
+      case .didUpdateLocations(let locations):
+        lastFixDate = locations.last?.timestamp ?? lastFixDate
+      case .didDetermineState(let state, let region):
+        if let event = book.decide(region.identifier, ConditionState(state), at: lastFixDate) { made.append(event) }
+      case .monitoringDidFail(let region?, let error) where book.records[region.identifier] != nil:
+        made.append(book.fail(region.identifier, limitExceeded: error.code == .regionMonitoringDenied))
+      case .didFailWithError(let error) where error.code == .endOfCapture:
+        ended = true
+      default:
+        break
+      }
+    }
+    if !made.isEmpty { await persist() }
+    for event in made { continuation.yield(event) }
+    if ended { continuation.finish() }
+  }
+
+  /// Writes the book, forgetting the events read by now.
+  private func persist() async {
+    guard let file else { return }
+    book.read(through: readThrough.withLock { $0 })
+    do throws(Errno) {
+      try await file.write(Self.encoded(name: name, book: book))
+      persistenceError = nil
+    } catch {
+      persistenceError = Error(.cannotWrite, "Cannot write the monitor's state to \(file.path): \(error).")
+    }
+  }
+
+  /// The file's bytes. Every value the book holds is JSON's (coordinates and dates come from
+  /// fixes, which are finite), so this does not fail.
+  private static func encoded(name: String, book: MonitorBook) -> [UInt8] {
+    do {
+      return try MonitorFile(name: name, book: book).encoded()
+    } catch {
+      preconditionFailure("a monitor's state is always JSON: \(error)")
+    }
+  }
+
+  /// The monitor's events: `CLMonitor.Events`. One reader; it ends when the monitor is closed
+  /// or a replay's capture ends.
+  public struct Events: AsyncSequence, Sendable {
+    public typealias Element = MonitorEvent
+    public typealias Failure = Never
+    let stream: AsyncStream<MonitorEvent>
+    let readThrough: Locked<UInt64>
+    let didRead: @Sendable () -> Void
+
+    public func makeAsyncIterator() -> Iterator {
+      Iterator(events: stream.makeAsyncIterator(), readThrough: readThrough, didRead: didRead)
+    }
+
+    public struct Iterator: AsyncIteratorProtocol {
+      var events: AsyncStream<MonitorEvent>.Iterator
+      let readThrough: Locked<UInt64>
+      let didRead: @Sendable () -> Void
+
+      public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> MonitorEvent? {
+        guard let event = await events.next(isolation: actor) else { return nil }
+        // Read: the next write forgets it. (Until then a kill delivers it again.)
+        readThrough.withLock { $0 = Swift.max($0, event.id) }
+        didRead()
+        return event
+      }
+
+      public mutating func next() async -> MonitorEvent? { await next(isolation: nil) }
+    }
+  }
+}

@@ -1,0 +1,43 @@
+import Dispatch
+import Plumbing
+
+/// Where a monitor's state file is written: on a queue of its own, since a write ends with
+/// `fsync`, which may wait on the disk for a long while, and no task of the pool should.
+/// Writes happen in the order asked, each replacing the whole file atomically.
+final class StateFile: Sendable {
+  let path: String
+  private let queue = DispatchQueue(label: "gpsbridge.monitor-state")
+
+  init(path: String) {
+    self.path = path
+  }
+
+  func write(_ bytes: [UInt8]) async throws(Errno) {
+    let result: Result<Void, Errno> = await withCheckedContinuation { continuation in
+      queue.async { [path] in
+        do throws(Errno) {
+          try FileContents.replace(path, with: bytes, mode: 0o600)
+          continuation.resume(returning: .success(()))
+        } catch {
+          continuation.resume(returning: .failure(error))
+        }
+      }
+    }
+    try result.get()
+  }
+
+  /// Moves an unreadable file aside (never over another): `PATH.unreadable`, else
+  /// `PATH.unreadable-2`, and so on. Returns the new path.
+  static func moveAside(_ path: String) throws(Errno) -> String {
+    for number in 1...1000 {
+      let aside = number == 1 ? "\(path).unreadable" : "\(path).unreadable-\(number)"
+      // link(2) fails rather than replace an existing file, where rename(2) would not.
+      if link(path, aside) == 0 {
+        unlink(path)
+        return aside
+      }
+      guard errno == EEXIST else { throw Errno(rawValue: errno) }
+    }
+    throw Errno(rawValue: EEXIST)
+  }
+}

@@ -1,0 +1,86 @@
+import Trigonometry
+
+/// A region bounded by a polygon: its corners and what the monitor needs of them, worked out
+/// once. The region's ``Region/center`` and ``Region/radius`` are then the circle around the
+/// corners, which the grid index files it by.
+///
+/// Distances are measured on a plane tangent at the centre (metres east and north): within a
+/// fraction of a percent for polygons up to tens of kilometres across, which is what a
+/// geofence is. A polygon may not straddle the ±180° meridian.
+package struct Polygon: Hashable, Sendable {
+  package let vertices: [LocationCoordinate2D]
+  /// The corners on the tangent plane, metres east and north of the centre.
+  let points: [(x: Double, y: Double)]
+  let center: LocationCoordinate2D
+  /// Metres per degree of longitude at the centre, and of latitude.
+  let metresPerDegree: (x: Double, y: Double)
+  /// The most hysteresis margin a judgement may use: half the distance from the centre to the
+  /// nearest edge (a margin wider than the polygon would make it impossible to be inside).
+  let marginLimit: Double
+
+  package init(_ vertices: [LocationCoordinate2D]) {
+    self.vertices = vertices
+    let count = Double(max(vertices.count, 1))
+    center = LocationCoordinate2D(
+      latitude: vertices.reduce(0) { $0 + $1.latitude } / count, longitude: vertices.reduce(0) { $0 + $1.longitude } / count)
+    let perDegree = earthRadius * .pi / 180
+    metresPerDegree = (perDegree * cosine(center.latitude * .pi / 180), perDegree)
+    let (center, scale) = (center, metresPerDegree)
+    points = vertices.map { (($0.longitude - center.longitude) * scale.x, ($0.latitude - center.latitude) * scale.y) }
+    let inner = Self.signedDistance(from: (0, 0), to: points)
+    marginLimit = inner < 0 ? -inner / 2 : 1
+  }
+
+  /// Metres from `coordinate` to the nearest edge: negative inside, positive outside.
+  func signedDistance(to coordinate: LocationCoordinate2D) -> Double {
+    Self.signedDistance(
+      from: ((coordinate.longitude - center.longitude) * metresPerDegree.x, (coordinate.latitude - center.latitude) * metresPerDegree.y),
+      to: points)
+  }
+
+  private static func signedDistance(from point: (x: Double, y: Double), to points: [(x: Double, y: Double)]) -> Double {
+    guard points.count >= 3 else { return .infinity }
+    var nearest = Double.infinity
+    var inside = false
+    var previous = points[points.count - 1]
+    for current in points {
+      // Crossings of a ray to the east decide inside (even-odd); the nearest edge, the distance.
+      if (current.y > point.y) != (previous.y > point.y),
+        point.x < (previous.x - current.x) * (point.y - current.y) / (previous.y - current.y) + current.x
+      {
+        inside.toggle()
+      }
+      let edge = (x: previous.x - current.x, y: previous.y - current.y)
+      let length = edge.x * edge.x + edge.y * edge.y
+      let along = length > 0 ? min(1, max(0, ((point.x - current.x) * edge.x + (point.y - current.y) * edge.y) / length)) : 0
+      let dx = point.x - (current.x + along * edge.x)
+      let dy = point.y - (current.y + along * edge.y)
+      nearest = min(nearest, (dx * dx + dy * dy).squareRoot())
+      previous = current
+    }
+    return inside ? -nearest : nearest
+  }
+
+  package static func == (a: Polygon, b: Polygon) -> Bool { a.vertices == b.vertices }
+  package func hash(into hasher: inout Hasher) { hasher.combine(vertices) }
+}
+
+extension Region {
+  /// A region bounded by `vertices` (at least three, in order, either way round), filed by
+  /// the circle around them.
+  package init(identifier: String, polygon vertices: [LocationCoordinate2D], notifyOnEntry: Bool = true, notifyOnExit: Bool = true) {
+    let polygon = Polygon(vertices)
+    let radius = vertices.map { polygon.center.distance(to: $0) }.max() ?? 0
+    self.init(identifier: identifier, center: polygon.center, radius: radius, notifyOnEntry: notifyOnEntry, notifyOnExit: notifyOnExit)
+    self.polygon = polygon
+  }
+
+  /// Metres from `coordinate` to the region's edge: negative inside, positive outside.
+  package func signedDistance(to coordinate: LocationCoordinate2D) -> Double {
+    polygon?.signedDistance(to: coordinate) ?? center.distance(to: coordinate) - radius
+  }
+
+  /// The most hysteresis margin a judgement at the edge may use: half the radius of a circle,
+  /// half the centre's distance to the nearest edge of a polygon.
+  package var marginLimit: Double { polygon?.marginLimit ?? radius / 2 }
+}

@@ -1,0 +1,75 @@
+import FoundationEssentials
+
+/// A monitor's state, with no I/O: its records, the next event's id and the events not yet
+/// read, which is everything its file holds. The engine decides states; the book turns a
+/// decided state into an event only when it differs from the one recorded, which is how a
+/// restart neither repeats the last crossing nor loses one that happened while it was down.
+package struct MonitorBook: Hashable, Sendable {
+  package var records: [String: MonitorRecord] = [:]
+  package var nextEventID: UInt64 = 1
+  /// Events made but not yet read from the monitor's stream, oldest first: delivered again
+  /// after a restart (with their ids), since a kill may have come before they were read.
+  package var unread: [MonitorEvent] = []
+  /// Conditions restored from a file (or added with an assumed state) that no fix has decided
+  /// since the monitor opened: their first change is ``MonitorEvent/detectedAtStart``.
+  package var undecidedSinceOpen: Set<String> = []
+
+  package init() {}
+
+  /// The most events kept unread: beyond them the oldest go (each condition's record keeps
+  /// its last event whatever happens).
+  package static let unreadLimit = 100_000
+
+  /// Records `condition` (replacing one of the same identifier) with the state assumed.
+  package mutating func add(_ condition: MonitorCondition, identifier: String, assuming state: ConditionState) {
+    records[identifier] = MonitorRecord(condition: condition, state: state)
+    if state == .unknown { undecidedSinceOpen.remove(identifier) } else { undecidedSinceOpen.insert(identifier) }
+  }
+
+  package mutating func remove(_ identifier: String) {
+    records[identifier] = nil
+    undecidedSinceOpen.remove(identifier)
+  }
+
+  /// The engine decided `state` for `identifier` at the fix of `date`: the event, when that
+  /// changes the record.
+  package mutating func decide(_ identifier: String, _ state: ConditionState, at date: Date?) -> MonitorEvent? {
+    // "Unknown" decides nothing: the engine says it of every condition it starts on.
+    guard state != .unknown, var record = records[identifier] else { return nil }
+    let wasUndecided = undecidedSinceOpen.remove(identifier) != nil
+    guard state != record.state else { return nil }
+    let event = MonitorEvent(id: nextEventID, identifier: identifier, state: state, date: date, detectedAtStart: wasUndecided)
+    record.state = state
+    record.lastEvent = event
+    records[identifier] = record
+    remember(event)
+    return event
+  }
+
+  /// A condition the engine could not monitor: it leaves the book, and says why.
+  package mutating func fail(_ identifier: String, limitExceeded: Bool) -> MonitorEvent {
+    let event = MonitorEvent(
+      id: nextEventID, identifier: identifier, state: .unmonitored, date: nil, conditionUnsupported: !limitExceeded,
+      conditionLimitExceeded: limitExceeded)
+    remove(identifier)
+    remember(event)
+    return event
+  }
+
+  private mutating func remember(_ event: MonitorEvent) {
+    nextEventID = event.id + 1
+    unread.append(event)
+    if unread.count > Self.unreadLimit { unread.removeFirst(unread.count - Self.unreadLimit) }
+  }
+
+  /// The reader has had every event up to `id`.
+  package mutating func read(through id: UInt64) {
+    guard let first = unread.first, first.id <= id else { return }
+    unread.removeFirst(unread.firstIndex { $0.id > id } ?? unread.count)
+  }
+
+  /// The book as opened after a restart: every record is undecided until a fix says.
+  package mutating func reopened() {
+    undecidedSinceOpen = Set(records.keys)
+  }
+}

@@ -1,0 +1,53 @@
+import FoundationEssentials
+
+/// A change of a condition's state, as `CLMonitor.Event`, with what Apple's lacks for a box
+/// that must neither repeat nor lose one across a restart: an ``id`` and the fix's ``date``.
+public struct MonitorEvent: Hashable, Sendable, Codable {
+  /// Increases by one with each event of the monitor, and survives restarts: an event
+  /// delivered again after a kill (persisted, then killed before it was read) carries the
+  /// id it had, so a reader that remembers the last id it handled drops the repeat.
+  public var id: UInt64
+  /// The condition's identifier.
+  public var identifier: String
+  public var state: ConditionState
+  /// The time of the fix that decided the change (the receiver's clock, not the time it was
+  /// delivered); `nil` only for a change no fix decided (a condition that cannot be monitored).
+  public var date: Date?
+  /// Decided by the first fixes after the monitor opened, from a state persisted before it
+  /// closed: the crossing happened while the program was down, somewhere between the last
+  /// event before and ``date``.
+  public var detectedAtStart: Bool
+  /// The condition cannot be monitored (a bad centre or radius, a polygon with fewer than
+  /// three corners): `CLMonitor`'s `conditionUnsupported`.
+  public var conditionUnsupported: Bool
+  /// The monitor holds as many conditions as it can (100,000): `conditionLimitExceeded`.
+  public var conditionLimitExceeded: Bool
+
+  public init(
+    id: UInt64, identifier: String, state: ConditionState, date: Date?, detectedAtStart: Bool = false,
+    conditionUnsupported: Bool = false, conditionLimitExceeded: Bool = false
+  ) {
+    self.id = id
+    self.identifier = identifier
+    self.state = state
+    self.date = date
+    self.detectedAtStart = detectedAtStart
+    self.conditionUnsupported = conditionUnsupported
+    self.conditionLimitExceeded = conditionLimitExceeded
+  }
+}
+
+/// What a monitor holds of one condition, as `CLMonitor.Record`.
+public struct MonitorRecord: Hashable, Sendable, Codable {
+  public var condition: MonitorCondition
+  /// The state last decided (or assumed when the condition was added).
+  public var state: ConditionState
+  /// The last event of the condition, if it had one.
+  public var lastEvent: MonitorEvent?
+
+  public init(condition: MonitorCondition, state: ConditionState, lastEvent: MonitorEvent? = nil) {
+    self.condition = condition
+    self.state = state
+    self.lastEvent = lastEvent
+  }
+}
