@@ -42,6 +42,12 @@ extension LocationManager.Action {
   /// Appends the action's JSON object to `writer`.
   func write(into writer: inout JSONWriter) {
     writer.beginObject()
+    writeFields(into: &writer)
+    writer.endObject()
+  }
+
+  /// The object's fields, for a caller that adds its own before it closes.
+  func writeFields(into writer: inout JSONWriter) {
     writer.field("event", eventName)
     switch self {
     case .didChangeAuthorization(let status):
@@ -74,7 +80,6 @@ extension LocationManager.Action {
     case .didChangeSignalIntegrity(let integrity):
       writer.object("integrity") { integrity.writeFields(into: &$0) }
     }
-    writer.endObject()
   }
 }
 
@@ -183,6 +188,19 @@ public struct ActionJSONLines {
   /// Appends `action`'s line (the action's `jsonLine`) and its newline.
   public mutating func append(_ action: LocationManager.Action) {
     action.write(into: &writer)
+    writer.newline()
+  }
+
+  /// Appends the line of `action`, one of a monitor's `event` (see
+  /// ``MonitorEvent/actions(for:)``), with what the event adds: `"time"` (the fix's),
+  /// `"id"`, and `"detectedAtStart": true` for a crossing found at a restart.
+  public mutating func append(_ action: LocationManager.Action, of event: MonitorEvent) {
+    writer.beginObject()
+    action.writeFields(into: &writer)
+    if let date = event.date { writer.field("time", iso8601(date)) }
+    writer.field("id", Int(event.id))
+    if event.detectedAtStart { writer.field("detectedAtStart", true) }
+    writer.endObject()
     writer.newline()
   }
 

@@ -58,9 +58,21 @@ func run(_ options: RunOptions) async -> Int32 {
     Terminal.diagnostic("Error: --webhook: \(error)")
     return 1
   }
+  // Regions kept across runs (--state-dir) are a monitor's; it starts the source with them.
+  var kept: KeptRegions?
+  if let directory = options.stateDirectory, !regions.isEmpty {
+    do {
+      kept = try await KeptRegions(
+        regions, directory: directory, manager: manager, json: options.json, status: source.status, outlets: outlets,
+        device: source.device)
+    } catch {
+      Terminal.diagnostic("Error: \(error)")
+      return 1
+    }
+  }
   // Every command in one step: the source starts after the last, so a replay gives the same
   // actions every time.
-  await manager.perform(commands(for: options, regions: regions))
+  await manager.perform(commands(for: options, regions: kept == nil ? regions : []))
 
   // When --desired-accuracy holds fixes back, say so once: after a while live, or at the end.
   let withheldNotice = WithheldNotice(desiredAccuracy: options.desiredAccuracy, manager: manager)
@@ -73,6 +85,8 @@ func run(_ options: RunOptions) async -> Int32 {
   var status: Int32 = 0
   var locations = 0
   reading: for await batch in actions {
+    // With --state-dir the monitor says the region events, once each.
+    let batch = kept == nil ? batch : batch.filter { !KeptRegions.isRegionAction($0) }
     outlets.take(batch, device: source.device)
     for action in batch {
       if case .didUpdateLocations = action { locations += 1 }
@@ -80,6 +94,11 @@ func run(_ options: RunOptions) async -> Int32 {
       if case .didUpdateLocations = action, options.once {
         output.write(action)
         break reading
+      }
+      if case .didFailWithError(let error) = action, error.code == .endOfCapture, let kept {
+        // The monitor's last events, from the same fixes, go first.
+        output.flush()
+        await kept.printed()
       }
       if !options.once { output.write(action) }
       guard case .didFailWithError(let error) = action else { continue }
@@ -115,6 +134,7 @@ func run(_ options: RunOptions) async -> Int32 {
     if output.failure != nil { break }
   }
   output.flush()
+  await kept?.stop()
   if let failure = output.failure { status = Terminal.outcome(of: failure) }
   await withheldNotice.sayOnce()
   await corrections?.stop()

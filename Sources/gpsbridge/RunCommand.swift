@@ -23,6 +23,9 @@ struct RunOptions: Equatable {
   var mqtt = MQTTOptions()
   /// Region and visit events POSTed (`--webhook`).
   var webhooks = WebhookOptions()
+  /// Where the regions' states are kept across runs (`--state-dir`); none by default, so a
+  /// replay says the same every time.
+  var stateDirectory: String?
 }
 
 extension RunOptions {
@@ -74,6 +77,11 @@ extension RunOptions {
       ) { draft, value in
         if let value { draft.options.regionFiles.append(value) }
       }.repeating(),
+      CommandOption(
+        names: ["--state-dir"], value: "<dir>",
+        help:
+          "Keep the regions' states in this directory (regions.monitor.json), so that a restarted run neither repeats an entry nor loses an exit that happened while it was down; region events then carry \"time\" and \"id\"."
+      ) { draft, value in draft.options.stateDirectory = value },
       .flag("--visits", \.options.visits, help: "Report visits: stays of 5 minutes within 100 m."),
       CommandOption(
         names: ["--visit-dwell"], value: "<seconds>", help: "How long a stay must last to be a visit.", defaultValue: "300"
@@ -111,6 +119,14 @@ extension RunOptions {
     if draft.options.viaLibGPS, case .gpsd = draft.options.source {
     } else if draft.options.viaLibGPS {
       throw UsageError(message: "--via libgps reads gpsd: give --gpsd [HOST[:PORT]] too.")
+    }
+    if draft.options.stateDirectory != nil {
+      guard !draft.options.regions.isEmpty || !draft.options.regionFiles.isEmpty else {
+        throw UsageError(message: "--state-dir keeps the states of regions: give --regions FILE or --region too.")
+      }
+      guard !draft.options.once else {
+        throw UsageError(message: "--once prints one location and no region events: leave out --state-dir.")
+      }
     }
     try draft.options.corrections.check(topic: .main)
     try draft.options.mqtt.check(topic: .main)

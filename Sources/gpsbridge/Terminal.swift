@@ -25,6 +25,14 @@ enum Terminal {
 
   /// Writes all of `bytes`; the error if that failed.
   static func tryWrite(_ bytes: [UInt8], to descriptor: CInt = 1) -> SystemError? {
+    // One writer at a time: a line written from another task (a monitor's event) never lands
+    // inside a block that took several write(2) calls.
+    writing.withLock { _ in tryWriteUnlocked(bytes, to: descriptor) }
+  }
+
+  private static let writing = Shared(())
+
+  private static func tryWriteUnlocked(_ bytes: [UInt8], to descriptor: CInt) -> SystemError? {
     do {
       try OpenFile(descriptor: descriptor).writeAll(bytes)
       return nil

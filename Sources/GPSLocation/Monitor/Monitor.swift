@@ -74,6 +74,7 @@ public actor Monitor {
       }
       let path = "\(directory)/\(name).monitor.json"
       let stateFile = StateFile(path: path)
+      StateFile.removeUnfinished(path)
       file = stateFile
       var kept: [UInt8]?
       do throws(Errno) {
@@ -179,7 +180,8 @@ public actor Monitor {
 
   // MARK: Conditions
 
-  /// Watches `condition` under `identifier` (replacing a condition of the same identifier),
+  /// Watches `condition` under `identifier` (replacing a different condition of the same
+  /// identifier; the same condition again keeps its record and state),
   /// its state assumed to be `state` until a fix decides it: an event comes only when the
   /// fixes say otherwise (`CLMonitor`'s `assuming:`). Kept before this returns.
   public func add(_ condition: MonitorCondition, identifier: String, assuming state: ConditionState = .unknown) async {
@@ -284,19 +286,26 @@ public actor Monitor {
     let didRead: @Sendable () -> Void
 
     public func makeAsyncIterator() -> Iterator {
-      Iterator(events: stream.makeAsyncIterator(), readThrough: readThrough, didRead: didRead)
+      Iterator(events: stream.makeAsyncIterator(), readThrough: readThrough, didRead: didRead, handed: nil)
     }
 
     public struct Iterator: AsyncIteratorProtocol {
       var events: AsyncStream<MonitorEvent>.Iterator
       let readThrough: Locked<UInt64>
       let didRead: @Sendable () -> Void
+      /// The event returned last: handled once the reader asks for the next one.
+      var handed: UInt64?
 
       public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> MonitorEvent? {
+        // The reader is done with the last event only when it asks for another (a kill while
+        // it handles one delivers that one again): from now on the state forgets it.
+        if let handed {
+          readThrough.withLock { $0 = Swift.max($0, handed) }
+          didRead()
+          self.handed = nil
+        }
         guard let event = await events.next(isolation: actor) else { return nil }
-        // Read: the next write forgets it. (Until then a kill delivers it again.)
-        readThrough.withLock { $0 = Swift.max($0, event.id) }
-        didRead()
+        handed = event.id
         return event
       }
 

@@ -26,6 +26,17 @@ final class StateFile: Sendable {
     try result.get()
   }
 
+  /// Removes the new files of writes a kill cut short (`PATH.new-PID`: only this program makes
+  /// them; the file they were to replace is whole).
+  static func removeUnfinished(_ path: String) {
+    let slash = path.lastIndex(of: "/")
+    let directory = slash.map { String(path[..<$0]) } ?? "."
+    let prefix = (slash.map { String(path[path.index(after: $0)...]) } ?? path) + ".new-"
+    for name in FileContents.names(in: directory) where name.hasPrefix(prefix) && name.dropFirst(prefix.count).allSatisfy(\.isNumber) {
+      unlink("\(directory)/\(name)")
+    }
+  }
+
   /// Moves an unreadable file aside (never over another): `PATH.unreadable`, else
   /// `PATH.unreadable-2`, and so on. Returns the new path.
   static func moveAside(_ path: String) throws(Errno) -> String {

@@ -20,8 +20,11 @@ package struct MonitorBook: Hashable, Sendable {
   /// its last event whatever happens).
   package static let unreadLimit = 100_000
 
-  /// Records `condition` (replacing one of the same identifier) with the state assumed.
+  /// Records `condition` (replacing one of the same identifier) with the state assumed. The
+  /// same condition added again keeps its record: a program that adds its conditions at each
+  /// start keeps what the last run knew of them.
   package mutating func add(_ condition: MonitorCondition, identifier: String, assuming state: ConditionState) {
+    guard records[identifier]?.condition != condition else { return }
     records[identifier] = MonitorRecord(condition: condition, state: state)
     if state == .unknown { undecidedSinceOpen.remove(identifier) } else { undecidedSinceOpen.insert(identifier) }
   }
@@ -38,7 +41,8 @@ package struct MonitorBook: Hashable, Sendable {
     guard state != .unknown, var record = records[identifier] else { return nil }
     let wasUndecided = undecidedSinceOpen.remove(identifier) != nil
     guard state != record.state else { return nil }
-    let event = MonitorEvent(id: nextEventID, identifier: identifier, state: state, date: date, detectedAtStart: wasUndecided)
+    let event = MonitorEvent(
+      id: nextEventID, identifier: identifier, state: state, previousState: record.state, date: date, detectedAtStart: wasUndecided)
     record.state = state
     record.lastEvent = event
     records[identifier] = record
@@ -49,7 +53,8 @@ package struct MonitorBook: Hashable, Sendable {
   /// A condition the engine could not monitor: it leaves the book, and says why.
   package mutating func fail(_ identifier: String, limitExceeded: Bool) -> MonitorEvent {
     let event = MonitorEvent(
-      id: nextEventID, identifier: identifier, state: .unmonitored, date: nil, conditionUnsupported: !limitExceeded,
+      id: nextEventID, identifier: identifier, state: .unmonitored, previousState: records[identifier]?.state ?? .unknown, date: nil,
+      conditionUnsupported: !limitExceeded,
       conditionLimitExceeded: limitExceeded)
     remove(identifier)
     remember(event)

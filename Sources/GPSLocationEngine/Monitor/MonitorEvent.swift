@@ -10,6 +10,9 @@ public struct MonitorEvent: Hashable, Sendable, Codable {
   /// The condition's identifier.
   public var identifier: String
   public var state: ConditionState
+  /// The state before: `unknown` for a condition's first decision (not a crossing), the other
+  /// state for a crossing (an entry is `unsatisfied` to `satisfied`).
+  public var previousState: ConditionState
   /// The time of the fix that decided the change (the receiver's clock, not the time it was
   /// delivered); `nil` only for a change no fix decided (a condition that cannot be monitored).
   public var date: Date?
@@ -24,17 +27,22 @@ public struct MonitorEvent: Hashable, Sendable, Codable {
   public var conditionLimitExceeded: Bool
 
   public init(
-    id: UInt64, identifier: String, state: ConditionState, date: Date?, detectedAtStart: Bool = false,
+    id: UInt64, identifier: String, state: ConditionState, previousState: ConditionState = .unknown, date: Date?,
+    detectedAtStart: Bool = false,
     conditionUnsupported: Bool = false, conditionLimitExceeded: Bool = false
   ) {
     self.id = id
     self.identifier = identifier
     self.state = state
+    self.previousState = previousState
     self.date = date
     self.detectedAtStart = detectedAtStart
     self.conditionUnsupported = conditionUnsupported
     self.conditionLimitExceeded = conditionLimitExceeded
   }
+
+  /// Whether the device crossed the condition's edge (not a first decision).
+  public var isCrossing: Bool { previousState != .unknown && previousState != .unmonitored && state != previousState }
 }
 
 /// What a monitor holds of one condition, as `CLMonitor.Record`.
