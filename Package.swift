@@ -133,6 +133,11 @@ let package = Package(
       path: "Benchmarks/EngineBenchmark"
     ),
     .executableTarget(
+      name: "monitor-benchmark",
+      dependencies: ["GPSLocation", "NMEASimulation"],
+      path: "Benchmarks/MonitorBenchmark"
+    ),
+    .executableTarget(
       name: "live-recovery",
       dependencies: ["GPSLocation", "NMEASimulation", "Plumbing", "TestHelpers"],
       path: "Benchmarks/LiveRecovery"

@@ -105,10 +105,9 @@ public actor Monitor {
             "The monitor's state \(path) could not be read: \(unreadable.reason). It was moved to \(aside), and the monitor starts from unknown."
         }
       }
-      // Written at once: a directory where it cannot be kept is found now, not at the first event.
-      let written = Self.encoded(name: name, book: book)
+      // A directory where the state cannot be kept is found now, not at the first event.
       do throws(Errno) {
-        try await stateFile.write(written)
+        try stateFile.checkWritable()
       } catch {
         throw Error(
           .cannotWrite,
@@ -259,20 +258,10 @@ public actor Monitor {
     guard let file else { return }
     book.read(through: readThrough.withLock { $0 })
     do throws(Errno) {
-      try await file.write(Self.encoded(name: name, book: book))
+      try await file.write(MonitorFile.encoded(name: name, book: book))
       persistenceError = nil
     } catch {
       persistenceError = Error(.cannotWrite, "Cannot write the monitor's state to \(file.path): \(error).")
-    }
-  }
-
-  /// The file's bytes. Every value the book holds is JSON's (coordinates and dates come from
-  /// fixes, which are finite), so this does not fail.
-  private static func encoded(name: String, book: MonitorBook) -> [UInt8] {
-    do {
-      return try MonitorFile(name: name, book: book).encoded()
-    } catch {
-      preconditionFailure("a monitor's state is always JSON: \(error)")
     }
   }
 

@@ -26,6 +26,15 @@ final class StateFile: Sendable {
     try result.get()
   }
 
+  /// Whether a file can be made beside the state (as every write makes its new one): made and
+  /// removed at once.
+  func checkWritable() throws(Errno) {
+    let probe = "\(path).new-\(getpid())"
+    let file = try FileDescriptor.open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o600)
+    try? file.close()
+    unlink(probe)
+  }
+
   /// Removes the new files of writes a kill cut short (`PATH.new-PID`: only this program makes
   /// them; the file they were to replace is whole).
   static func removeUnfinished(_ path: String) {
