@@ -339,3 +339,10 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
     return "\(epochs) (\(positioned)) from \(count) \(unit)" + (skipped > 0 ? ", \(skipped) skipped" : "")
   }
 }
+
+extension ReplaySource where C == ContinuousClock {
+  /// A replay paced by the system's monotonic clock.
+  public init(capture: Capture, speed: ReplaySpeed = .realTime, loops: Bool = false) {
+    self.init(capture: capture, speed: speed, loops: loops, clock: ContinuousClock())
+  }
+}
