@@ -48,7 +48,13 @@ public final class MQTTPublisher: Sendable {
     take(actions, device: device, at: .now)
   }
 
-  package func take(_ actions: [LocationManager.Action], device: String, at now: ContinuousClock.Instant) {
+  /// ``take(_:device:)`` for the actions of a monitor's `event`: their lines on the actions
+  /// topic carry the fix's `"time"` and the event's `"id"`.
+  public func take(_ actions: [LocationManager.Action], device: String, of event: MonitorEvent?) {
+    take(actions, device: device, at: .now, of: event)
+  }
+
+  package func take(_ actions: [LocationManager.Action], device: String, at now: ContinuousClock.Instant, of event: MonitorEvent? = nil) {
     let messages: [MQTTClient.Message] = trackers.withLock { trackers in
       var messages: [MQTTClient.Message] = []
       var tracker =
@@ -64,7 +70,7 @@ public final class MQTTPublisher: Sendable {
           messages.append(
             HomeAssistantDiscovery(topics: tracker.topics, node: configuration.node, version: GPSBridge.version).interference)
         }
-        messages += tracker.messages(for: action, at: now)
+        messages += tracker.messages(for: action, at: now, of: event)
       }
       trackers[device] = tracker
       return messages

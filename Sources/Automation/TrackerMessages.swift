@@ -32,9 +32,13 @@ package struct TrackerMessages: Sendable {
     return inside.last ?? "not_home"
   }
 
-  package mutating func messages(for action: LocationManager.Action, at now: ContinuousClock.Instant) -> [MQTTClient.Message] {
+  /// The messages of `action`; of a monitor's `event`, its line carries the fix's time and
+  /// the event's id.
+  package mutating func messages(
+    for action: LocationManager.Action, at now: ContinuousClock.Instant, of event: MonitorEvent? = nil
+  ) -> [MQTTClient.Message] {
     var messages: [MQTTClient.Message] = []
-    let line = MQTTClient.Message(topic: topics.actions, payload: action.jsonLine, qos: 0)
+    let line = MQTTClient.Message(topic: topics.actions, payload: event.map { action.jsonLine(of: $0) } ?? action.jsonLine, qos: 0)
     switch action {
     case .didUpdateLocations(let locations):
       guard let location = locations.last, lastLocation.map({ $0.duration(to: now) >= interval }) ?? true else { return [] }

@@ -77,27 +77,49 @@ public final class WebhookSender: Sendable {
   /// location) events
   /// among `actions` of the receiver named `device`. Returns at once.
   public func take(_ actions: [LocationManager.Action], device: String) {
+    take(actions, device: device, of: nil)
+  }
+
+  /// ``take(_:device:)`` for the actions of a monitor's `event`: their bodies carry the fix's
+  /// `"time"` and the event's `"eventID"`, and their key is the event's, the same after a
+  /// restart (`gpsbridge-DEVICE-event-ID`), so the one repeat a kill can cause is dropped by
+  /// the receiver as any retry is.
+  public func take(_ actions: [LocationManager.Action], device: String, of event: MonitorEvent?) {
     for action in actions {
       switch action {
       case .didEnterRegion, .didExitRegion, .didVisit, .didChangeSignalIntegrity: break
       case .didUpdateLocations where configuration.sendsLocations: break
       default: continue
       }
-      enqueue(action, device: device)
+      enqueue(action, device: device, of: event)
     }
   }
 
-  private func enqueue(_ action: LocationManager.Action, device: String) {
+  private func enqueue(_ action: LocationManager.Action, device: String, of event: MonitorEvent?) {
     let (full, waiter): (Bool, CheckedContinuation<Void, Never>?) = shared.withLock { shared in
       shared.sequence += 1
-      // Unique across restarts too: the process, its start, the event's number.
-      let key = "gpsbridge-\(getpid())-\(Self.started)-\(shared.sequence)"
+      // Unique across restarts too: the process, its start, the event's number; or the
+      // monitor's event, whose id the restart keeps.
+      let key = event.map { "gpsbridge-\(device)-event-\($0.id)" } ?? "gpsbridge-\(getpid())-\(Self.started)-\(shared.sequence)"
       var writer = JSONWriter(capacity: 512)
       writer.beginObject()
       writer.field("id", key)
       writer.field("device", device)
       writer.write(",")
-      writer.write(String(action.jsonLine.dropFirst()))
+      let line = action.jsonLine
+      if let event {
+        // The action's fields, then the fix's time and the event's number ("id" is the key's).
+        writer.write(String(line.dropFirst().dropLast()))
+        if let date = event.date {
+          let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+          writer.field("time", UTCTimestamp(nanosecondsSince1970: milliseconds * 1_000_000).description)
+        }
+        writer.field("eventID", Int(event.id))
+        if event.detectedAtStart { writer.field("detectedAtStart", true) }
+        writer.endObject()
+      } else {
+        writer.write(String(line.dropFirst()))
+      }
       var full = false
       if shared.queue.count >= configuration.queueLimit {
         shared.queue.removeFirst()

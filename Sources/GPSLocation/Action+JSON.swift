@@ -39,6 +39,24 @@ extension LocationManager.Action {
     return writer.string
   }
 
+  /// The action as one line of JSON (without the newline), one of a monitor's `event` (see
+  /// ``MonitorEvent/actions(for:)``), with what the event adds: `"time"` (the fix's), `"id"`,
+  /// and `"detectedAtStart": true` for a crossing found at a restart.
+  public func jsonLine(of event: MonitorEvent) -> String {
+    var writer = JSONWriter()
+    write(into: &writer, of: event)
+    return writer.string
+  }
+
+  func write(into writer: inout JSONWriter, of event: MonitorEvent) {
+    writer.beginObject()
+    writeFields(into: &writer)
+    if let date = event.date { writer.field("time", iso8601(date)) }
+    writer.field("id", Int(event.id))
+    if event.detectedAtStart { writer.field("detectedAtStart", true) }
+    writer.endObject()
+  }
+
   /// Appends the action's JSON object to `writer`.
   func write(into writer: inout JSONWriter) {
     writer.beginObject()
@@ -195,12 +213,7 @@ public struct ActionJSONLines {
   /// ``MonitorEvent/actions(for:)``), with what the event adds: `"time"` (the fix's),
   /// `"id"`, and `"detectedAtStart": true` for a crossing found at a restart.
   public mutating func append(_ action: LocationManager.Action, of event: MonitorEvent) {
-    writer.beginObject()
-    action.writeFields(into: &writer)
-    if let date = event.date { writer.field("time", iso8601(date)) }
-    writer.field("id", Int(event.id))
-    if event.detectedAtStart { writer.field("detectedAtStart", true) }
-    writer.endObject()
+    action.write(into: &writer, of: event)
     writer.newline()
   }
 

@@ -2,8 +2,9 @@ import GPSLocation
 import Plumbing
 
 extension LocationManager {
-  /// A manager whose delegate streams the test drives: every `delegate()` call subscribes,
-  /// and `actions.yield(_:)` sends an action to every subscriber. The other endpoints come
+  /// A manager whose delegate streams the test drives: every `delegate()` (or
+  /// `delegateBatches()`) call subscribes, and `actions.yield(_:)` sends an action to every
+  /// subscriber. The other endpoints come
   /// from `base`, `.unimplemented()` unless given.
   ///
   /// Actions yielded before anything has subscribed are kept (up to
@@ -21,6 +22,17 @@ extension LocationManager {
     let actions = ControlledActions()
     var manager = base ?? .unimplemented(fileID: fileID, filePath: filePath, line: line, column: column)
     manager.delegate = { actions.subscribe() }
+    // The same actions a batch of one at a time, for readers of batches (a `Monitor`).
+    manager.delegateBatches = {
+      let single = actions.subscribe()
+      return AsyncStream { continuation in
+        let forwarding = Task {
+          for await action in single { continuation.yield([action]) }
+          continuation.finish()
+        }
+        continuation.onTermination = { _ in forwarding.cancel() }
+      }
+    }
     return (manager, actions)
   }
 }

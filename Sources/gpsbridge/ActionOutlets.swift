@@ -59,6 +59,12 @@ final class ActionOutlets: Sendable {
     for webhook in webhooks { webhook.take(batch, device: device) }
   }
 
+  /// Passes the actions of a monitor's `event` (with its time and id) to every outlet.
+  func take(_ actions: [LocationManager.Action], device: String, of event: MonitorEvent) {
+    publisher?.take(actions, device: device, of: event)
+    for webhook in webhooks { webhook.take(actions, device: device, of: event) }
+  }
+
   var failed: String? { failure.withLock { $0 } }
 
   /// Events that never reached their outlet: given up, or still waiting when the outlets

@@ -1,40 +1,31 @@
 import FoundationEssentials
 import GPSLocation
 
-/// `run --state-dir`: the regions judged by a `Monitor` whose states are kept in the directory,
-/// so that a restarted run neither repeats an entry nor loses an exit that happened while it
-/// was down. Its events are printed (and sent to MQTT and webhooks) as the manager's region
-/// actions, each with the fix's `"time"` and the event's `"id"`.
+/// Regions whose states are kept across restarts (`run --state-dir`, `serve --regions`): a
+/// `Monitor` judges them, so that a restarted program neither repeats an entry nor loses an
+/// exit that happened while it was down. Its events are handed on as the manager's region
+/// actions, with the event (its fix's time and id) for the outputs to say.
 final class KeptRegions: Sendable {
   let monitor: Monitor
-  private let printing: Task<Void, Never>
+  private let delivering: Task<Void, Never>
 
-  /// Opens the monitor `regions` in `directory`, watching `regions` (and no others the file
-  /// kept), and prints its events as they come.
+  /// Opens the monitor `name` in `storage` over `manager`, watching `regions` (and no others
+  /// the file kept), and hands each event to `deliver` as it comes.
   /// - Throws: `Monitor.Error` when the state can be neither read nor written there.
   init(
-    _ regions: [Region], directory: String, manager: LocationManager, json: Bool, status: StatusLine?, outlets: ActionOutlets,
-    device: String
+    _ regions: [Region], name: String, storage: Monitor.Storage, manager: LocationManager,
+    deliver: @escaping @Sendable (MonitorEvent, [LocationManager.Action]) -> Void
   ) async throws(Monitor.Error) {
-    let monitor = try await Monitor.open("regions", for: manager, storage: .directory(directory))
+    let monitor = try await Monitor.open(name, for: manager, storage: storage)
     if let notice = monitor.restoreNotice { Terminal.diagnostic("gpsbridge: \(notice)") }
     var byIdentifier: [String: Region] = [:]
     for region in regions { byIdentifier[region.identifier] = region }
     for identifier in await monitor.identifiers where byIdentifier[identifier] == nil { await monitor.remove(identifier) }
     let known = byIdentifier
-    printing = Task {
+    delivering = Task {
       for await event in monitor.events {
         guard let region = known[event.identifier] else { continue }
-        let actions = event.actions(for: region)
-        outlets.take(actions, device: device)
-        if json {
-          var lines = ActionJSONLines(capacity: 1024)
-          for action in actions { lines.append(action, of: event) }
-          _ = Terminal.tryWrite(lines.bytes)
-        } else {
-          let text = actions.map { TextOutput.line(for: $0, at: event.date, emphasised: status != nil) + "\n" }.joined()
-          _ = status?.write(text) ?? Terminal.tryWrite(Array(text.utf8))
-        }
+        deliver(event, event.actions(for: region))
       }
     }
     await monitor.add(byIdentifier.mapValues(MonitorCondition.init))
@@ -49,17 +40,24 @@ final class KeptRegions: Sendable {
     }
   }
 
-  /// Waits until every event is printed: the monitor ends its events at a capture's end, so
-  /// a replay's last region event comes before the line that says the capture ended.
-  func printed() async {
-    await printing.value
+  /// The monitor's name for the regions of the receiver served as `device`: `regions`, then
+  /// the device with its slashes as dashes (`regions-dev-ttyACM0`, `regions-best`).
+  static func name(forDevice device: String) -> String {
+    let parts = device.split(separator: "/").map(String.init)
+    return (["regions"] + parts).joined(separator: "-").filter { $0.isLetter || $0.isNumber || "-_.".contains($0) }
   }
 
-  /// Stops the monitor and the printing; the state is written last with what was printed, so
-  /// the next run delivers none of it again.
+  /// Waits until every event is handed on: the monitor ends its events at a capture's end,
+  /// so a replay's last region event comes before the line that says the capture ended.
+  func delivered() async {
+    await delivering.value
+  }
+
+  /// Stops the monitor and the delivery; the state is written last with what was handed on,
+  /// so the next run delivers none of it again.
   func stop() async {
     await monitor.close()
-    await printing.value
+    await delivering.value
     await monitor.close()
   }
 }

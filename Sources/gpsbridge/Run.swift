@@ -62,9 +62,18 @@ func run(_ options: RunOptions) async -> Int32 {
   var kept: KeptRegions?
   if let directory = options.stateDirectory, !regions.isEmpty {
     do {
-      kept = try await KeptRegions(
-        regions, directory: directory, manager: manager, json: options.json, status: source.status, outlets: outlets,
-        device: source.device)
+      let (json, status, device) = (options.json, source.status, source.device)
+      kept = try await KeptRegions(regions, name: "regions", storage: .directory(directory), manager: manager) { event, actions in
+        outlets.take(actions, device: device, of: event)
+        if json {
+          var lines = ActionJSONLines(capacity: 1024)
+          for action in actions { lines.append(action, of: event) }
+          _ = Terminal.tryWrite(lines.bytes)
+        } else {
+          let text = actions.map { TextOutput.line(for: $0, at: event.date, emphasised: status != nil) + "\n" }.joined()
+          _ = status?.write(text) ?? Terminal.tryWrite(Array(text.utf8))
+        }
+      }
     } catch {
       Terminal.diagnostic("Error: \(error)")
       return 1
@@ -98,7 +107,7 @@ func run(_ options: RunOptions) async -> Int32 {
       if case .didFailWithError(let error) = action, error.code == .endOfCapture, let kept {
         // The monitor's last events, from the same fixes, go first.
         output.flush()
-        await kept.printed()
+        await kept.delivered()
       }
       if !options.once { output.write(action) }
       guard case .didFailWithError(let error) = action else { continue }

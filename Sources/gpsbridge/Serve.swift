@@ -87,6 +87,10 @@ func serve(_ options: ServeOptions) async -> Int32 {
   var zoneOptions = options.zones
   if options.best, zoneOptions.device == nil { zoneOptions.device = BestReceiver.name }
   let zones = ServeZones(regions: regions, options: zoneOptions, outlets: outlets)
+  if let problem = await zones.checkStorage() {
+    Terminal.diagnostic("Error: \(problem) (--state-dir DIR keeps them elsewhere; --state-dir none, nowhere.)")
+    return 1
+  }
   let chrony = options.servesTime && ChronyCheck.isChronycInstalled ? ChronyWatch(control: options.chronyControl) : nil
   var configuration = GPSDServer.Configuration()
   configuration.host = options.listen.host

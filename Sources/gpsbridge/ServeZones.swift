@@ -20,22 +20,58 @@ struct ServeZones: Sendable {
     if let dwell = options.visitDwell { configuration.visitMinimumDwell = dwell }
     let manager = LocationManager.receiver(receiver, configuration: configuration)
     let actions = manager.delegateBatches()
-    var commands: [LocationManager.Command] = regions.map { .startMonitoringForRegion($0) }
+    // The regions' states kept across restarts: a monitor judges them (unless --state-dir none).
+    var kept: KeptRegions?
+    if !regions.isEmpty, options.storage != .none {
+      let outlets = self.outlets
+      do {
+        kept = try await KeptRegions(regions, name: KeptRegions.name(forDevice: device), storage: options.storage, manager: manager) {
+          event, actions in
+          outlets.take(actions, device: device, of: event)
+          for action in actions { Self.say(action, of: event, device: device, server: server, status: status) }
+        }
+      } catch {
+        status.say("gpsbridge: \(error) The regions of \(device) are judged afresh at each start.")
+      }
+    }
+    var commands: [LocationManager.Command] = kept == nil ? regions.map { .startMonitoringForRegion($0) } : []
     if options.visits { commands.append(.startMonitoringVisits) }
     commands.append(.startUpdatingLocation)
     await manager.perform(commands)
     for await batch in actions {
+      let batch = kept == nil ? batch : batch.filter { !KeptRegions.isRegionAction($0) }
       outlets.take(batch, device: device)
-      for action in batch {
-        if let report = action.gpsdReport(device: device) { server.publish(.regionReport(report, device: device)) }
-        switch action {
-        case .didEnterRegion(let region): status.say("gpsbridge: \(device) entered \(region.identifier).")
-        case .didExitRegion(let region): status.say("gpsbridge: \(device) left \(region.identifier).")
-        default: break
-        }
-      }
+      for action in batch { Self.say(action, of: nil, device: device, server: server, status: status) }
     }
+    await kept?.stop()
     await manager.perform(
-      [.stopUpdatingLocation, .stopMonitoringVisits] + regions.map { .stopMonitoringForRegion($0) })
+      [.stopUpdatingLocation, .stopMonitoringVisits] + (kept == nil ? regions.map { .stopMonitoringForRegion($0) } : []))
+  }
+
+  /// A region or visit action to the gpsd clients that watch them, and entries and exits on
+  /// stderr.
+  private static func say(
+    _ action: LocationManager.Action, of event: MonitorEvent?, device: String, server: GPSDServer, status: ServeStatus
+  ) {
+    if let report = action.gpsdReport(device: device, of: event) { server.publish(.regionReport(report, device: device)) }
+    let late = event?.detectedAtStart == true ? " (while serve was down)" : ""
+    switch action {
+    case .didEnterRegion(let region): status.say("gpsbridge: \(device) entered \(region.identifier)\(late).")
+    case .didExitRegion(let region): status.say("gpsbridge: \(device) left \(region.identifier)\(late).")
+    default: break
+    }
+  }
+
+  /// Checks, before serving, that the regions' states can be kept where asked: a directory
+  /// that cannot be written is said now, and ends serve, rather than at the first entry.
+  func checkStorage() async -> Monitor.Error? {
+    guard !regions.isEmpty, options.storage != .none else { return nil }
+    do throws(Monitor.Error) {
+      let probe = try await Monitor.open(KeptRegions.name(forDevice: "check"), for: LocationManager(), storage: options.storage)
+      await probe.close()
+      return nil
+    } catch {
+      return error
+    }
   }
 }

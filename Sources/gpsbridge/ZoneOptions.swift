@@ -1,3 +1,5 @@
+import GPSLocation
+
 /// What `serve` does with regions and visits, and where they go: the regions files
 /// (`--regions`, as `run` reads them), visits (`--visits`, `--visit-dwell`), the one receiver
 /// followed (`--regions-device`, else every one), MQTT (`--mqtt`) and webhooks (`--webhook`).
@@ -8,6 +10,9 @@ struct ZoneOptions: Equatable {
   var device: String?
   var mqtt = MQTTOptions()
   var webhooks = WebhookOptions()
+  /// Where the regions' states are kept across restarts (`--state-dir`): systemd's
+  /// `$STATE_DIRECTORY`, else the user's state directory, unless `none`.
+  var storage = Monitor.Storage.standard
 
   /// Whether the engine follows the receivers at all.
   var isEnabled: Bool { !regionFiles.isEmpty || visits || mqtt.address != nil || !webhooks.urls.isEmpty }
@@ -30,6 +35,14 @@ struct ZoneOptions: Equatable {
         }
         draft.visitDwell = seconds
       }.attached(to: "--visits"),
+      CommandOption(
+        names: ["--state-dir"], value: "<dir|none>",
+        help:
+          "Where the regions' states are kept, so that a restart neither repeats an entry nor loses an exit that happened while serve was down (none: not kept).",
+        defaultValue: "$STATE_DIRECTORY, else ~/.local/state/gpsbridge"
+      ) { draft, value in
+        draft.storage = value == "none" ? .none : .directory(value ?? "")
+      }.attached(to: "--regions"),
       CommandOption(
         names: ["--regions-device"], value: "<path>", help: "Follow only this receiver for regions and visits.", defaultValue: "every one"
       ) { draft, value in draft.device = value },

@@ -134,7 +134,9 @@ struct ReplacingGPSDTests {
   /// sandbox (see `Support/replacing-gpsd.sh`): Debian's gpsd.socket holding the port is named
   /// by `serve` and stopped by the README's command, the units installed by its commands start
   /// `serve` on a client's connection as user gpsbridge with READY=1, the README's options line
-  /// serves two receivers, and listening beyond loopback warns.
+  /// serves two receivers, `--regions` keeps its regions' states in the unit's StateDirectory=
+  /// across `systemctl restart` (the region is not said again), and listening beyond loopback
+  /// warns.
   @Test(
     .enabled(
       if: ReplacingGPSDTests.canSandbox && FileManager.default.fileExists(atPath: "/lib/systemd/systemd")

@@ -1,5 +1,6 @@
 import Foundation
 import GPSLocation
+import GPSLocationTestSupport
 import NMEA
 import NMEASimulation
 import TestHelpers
@@ -191,5 +192,26 @@ func makeWritable(_ directory: String) async throws {
     chmod(directory, 0o755)
   } else {
     _ = try await runProgram(URL(fileURLWithPath: "/usr/bin/chattr"), ["-i", directory])
+  }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct ControlledMonitorTests {
+  @Test func aControlledMonitorMakesEventsOfTheTestsDecisions() async throws {
+    let (monitor, decisions) = await Monitor.controlled()
+    await monitor.add(.circle(center: LocationCoordinate2D(latitude: 47, longitude: 8), radius: 100), identifier: "home")
+    let first = Date(timeIntervalSince1970: 1_714_550_400)
+    decisions.decide("home", .unsatisfied, at: first)
+    decisions.decide("home", .unsatisfied, at: first + 1)  // no change: no event
+    decisions.decide("home", .satisfied, at: first + 2)
+    decisions.decide("elsewhere", .satisfied, at: first + 3)  // not a condition of the monitor
+    decisions.finish()
+    var events: [MonitorEvent] = []
+    for await event in monitor.events { events.append(event) }
+    #expect(
+      events == [
+        MonitorEvent(id: 1, identifier: "home", state: .unsatisfied, previousState: .unknown, date: first),
+        MonitorEvent(id: 2, identifier: "home", state: .satisfied, previousState: .unsatisfied, date: first + 2),
+      ])
+    #expect(events[1].isCrossing && !events[0].isCrossing)
   }
 }

@@ -45,6 +45,9 @@ public actor Monitor {
   private let continuation: AsyncStream<MonitorEvent>.Continuation
   private let readThrough: Locked<UInt64>
   private var lastFixDate: Date?
+  /// The book's revision the file holds: a book read from the file (or a new one) is written
+  /// only once it changes.
+  private var writtenRevision = 0
   private var reading: Task<Void, Never>?
 
   /// Opens the monitor `name` for `receiver`, restoring what its file kept.
@@ -257,8 +260,11 @@ public actor Monitor {
   private func persist() async {
     guard let file else { return }
     book.read(through: readThrough.withLock { $0 })
+    guard book.revision != writtenRevision else { return }
+    let revision = book.revision
     do throws(Errno) {
       try await file.write(MonitorFile.encoded(name: name, book: book))
+      writtenRevision = Swift.max(writtenRevision, revision)
       persistenceError = nil
     } catch {
       persistenceError = Error(.cannotWrite, "Cannot write the monitor's state to \(file.path): \(error).")

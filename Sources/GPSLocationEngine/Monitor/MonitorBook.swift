@@ -13,6 +13,8 @@ package struct MonitorBook: Hashable, Sendable {
   /// Conditions restored from a file (or added with an assumed state) that no fix has decided
   /// since the monitor opened: their first change is ``MonitorEvent/detectedAtStart``.
   package var undecidedSinceOpen: Set<String> = []
+  /// Counts the changes to what the file holds: a monitor writes only when it moved.
+  package private(set) var revision = 0
 
   package init() {}
 
@@ -25,12 +27,13 @@ package struct MonitorBook: Hashable, Sendable {
   /// start keeps what the last run knew of them.
   package mutating func add(_ condition: MonitorCondition, identifier: String, assuming state: ConditionState) {
     guard records[identifier]?.condition != condition else { return }
+    revision += 1
     records[identifier] = MonitorRecord(condition: condition, state: state)
     if state == .unknown { undecidedSinceOpen.remove(identifier) } else { undecidedSinceOpen.insert(identifier) }
   }
 
   package mutating func remove(_ identifier: String) {
-    records[identifier] = nil
+    if records.removeValue(forKey: identifier) != nil { revision += 1 }
     undecidedSinceOpen.remove(identifier)
   }
 
@@ -62,6 +65,7 @@ package struct MonitorBook: Hashable, Sendable {
   }
 
   private mutating func remember(_ event: MonitorEvent) {
+    revision += 1
     nextEventID = event.id + 1
     unread.append(event)
     if unread.count > Self.unreadLimit { unread.removeFirst(unread.count - Self.unreadLimit) }
@@ -70,6 +74,7 @@ package struct MonitorBook: Hashable, Sendable {
   /// The reader has had every event up to `id`.
   package mutating func read(through id: UInt64) {
     guard let first = unread.first, first.id <= id else { return }
+    revision += 1
     unread.removeFirst(unread.firstIndex { $0.id > id } ?? unread.count)
   }
 

@@ -173,6 +173,33 @@ done
 grep -q "\"class\":\"TPV\",\"device\":\"$dev/second\"" "$scratch/two.json" || fail "no TPV from the second receiver: $(cat "$scratch/two.json")"
 grep -q "\"class\":\"TPV\",\"device\":\"$dev/first\"" "$scratch/two.json" || fail "no TPV from the first receiver: $(cat "$scratch/two.json")"
 
+say "Regions: their states survive systemctl restart (the unit's StateDirectory=)"
+# A circle of 5 km round the drive's start: inside from the first fix to the last, so one
+# event (the first decision) and none after a restart that kept the state.
+printf '[{"identifier":"yard","center":{"latitude":47.3769,"longitude":8.5417},"radius":5000}]\n' >"$dev/regions.json"
+chmod 644 "$dev/regions.json"
+echo "GPSBRIDGE_OPTIONS=\"--device $dev/first --regions $dev/regions.json\"" >/etc/default/gpsbridge
+timeout 30 systemctl --user restart gpsbridge.service
+# Where systemd told the service to keep state (a user manager's is under its home).
+pid=$(timeout 30 systemctl --user show -p MainPID --value gpsbridge.service)
+directory=$(tr '\0' '\n' <"/proc/$pid/environ" | sed -n 's/^STATE_DIRECTORY=//p')
+[ -n "$directory" ] || fail "the unit gives the service no STATE_DIRECTORY"
+file="$directory/regions-run-receivers-first.monitor.json"
+for _ in $(seq 40); do
+  grep -q '"lastEvent"' "$file" 2>/dev/null && break
+  sleep 0.5
+done
+grep -q '"lastEvent"' "$file" 2>/dev/null || fail "no region state kept in $directory: $(ls -la "$directory" 2>&1)"
+before=$(grep -o '"lastEvent":{[^}]*}' "$file")
+timeout 30 systemctl --user restart gpsbridge.service
+# Served again, and a few fixes read since.
+timeout 20 gpspipe -w -n 12 127.0.0.1:2947 >/dev/null 2>&1 || true
+sleep 3
+after=$(grep -o '"lastEvent":{[^}]*}' "$file")
+[ "$before" = "$after" ] || fail "the restart said the region again: $before, then $after"
+[ "$(timeout 30 systemctl --user is-active gpsbridge.service)" = active ] || fail "gpsbridge.service is not active after the restart"
+echo "kept in $file across a restart: $after"
+
 say "Security: listening beyond loopback warns"
 warning=$(timeout 2 "$gpsbridge" serve --replay /dev/null --listen 0.0.0.0:2960 2>&1 || true)
 printf '%s' "$warning" | grep -q "anyone who can reach it can read your location" || fail "no warning: $warning"

@@ -1,0 +1,65 @@
+import Foundation
+import GPSLocation
+import NMEASimulation
+import TestHelpers
+import Testing
+
+/// `gpsbridge --state-dir`: the regions' states kept across runs, through the built program.
+@Suite(.timeLimit(.minutes(3))) struct StateDirectoryTests {
+  /// The demo drive's places as a regions file.
+  static func regionsFile(_ directory: URL) throws -> String {
+    let regions = Route.demoPlaces.map(Region.init)
+    let path = directory.appendingPathComponent("regions.json").path
+    try Data(try JSONCoding.encode(regions).utf8).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  static func events(_ output: String) -> [[String: Any]] {
+    output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+      .filter { $0["id"] != nil }
+  }
+
+  @Test func aSecondRunSaysOnlyWhatChangedWithTimesAndIDsThatGoOn() async throws {
+    let directory = scratchDirectory("state-dir-run")
+    let regions = try Self.regionsFile(directory)
+    let capture = directory.appendingPathComponent("drive.nmea").path
+    try Data(Simulation.demoDrive.capture()).write(to: URL(fileURLWithPath: capture))
+    let state = directory.appendingPathComponent("state").path
+    let arguments = ["--replay", capture, "--speed", "max", "--json", "--regions", regions, "--state-dir", state]
+
+    let first = try await Program.run(arguments)
+    #expect(first.status == 0, "\(first.error)")
+    let said = Self.events(first.output)
+    // Every region event has the fix's time and an id; the ids go up from 1.
+    #expect(!said.isEmpty && said.allSatisfy { ($0["time"] as? String)?.hasPrefix("2024-05-01T08:0") == true })
+    let ids = said.compactMap { $0["id"] as? Int }
+    #expect(ids.first == 1 && ids == ids.sorted())
+    // The capture's end is the last line: the monitor's last events come before it.
+    #expect(first.output.split(separator: "\n").last?.contains("endOfCapture") == true)
+    let entries = said.filter { $0["event"] as? String == "didEnterRegion" }.compactMap {
+      ($0["region"] as? [String: Any])?["identifier"] as? String
+    }
+    #expect(entries == ["bridge", "shop"], "\(entries)")
+
+    // Run again: the drive starts at the depot again, which the first run left; said once, found
+    // at the start, with the next id. The depot was decided inside at the first run's start and
+    // not said as an entry then.
+    let second = try await Program.run(arguments)
+    let again = Self.events(second.output)
+    let depot = try #require(again.first { $0["event"] as? String == "didEnterRegion" })
+    #expect((depot["region"] as? [String: Any])?["identifier"] as? String == "depot")
+    #expect(depot["detectedAtStart"] as? Bool == true)
+    #expect((depot["id"] as? Int ?? 0) > ids.last ?? .max)
+    #expect(FileManager.default.fileExists(atPath: state + "/regions.monitor.json"))
+  }
+
+  @Test func stateDirNeedsRegionsAndAWritableDirectory() async throws {
+    let capture = Program.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea").path
+    let alone = try await Program.run(["--replay", capture, "--state-dir", "/tmp"])
+    #expect(alone.status == 64 || alone.status == 2 || alone.status == 1)
+    #expect(alone.error.contains("--state-dir keeps the states of regions: give --regions FILE or --region too."), "\(alone.error)")
+    let unwritable = try await Program.run(["--replay", capture, "--region", "a,47,8,100", "--state-dir", "/proc/gpsbridge"])
+    #expect(unwritable.status == 1)
+    #expect(unwritable.error.contains("Cannot make the directory /proc/gpsbridge for the monitor's state"), "\(unwritable.error)")
+  }
+}
