@@ -269,6 +269,14 @@ struct ServeOptions: Equatable {
           "--nmea-device \(device) is not a receiver served: name one of the --device paths\(draft.best ? ", or best" : "") (as written there).",
         topic: .serve)
     }
+    // A replay's regions and the demo's are judged afresh each time (the same events every
+    // run), unless --state-dir is given; a receiver's are kept.
+    if !draft.zones.storageGiven {
+      switch source {
+      case .replay, .demo: draft.zones.storage = .none
+      case .device, .automatic, .gpsd: break
+      }
+    }
     try draft.corrections.check(topic: .serve)
     try draft.zones.mqtt.check(topic: .serve)
     if draft.zones.device != nil, !draft.zones.isEnabled {

@@ -13,6 +13,8 @@ struct ZoneOptions: Equatable {
   /// Where the regions' states are kept across restarts (`--state-dir`): systemd's
   /// `$STATE_DIRECTORY`, else the user's state directory, unless `none`.
   var storage = Monitor.Storage.standard
+  /// Whether `--state-dir` was given (a replay's regions are kept only then).
+  var storageGiven = false
 
   /// Whether the engine follows the receivers at all.
   var isEnabled: Bool { !regionFiles.isEmpty || visits || mqtt.address != nil || !webhooks.urls.isEmpty }
@@ -38,10 +40,11 @@ struct ZoneOptions: Equatable {
       CommandOption(
         names: ["--state-dir"], value: "<dir|none>",
         help:
-          "Where the regions' states are kept, so that a restart neither repeats an entry nor loses an exit that happened while serve was down (none: not kept).",
+          "Where the regions' states are kept, so that a restart neither repeats an entry nor loses an exit that happened while serve was down (none: not kept; a replay's are not kept unless this is given).",
         defaultValue: "$STATE_DIRECTORY, else ~/.local/state/gpsbridge"
       ) { draft, value in
         draft.storage = value == "none" ? .none : .directory(value ?? "")
+        draft.storageGiven = true
       }.attached(to: "--regions"),
       CommandOption(
         names: ["--regions-device"], value: "<path>", help: "Follow only this receiver for regions and visits.", defaultValue: "every one"
