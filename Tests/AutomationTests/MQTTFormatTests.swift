@@ -174,4 +174,23 @@ struct MQTTFormatTests {
     #expect(device["identifiers"] as? [String] == [discovery.objectID], "the same device as the tracker")
     #expect(message.retain && message.qos == 1)
   }
+
+  /// A region event of a monitor carries the fix's time and the event's id, on MQTT and in
+  /// gpsd's stream.
+  @Test func aMonitorsRegionEventSaysItsTimeAndID() throws {
+    var tracker = TrackerMessages(topics: TrackerTopics(prefix: "p", device: "/dev/ttyACM0"), interval: .seconds(10))
+    let home = Region(identifier: "home", center: LocationCoordinate2D(latitude: 47, longitude: 8), radius: 50)
+    let event = MonitorEvent(
+      id: 7, identifier: "home", state: .satisfied, previousState: .unsatisfied, date: Date(timeIntervalSince1970: 1_714_550_433),
+      detectedAtStart: true)
+    let actions = event.actions(for: home)
+    #expect(actions == [.didEnterRegion(home), .didDetermineState(.inside, region: home)])
+    let lines = actions.flatMap { tracker.messages(for: $0, at: .now, of: event) }.filter { $0.topic == tracker.topics.actions }
+    #expect(
+      lines.first.map { String(decoding: $0.payload, as: UTF8.self) }?.hasSuffix(
+        #","time":"2024-05-01T08:00:33.000Z","id":7,"detectedAtStart":true}"#) == true)
+    let report = try #require(actions[0].gpsdReport(device: "/dev/ttyACM0", of: event))
+    #expect(report.hasPrefix(#"{"class":"REGION","device":"/dev/ttyACM0","event":"didEnterRegion""#))
+    #expect(report.hasSuffix(#","time":"2024-05-01T08:00:33.000Z","id":7,"detectedAtStart":true}"#))
+  }
 }

@@ -123,6 +123,26 @@ struct WebhookTests {
     #expect(!run.said.contains("secret-id"))
   }
 
+  /// With `--state-dir`, a region event's body says when the crossing happened (the fix's time)
+  /// and carries the monitor's event id, in its key too: the same after a restart.
+  @Test func aKeptRegionsEventSaysItsTimeAndItsKeyIsTheEvents() async throws {
+    let scene = try await Scene("ok")
+    defer { scene.remove() }
+    let state = scene.directory.appendingPathComponent("state").path
+    let run = try scene.run(speed: "max", ["--state-dir", state, "--webhook", scene.url()])
+    defer { run.stop() }
+    #expect(await run.ended(within: .seconds(90)), "\(run.said)")
+    #expect(run.exitStatus == 0, "\(run.said)")
+    let delivered = scene.receiver.requests.filter { $0.status == 200 }
+    #expect(!delivered.isEmpty)
+    for request in delivered {
+      let body = try #require(try JSONSerialization.jsonObject(with: Data(request.body.utf8)) as? [String: Any])
+      let eventID = try #require(body["eventID"] as? Int, "\(request.body)")
+      #expect((body["time"] as? String)?.hasPrefix("2024-") == true, "\(request.body)")
+      #expect(request.key == "gpsbridge-\(scene.capture)-event-\(eventID)" && body["id"] as? String == request.key)
+    }
+  }
+
   @Test(arguments: [("redirect", "it redirects in a loop"), ("silent", "no answer in time")])
   func aWebhookThatLoopsOrNeverAnswersIsSaidAndHoldsNothingUp(mode: String, said: String) async throws {
     let scene = try await Scene(mode)
