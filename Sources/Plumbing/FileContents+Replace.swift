@@ -10,9 +10,15 @@ extension FileContents {
     do throws(Errno) {
       try file.writeAll(bytes)
       guard fsync(file.rawValue) == 0 else { throw Errno(rawValue: errno) }
-      try file.close()
     } catch {
       try? file.close()
+      unlink(temporary)
+      throw error
+    }
+    do throws(Errno) {
+      // Closed once, whatever close says (the descriptor is gone either way).
+      try file.close()
+    } catch {
       unlink(temporary)
       throw error
     }

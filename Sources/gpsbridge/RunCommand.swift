@@ -127,6 +127,14 @@ extension RunOptions {
       guard !draft.options.once else {
         throw UsageError(message: "--once prints one location and no region events: leave out --state-dir.")
       }
+      guard draft.options.stateDirectory != "" else {
+        throw UsageError(message: "--state-dir takes a directory, like ~/.local/state/gpsbridge.")
+      }
+      // The regions' monitor dates its events by every fix, which --significant-changes would
+      // then print too.
+      guard !draft.options.significantChanges else {
+        throw UsageError(message: "--state-dir and --significant-changes do not go together yet: the kept regions need every fix.")
+      }
     }
     try draft.options.corrections.check(topic: .main)
     try draft.options.mqtt.check(topic: .main)

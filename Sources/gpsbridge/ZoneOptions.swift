@@ -42,8 +42,11 @@ struct ZoneOptions: Equatable {
         help:
           "Where the regions' states are kept, so that a restart neither repeats an entry nor loses an exit that happened while serve was down (none: not kept; a replay's are not kept unless this is given).",
         defaultValue: "$STATE_DIRECTORY, else ~/.local/state/gpsbridge"
-      ) { draft, value in
-        draft.storage = value == "none" ? .none : .directory(value ?? "")
+      ) { draft, value throws(UsageError) in
+        guard let value, !value.isEmpty else {
+          throw UsageError(message: "--state-dir takes a directory, or none; got nothing.", topic: topic)
+        }
+        draft.storage = value == "none" ? .none : .directory(value)
         draft.storageGiven = true
       }.attached(to: "--regions"),
       CommandOption(

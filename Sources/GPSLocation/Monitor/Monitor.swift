@@ -6,7 +6,7 @@ import Plumbing
 /// ```swift
 /// let monitor = try await Monitor.open("fences", for: receiver)
 /// await monitor.add(.circle(center: home, radius: 100), identifier: "home")
-/// for await event in monitor.events { print(event.identifier, event.state, event.date!) }
+/// for await event in monitor.events { print(event.identifier, event.state, event.date as Any) }
 /// ```
 ///
 /// A monitor is opened by name for a receiver (or a manager) and watches its fixes with the
@@ -49,6 +49,11 @@ public actor Monitor {
   /// only once it changes.
   private var writtenRevision = 0
   private var reading: Task<Void, Never>?
+  /// Events made and not yet delivered: each waits for a write that holds it.
+  private var outbox: [MonitorEvent] = []
+  /// Whether the monitor made its manager (`open(_:for: Receiver)`): only then does closing it
+  /// stop the manager's location updates (a manager given to it may be updating for others).
+  private let ownsManager: Bool
 
   /// Opens the monitor `name` for `receiver`, restoring what its file kept.
   /// - Throws: ``Error`` when the name is no file's, or the state can be neither read nor
@@ -56,13 +61,20 @@ public actor Monitor {
   public static func open(
     _ name: String, for receiver: Receiver, storage: Storage = .standard, configuration: LocationEngine.Configuration = .init()
   ) async throws(Error) -> Monitor {
-    try await open(name, for: .receiver(receiver, configuration: configuration), storage: storage)
+    try await open(name, manager: .receiver(receiver, configuration: configuration), storage: storage, ownsManager: true)
   }
 
   /// Opens the monitor `name` over `manager`'s fixes: a `.replay(…)` (with ``Storage/none``,
   /// the same events every run) or, in tests, a `.controlled()` one. The manager is told to
-  /// start updating locations and to monitor the conditions as regions.
+  /// start updating locations (their times date the events; closing the monitor leaves them
+  /// on, as they may be others' too) and to monitor the conditions as regions, so its
+  /// `distanceFilter` and `desiredAccuracy` should let every fix through, and its delegate
+  /// gets its region actions too.
   public static func open(_ name: String, for manager: LocationManager, storage: Storage = .standard) async throws(Error) -> Monitor {
+    try await open(name, manager: manager, storage: storage, ownsManager: false)
+  }
+
+  private static func open(_ name: String, manager: LocationManager, storage: Storage, ownsManager: Bool) async throws(Error) -> Monitor {
     guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."), !name.contains("\0") else {
       throw Error(.invalidName, "'\(name)' cannot name a monitor: a name is a file's, without '/' and not starting with '.'.")
     }
@@ -118,13 +130,14 @@ public actor Monitor {
         )
       }
     }
-    let monitor = Monitor(name: name, manager: manager, file: file, book: book, notice: notice)
+    let monitor = Monitor(name: name, manager: manager, file: file, book: book, notice: notice, ownsManager: ownsManager)
     await monitor.start()
     return monitor
   }
 
-  private init(name: String, manager: LocationManager, file: StateFile?, book: MonitorBook, notice: String?) {
+  private init(name: String, manager: LocationManager, file: StateFile?, book: MonitorBook, notice: String?, ownsManager: Bool) {
     self.name = name
+    self.ownsManager = ownsManager
     self.manager = manager
     self.file = file
     self.path = file?.path
@@ -170,13 +183,21 @@ public actor Monitor {
     await manager.perform([.startUpdatingLocation] + regions.map { .startMonitoringForRegion($0) })
   }
 
+  /// The last reference gone without ``close()``: the events end and the reading stops (the
+  /// manager, if the monitor made it, goes with it).
+  deinit {
+    reading?.cancel()
+    continuation.finish()
+  }
+
   /// Stops watching and ends ``events``, keeping the state with what has been read by now.
   public func close() async {
     reading?.cancel()
     reading = nil
     await persist()
     await manager.perform(
-      book.records.map { .stopMonitoringForRegion($0.value.condition.region(identifier: $0.key)) } + [.stopUpdatingLocation])
+      book.records.map { .stopMonitoringForRegion($0.value.condition.region(identifier: $0.key)) }
+        + (ownsManager ? [.stopUpdatingLocation] : []))
     continuation.finish()
   }
 
@@ -198,21 +219,27 @@ public actor Monitor {
     let maximumRadius = await manager.maximumRegionMonitoringDistance()
     var regions: [Region] = []
     var refused: [MonitorEvent] = []
+    var stopped: [Region] = []
     for (identifier, condition) in conditions.sorted(by: { $0.key < $1.key }) {
       let region = condition.region(identifier: identifier)
+      let replaced = book.records[identifier].map { $0.condition.region(identifier: identifier) }
       if region.problem(maximumRadius: maximumRadius) != nil {
         refused.append(book.fail(identifier, limitExceeded: false))
-      } else if book.records[identifier] == nil, book.records.count >= Self.conditionLimit {
+        if let replaced { stopped.append(replaced) }
+      } else if replaced == nil, book.records.count >= Self.conditionLimit {
         refused.append(book.fail(identifier, limitExceeded: true))
-      } else {
-        book.add(condition, identifier: identifier, assuming: state)
+      } else if book.add(condition, identifier: identifier, assuming: state) {
+        // Only a new or changed condition goes to the engine: one it watches already keeps its
+        // judgement (a pending dwell, a state decided with its margin).
         regions.append(region)
       }
     }
+    outbox += refused
     await persist()
-    for event in refused { continuation.yield(event) }
-    guard !regions.isEmpty else { return }
-    await manager.perform([.startUpdatingLocation] + regions.map { .startMonitoringForRegion($0) })
+    guard !regions.isEmpty || !stopped.isEmpty else { return }
+    await manager.perform(
+      stopped.map { .stopMonitoringForRegion($0) } + (regions.isEmpty ? [] : [.startUpdatingLocation])
+        + regions.map { .startMonitoringForRegion($0) })
   }
 
   /// The most conditions a monitor watches: the engine's region limit.
@@ -251,16 +278,23 @@ public actor Monitor {
         break
       }
     }
+    outbox += made
     if !made.isEmpty { await persist() }
-    for event in made { continuation.yield(event) }
-    if ended { continuation.finish() }
+    if ended {
+      // The last events are kept (the write above) before the stream ends.
+      deliverKept(through: .max)
+      continuation.finish()
+    }
   }
 
   /// Writes the book, forgetting the events read by now.
+  /// Then delivers the events made so far that the write holds, in id order: an event goes
+  /// out only once a write that holds it is done (a later write's event waits for that one,
+  /// even when an earlier call's write is still under way).
   private func persist() async {
-    guard let file else { return }
     book.read(through: readThrough.withLock { $0 })
-    guard book.revision != writtenRevision else { return }
+    let holds = book.nextEventID - 1
+    guard let file, book.revision != writtenRevision else { return deliverKept(through: holds) }
     let revision = book.revision
     do throws(Errno) {
       try await file.write(MonitorFile.encoded(name: name, book: book))
@@ -269,6 +303,15 @@ public actor Monitor {
     } catch {
       persistenceError = Error(.cannotWrite, "Cannot write the monitor's state to \(file.path): \(error).")
     }
+    deliverKept(through: holds)
+  }
+
+  /// Yields the outbox's events up to `id`, oldest first.
+  private func deliverKept(through id: UInt64) {
+    outbox.sort { $0.id < $1.id }
+    let ready = outbox.prefix { $0.id <= id }
+    for event in ready { continuation.yield(event) }
+    outbox.removeFirst(ready.count)
   }
 
   /// The monitor's events: `CLMonitor.Events`. One reader; it ends when the monitor is closed

@@ -148,7 +148,12 @@ enum MonitorFile {
       throw Unreadable(reason: "it is damaged (an event without an identifier)")
     }
     var time: Date?
-    if members["time"] != nil { time = Date(timeIntervalSince1970: try number(members["time"], identifier)) }
+    if members["time"] != nil {
+      // A fix's time: within the years 1980 to 2200, as a receiver's can be.
+      let seconds = try number(members["time"], identifier)
+      guard seconds >= 315_532_800, seconds < 7_258_118_400 else { throw Unreadable(reason: "it is damaged (a time of '\(identifier)')") }
+      time = Date(timeIntervalSince1970: seconds)
+    }
     return MonitorEvent(
       id: try integer(members["id"], identifier), identifier: identifier, state: try state(members["state"], identifier),
       previousState: try state(members["previousState"], identifier), date: time,
@@ -164,8 +169,10 @@ enum MonitorFile {
     return number
   }
 
+  /// Ids are written as JSON integers and counted on: at most 2⁵³, which every JSON reader
+  /// reads exactly (and far from where counting on could overflow).
   private static func integer(_ value: JSONValue?, _ whose: String) throws(Unreadable) -> UInt64 {
-    guard case .number(let text)? = value, let number = UInt64(text) else {
+    guard case .number(let text)? = value, let number = UInt64(text), number <= 1 << 53 else {
       throw Unreadable(reason: "it is damaged (an id of '\(whose)')")
     }
     return number

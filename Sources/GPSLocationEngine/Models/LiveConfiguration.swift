@@ -57,7 +57,8 @@ public struct LiveConfiguration: Hashable, Sendable {
 /// When a device counts as standing still: for ``duration`` seconds of fix time, every fix
 /// slower than ``maximumSpeed`` (a fix without a speed is judged by its position alone) and
 /// within ``maximumDrift`` metres, plus twice its stated horizontal accuracy (at most 50 m), of
-/// where the stillness began. A fix that breaks either starts the count again from itself.
+/// where the stillness began. A slow fix beyond the drift starts the count again from itself;
+/// a fast one stops it, and the next slow fix starts it.
 public struct StationaryRule: Hashable, Sendable {
   /// Metres per second.
   public var maximumSpeed: Double

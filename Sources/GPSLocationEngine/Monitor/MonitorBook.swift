@@ -25,11 +25,14 @@ package struct MonitorBook: Hashable, Sendable {
   /// Records `condition` (replacing one of the same identifier) with the state assumed. The
   /// same condition added again keeps its record: a program that adds its conditions at each
   /// start keeps what the last run knew of them.
-  package mutating func add(_ condition: MonitorCondition, identifier: String, assuming state: ConditionState) {
-    guard records[identifier]?.condition != condition else { return }
+  /// Returns whether the record changed (a new condition, or another under the identifier).
+  @discardableResult
+  package mutating func add(_ condition: MonitorCondition, identifier: String, assuming state: ConditionState) -> Bool {
+    guard records[identifier]?.condition != condition else { return false }
     revision += 1
     records[identifier] = MonitorRecord(condition: condition, state: state)
     if state == .unknown { undecidedSinceOpen.remove(identifier) } else { undecidedSinceOpen.insert(identifier) }
+    return true
   }
 
   package mutating func remove(_ identifier: String) {

@@ -17,8 +17,9 @@ public struct MonitorEvent: Hashable, Sendable, Codable {
   /// delivered); `nil` only for a change no fix decided (a condition that cannot be monitored).
   public var date: Date?
   /// Decided by the first fixes after the monitor opened, from a state persisted before it
-  /// closed: the crossing happened while the program was down, somewhere between the last
-  /// event before and ``date``.
+  /// closed (or assumed when the condition was added): the crossing happened while the
+  /// program was down (or before the condition was added), somewhere between the last event
+  /// before and ``date``.
   public var detectedAtStart: Bool
   /// The condition cannot be monitored (a bad centre or radius, a polygon with fewer than
   /// three corners): `CLMonitor`'s `conditionUnsupported`.
