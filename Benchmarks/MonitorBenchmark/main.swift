@@ -25,24 +25,14 @@ while let argument = arguments.popFirst() {
 }
 
 /// Circles of 50 to 500 m scattered over Switzerland, the same every run.
-var generator = SplitMix(seed: 1)
+var generator = SplitMix64(seed: 1)
 var conditions: [String: MonitorCondition] = [:]
 for index in 0..<conditionCount {
-  let center = LocationCoordinate2D(latitude: 45.8 + generator.unit() * 2, longitude: 5.9 + generator.unit() * 4.6)
-  conditions["place-\(index)"] = .circle(center: center, radius: 50 + generator.unit() * 450)
+  let center = LocationCoordinate2D(
+    latitude: Double.random(in: 45.8..<47.8, using: &generator), longitude: Double.random(in: 5.9..<10.5, using: &generator))
+  conditions["place-\(index)"] = .circle(center: center, radius: Double.random(in: 50..<500, using: &generator))
 }
 
-struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func unit() -> Double {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-  }
-}
 
 /// A manager over a short replay that has not started: the engine is real, no fix arrives
 /// before the conditions are in.
