@@ -14,8 +14,8 @@ package struct Polygon: Hashable, Sendable {
   let center: LocationCoordinate2D
   /// Metres per degree of longitude at the centre, and of latitude.
   let metresPerDegree: (x: Double, y: Double)
-  /// The most hysteresis margin a judgement may use: half the distance from the centre to the
-  /// nearest edge (a margin wider than the polygon would make it impossible to be inside).
+  /// The most hysteresis margin a judgement may use: half the radius of the largest circle
+  /// inside (a margin wider than the polygon would make it impossible to be inside).
   let marginLimit: Double
 
   package init(_ vertices: [LocationCoordinate2D]) {
@@ -27,8 +27,26 @@ package struct Polygon: Hashable, Sendable {
     metresPerDegree = (perDegree * cosine(center.latitude * .pi / 180), perDegree)
     let (center, scale) = (center, metresPerDegree)
     points = vertices.map { (($0.longitude - center.longitude) * scale.x, ($0.latitude - center.latitude) * scale.y) }
-    let inner = Self.signedDistance(from: (0, 0), to: points)
-    marginLimit = inner < 0 ? -inner / 2 : 1
+    marginLimit = Self.deepestInside(points) / 2
+  }
+
+  /// About the radius of the largest circle inside the polygon: the deepest of a 24 × 24 grid
+  /// of points over its bounding box (the centre of the corners may lie outside a concave
+  /// polygon, an L or a U). At least 1 m.
+  private static func deepestInside(_ points: [(x: Double, y: Double)]) -> Double {
+    guard let minimumX = points.map(\.x).min(), let maximumX = points.map(\.x).max(), let minimumY = points.map(\.y).min(),
+      let maximumY = points.map(\.y).max()
+    else { return 1 }
+    var deepest = 1.0
+    let steps = 24
+    for i in 0..<steps {
+      for j in 0..<steps {
+        let x = minimumX + (maximumX - minimumX) * (Double(i) + 0.5) / Double(steps)
+        let y = minimumY + (maximumY - minimumY) * (Double(j) + 0.5) / Double(steps)
+        deepest = max(deepest, -signedDistance(from: (x, y), to: points))
+      }
+    }
+    return deepest
   }
 
   /// Metres from `coordinate` to the nearest edge: negative inside, positive outside.
@@ -81,6 +99,6 @@ extension Region {
   }
 
   /// The most hysteresis margin a judgement at the edge may use: half the radius of a circle,
-  /// half the centre's distance to the nearest edge of a polygon.
+  /// half the radius of the largest circle inside a polygon.
   package var marginLimit: Double { polygon?.marginLimit ?? radius / 2 }
 }
