@@ -33,7 +33,6 @@ for index in 0..<conditionCount {
   conditions["place-\(index)"] = .circle(center: center, radius: Double.random(in: 50..<500, using: &generator))
 }
 
-
 /// A manager over a short replay that has not started: the engine is real, no fix arrives
 /// before the conditions are in.
 func manager() -> LocationManager {
