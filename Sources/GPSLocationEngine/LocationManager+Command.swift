@@ -5,6 +5,11 @@ extension LocationManager {
     case requestLocation
     case set(Properties)
     case startMonitoringForRegion(Region)
+    /// Monitors the region from a state known beforehand (kept across a restart, as a
+    /// `Monitor` does, or `CLMonitor`'s `assuming:`): a change from it needs the dwell, as any
+    /// transition does, rather than the margin alone of a region's first decision. (Not in
+    /// upstream.)
+    case startMonitoringForRegionAssuming(Region, RegionState)
     case startMonitoringSignificantLocationChanges
     case startMonitoringVisits
     case startUpdatingHeading
@@ -44,6 +49,7 @@ extension LocationEngine {
     case .requestLocation: requestLocation(now: now)
     case .set(let properties): set(properties)
     case .startMonitoringForRegion(let region): actions += startMonitoring(region)
+    case .startMonitoringForRegionAssuming(let region, let state): actions += regions.add(region, latest: location, assuming: state)
     case .startMonitoringSignificantLocationChanges: startMonitoringSignificantLocationChanges()
     case .startMonitoringVisits: startMonitoringVisits()
     case .startUpdatingHeading: startUpdatingHeading()

@@ -17,6 +17,18 @@ import Testing
     #expect(engine.startMonitoring(region) == [.didStartMonitoring(region: region), .didDetermineState(.inside, region: region)])
   }
 
+  /// A region started in a state known beforehand (a monitor's kept one) takes it at once and
+  /// leaves it only after the dwell, as any transition: a first fix outside is no crossing yet.
+  @Test func aRegionStartedInAKnownStateLeavesItOnlyAfterTheDwell() {
+    var engine = LocationEngine()
+    var actions: [LocationManager.Action] = []
+    engine.perform(.startMonitoringForRegionAssuming(region, .inside), now: .zero, into: &actions)
+    #expect(actions == [.didStartMonitoring(region: region), .didDetermineState(.inside, region: region)])
+    #expect(engine.handle(fix(0, north: 300, speed: 10)).isEmpty)  // outside evidence starts: no first decision
+    #expect(engine.handle(fix(2, north: 320, speed: 10)).isEmpty)  // 2 s: not yet
+    #expect(engine.handle(fix(3, north: 330, speed: 10)) == [.didExitRegion(region), .didDetermineState(.outside, region: region)])
+  }
+
   @Test func entryNeedsTheDwellAndEmitsEnterThenState() {
     var engine = LocationEngine()
     _ = engine.handle(fix(0, north: 500))

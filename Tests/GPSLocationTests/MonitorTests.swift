@@ -102,7 +102,7 @@ import Testing
     let missed = await Self.events(third)
     #expect(missed.map(\.state) == [.unsatisfied])
     #expect(missed.first?.detectedAtStart == true && missed.first?.id == 3)
-    #expect(missed.first.map(Self.seconds) == 70)
+    #expect(missed.first.map { (70...75).contains(Self.seconds($0)) } == true, "\(missed)")
   }
 
   @Test func anEventBeingHandledAtAKillIsDeliveredAgainWithItsID() async throws {

@@ -179,8 +179,9 @@ public actor Monitor {
     }
     // The source starts with the first condition (a replay's first fix then meets them all).
     guard !book.records.isEmpty else { return }
-    let regions = book.records.sorted { $0.key < $1.key }.map { $0.value.condition.region(identifier: $0.key) }
-    await manager.perform([.startUpdatingLocation] + regions.map { .startMonitoringForRegion($0) })
+    // Each in its kept state: a change from it needs the dwell, as while the program ran.
+    let commands = book.records.sorted { $0.key < $1.key }.map { Self.command(for: $0.value, identifier: $0.key) }
+    await manager.perform([.startUpdatingLocation] + commands)
   }
 
   /// The last reference gone without ``close()``: the events end and the reading stops (the
@@ -188,6 +189,13 @@ public actor Monitor {
   deinit {
     reading?.cancel()
     continuation.finish()
+  }
+
+  /// The engine's command to watch `record`'s condition, from its state when it has one.
+  private static func command(for record: MonitorRecord, identifier: String) -> LocationManager.Command {
+    let region = record.condition.region(identifier: identifier)
+    let state = RegionState(record.state)
+    return state == .unknown ? .startMonitoringForRegion(region) : .startMonitoringForRegionAssuming(region, state)
   }
 
   /// Stops watching and ends ``events``, keeping the state with what has been read by now.
@@ -217,7 +225,7 @@ public actor Monitor {
   /// ``MonitorEvent/conditionUnsupported`` or ``MonitorEvent/conditionLimitExceeded``.
   public func add(_ conditions: [String: MonitorCondition], assuming state: ConditionState = .unknown) async {
     let maximumRadius = await manager.maximumRegionMonitoringDistance()
-    var regions: [Region] = []
+    var commands: [LocationManager.Command] = []
     var refused: [MonitorEvent] = []
     var stopped: [Region] = []
     for (identifier, condition) in conditions.sorted(by: { $0.key < $1.key }) {
@@ -228,18 +236,17 @@ public actor Monitor {
         if let replaced { stopped.append(replaced) }
       } else if replaced == nil, book.records.count >= Self.conditionLimit {
         refused.append(book.fail(identifier, limitExceeded: true))
-      } else if book.add(condition, identifier: identifier, assuming: state) {
+      } else if book.add(condition, identifier: identifier, assuming: state), let record = book.records[identifier] {
         // Only a new or changed condition goes to the engine: one it watches already keeps its
         // judgement (a pending dwell, a state decided with its margin).
-        regions.append(region)
+        commands.append(Self.command(for: record, identifier: identifier))
       }
     }
     outbox += refused
     await persist()
-    guard !regions.isEmpty || !stopped.isEmpty else { return }
+    guard !commands.isEmpty || !stopped.isEmpty else { return }
     await manager.perform(
-      stopped.map { .stopMonitoringForRegion($0) } + (regions.isEmpty ? [] : [.startUpdatingLocation])
-        + regions.map { .startMonitoringForRegion($0) })
+      stopped.map { .stopMonitoringForRegion($0) } + (commands.isEmpty ? [] : [.startUpdatingLocation]) + commands)
   }
 
   /// The most conditions a monitor watches: the engine's region limit.
@@ -268,6 +275,7 @@ public actor Monitor {
       switch action {
       case .didUpdateLocations(let locations):
         lastFixDate = locations.last?.timestamp ?? lastFixDate
+        if book.firstFixSinceOpen == nil { book.firstFixSinceOpen = lastFixDate }
       case .didDetermineState(let state, let region):
         if let event = book.decide(region.identifier, ConditionState(state), at: lastFixDate) { made.append(event) }
       case .monitoringDidFail(let region?, let error) where book.records[region.identifier] != nil:

@@ -73,8 +73,9 @@ struct RegionMonitor: Sendable {
   var regions: Set<Region> { Set(byIdentifier.values.compactMap { slots[$0]?.region }) }
 
   /// Starts monitoring `region` (replacing one with the same identifier) and determines its
-  /// state from `latest`, if there is one.
-  mutating func add(_ region: Region, latest: Location?) -> [LocationManager.Action] {
+  /// state from `latest`, if there is one, or takes the state `assumed` (inside or outside:
+  /// known beforehand, so a change from it needs the dwell).
+  mutating func add(_ region: Region, latest: Location?, assuming assumed: RegionState = .unknown) -> [LocationManager.Action] {
     if let problem = problem(with: region) {
       return [.monitoringDidFail(region: region, error: problem)]
     }
@@ -97,7 +98,9 @@ struct RegionMonitor: Sendable {
     for cell in entry.cells { grid[cell, default: []].append(slot) }
     nearbyCells = []
     if let level = entry.cells.first?.level { regionsPerLevel[Int(level)] += 1 }
-    if let latest {
+    if assumed != .unknown {
+      entry.state = assumed
+    } else if let latest {
       entry.state = region.contains(latest.coordinate) ? .inside : .outside
     }
     slots[slot] = entry

@@ -10,9 +10,16 @@ package struct MonitorBook: Hashable, Sendable {
   /// Events made but not yet read from the monitor's stream, oldest first: delivered again
   /// after a restart (with their ids), since a kill may have come before they were read.
   package var unread: [MonitorEvent] = []
-  /// Conditions restored from a file (or added with an assumed state) that no fix has decided
-  /// since the monitor opened: their first change is ``MonitorEvent/detectedAtStart``.
+  /// Conditions restored from a file (or added with an assumed state) that have not changed
+  /// since the monitor opened: their first change, if it comes within ``startWindow`` of the
+  /// first fix, is ``MonitorEvent/detectedAtStart``.
   package var undecidedSinceOpen: Set<String> = []
+  /// The time of the first fix since the monitor opened.
+  package var firstFixSinceOpen: Date?
+  /// Seconds of fix time from the first fix after opening within which a change from a kept
+  /// state counts as found at the start: the engine starts a kept condition in its kept state,
+  /// so a change needs the dwell (up to 5 s) after the margin's evidence (a few fixes).
+  package static let startWindow: TimeInterval = 15
   /// Counts the changes to what the file holds: a monitor writes only when it moved.
   package private(set) var revision = 0
 
@@ -43,12 +50,14 @@ package struct MonitorBook: Hashable, Sendable {
   /// The engine decided `state` for `identifier` at the fix of `date`: the event, when that
   /// changes the record.
   package mutating func decide(_ identifier: String, _ state: ConditionState, at date: Date?) -> MonitorEvent? {
-    // "Unknown" decides nothing: the engine says it of every condition it starts on.
-    guard state != .unknown, var record = records[identifier] else { return nil }
+    // "Unknown" decides nothing: the engine says it of every condition it starts on; nor does
+    // the kept state said again.
+    guard state != .unknown, var record = records[identifier], state != record.state else { return nil }
     let wasUndecided = undecidedSinceOpen.remove(identifier) != nil
-    guard state != record.state else { return nil }
+    let soon = zip(date, firstFixSinceOpen).map { $0.timeIntervalSince($1) <= Self.startWindow } ?? true
     let event = MonitorEvent(
-      id: nextEventID, identifier: identifier, state: state, previousState: record.state, date: date, detectedAtStart: wasUndecided)
+      id: nextEventID, identifier: identifier, state: state, previousState: record.state, date: date,
+      detectedAtStart: wasUndecided && soon)
     record.state = state
     record.lastEvent = event
     records[identifier] = record
@@ -84,5 +93,12 @@ package struct MonitorBook: Hashable, Sendable {
   /// The book as opened after a restart: every record is undecided until a fix says.
   package mutating func reopened() {
     undecidedSinceOpen = Set(records.keys)
+    firstFixSinceOpen = nil
   }
+}
+
+/// Both values, when both are there.
+private func zip<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
+  guard let a, let b else { return nil }
+  return (a, b)
 }

@@ -36,3 +36,14 @@ public enum ConditionState: String, Hashable, Sendable, Codable {
     }
   }
 }
+
+extension RegionState {
+  /// The engine's state for a condition's: unknown for `unknown` and `unmonitored`.
+  package init(_ state: ConditionState) {
+    switch state {
+    case .satisfied: self = .inside
+    case .unsatisfied: self = .outside
+    case .unknown, .unmonitored: self = .unknown
+    }
+  }
+}
