@@ -18,15 +18,26 @@ import Testing
   }
 
   /// A region started in a state known beforehand (a monitor's kept one) takes it at once and
-  /// leaves it only after the dwell, as any transition: a first fix outside is no crossing yet.
-  @Test func aRegionStartedInAKnownStateLeavesItOnlyAfterTheDwell() {
+  /// leaves it only after two fixes in a row say so: one stray fix is no crossing.
+  @Test func aRegionStartedInAKnownStateLeavesItAfterTwoFixesThatSaySo() {
     var engine = LocationEngine()
     var actions: [LocationManager.Action] = []
     engine.perform(.startMonitoringForRegionAssuming(region, .inside), now: .zero, into: &actions)
     #expect(actions == [.didStartMonitoring(region: region), .didDetermineState(.inside, region: region)])
     #expect(engine.handle(fix(0, north: 300, speed: 10)).isEmpty)  // outside evidence starts: no first decision
-    #expect(engine.handle(fix(2, north: 320, speed: 10)).isEmpty)  // 2 s: not yet
-    #expect(engine.handle(fix(3, north: 330, speed: 10)) == [.didExitRegion(region), .didDetermineState(.outside, region: region)])
+    #expect(engine.handle(fix(1, north: 310, speed: 10)) == [.didExitRegion(region), .didDetermineState(.outside, region: region)])
+  }
+
+  /// Once a fix agrees with the known state, a change needs the whole dwell, as any transition.
+  @Test func aKnownStateAFixAgreedWithChangesOnlyAfterTheDwell() {
+    var engine = LocationEngine()
+    var actions: [LocationManager.Action] = []
+    engine.perform(.startMonitoringForRegionAssuming(region, .inside), now: .zero, into: &actions)
+    #expect(engine.handle(fix(0, north: 300, speed: 10)).isEmpty)  // a stray fix outside,
+    #expect(engine.handle(fix(1, north: 20, speed: 1)).isEmpty)  // then inside again
+    #expect(engine.handle(fix(2, north: 300, speed: 10)).isEmpty)
+    #expect(engine.handle(fix(3, north: 310, speed: 10)).isEmpty)  // 1 s: no longer enough
+    #expect(engine.handle(fix(5, north: 330, speed: 10)) == [.didExitRegion(region), .didDetermineState(.outside, region: region)])
   }
 
   @Test func entryNeedsTheDwellAndEmitsEnterThenState() {

@@ -38,6 +38,11 @@ public struct LocationEngine: Sendable {
     /// The dwell while moving at least ``regionFastSpeed``: 3 s, still four fixes in a row at
     /// 1 Hz, so a car is told it entered within a few seconds of crossing the edge.
     public var regionDwellWhileMoving: TimeInterval = 3
+    /// The dwell of a region started in a state known beforehand (kept across a restart), for its
+    /// first change: 1 s, two fixes in a row at 1 Hz. Not one stray fix, and not a whole dwell:
+    /// a program restarted again and again must still see a crossing that happened while it was
+    /// down before the device leaves the region again.
+    public var regionDwellFromKnownState: TimeInterval = 1
     /// The speed (m/s) from which ``regionDwellWhileMoving`` applies: 2 m/s, faster than a walk.
     public var regionFastSpeed = 2.0
     /// The least hysteresis margin (metres) around a region's edge: 5 m, a good fix's error.

@@ -19,7 +19,9 @@ import Trigonometry
 /// ``LocationEngine/Configuration/regionDwell`` of fix time (not wall-clock time; 3 s,
 /// ``LocationEngine/Configuration/regionDwellWhileMoving``, once moving faster than a walk),
 /// every estimate in between agreeing: one stray fix does not flap a region, nor do several
-/// scattered ones. Each
+/// scattered ones. A region started in a state known beforehand (a `Monitor`'s, kept across a
+/// restart) changes after ``LocationEngine/Configuration/regionDwellFromKnownState`` of agreeing
+/// evidence, until a fix first agrees with it or changes it. Each
 /// transition emits `didEnterRegion` / `didExitRegion` (if the region asks for it) and then
 /// `didDetermineState`.
 ///
@@ -40,6 +42,8 @@ struct RegionMonitor: Sendable {
     var candidate: RegionState?
     var candidateSince: Date?
     var cells: [Cell] = []
+    /// Started in a state known beforehand, and no fix has yet agreed with it or changed it.
+    var assumed = false
   }
 
   struct Cell: Hashable, Sendable {
@@ -100,6 +104,7 @@ struct RegionMonitor: Sendable {
     if let level = entry.cells.first?.level { regionsPerLevel[Int(level)] += 1 }
     if assumed != .unknown {
       entry.state = assumed
+      entry.assumed = true
     } else if let latest {
       entry.state = region.contains(latest.coordinate) ? .inside : .outside
     }
@@ -186,16 +191,19 @@ struct RegionMonitor: Sendable {
       // Evidence for the current state, or none at all, interrupts a pending transition.
       entry.candidate = nil
       entry.candidateSince = nil
+      if evidence == entry.state { entry.assumed = false }
       return
     }
     if entry.candidate != evidence {
       entry.candidate = evidence
       entry.candidateSince = location.timestamp
     }
-    guard let since = entry.candidateSince,
-      location.timestamp.timeIntervalSince(since)
-        >= (location.speed >= configuration.regionFastSpeed ? configuration.regionDwellWhileMoving : configuration.regionDwell)
-    else { return }
+    let dwell =
+      entry.assumed
+      ? configuration.regionDwellFromKnownState
+      : location.speed >= configuration.regionFastSpeed ? configuration.regionDwellWhileMoving : configuration.regionDwell
+    guard let since = entry.candidateSince, location.timestamp.timeIntervalSince(since) >= dwell else { return }
+    entry.assumed = false
     entry.state = evidence
     entry.candidate = nil
     entry.candidateSince = nil

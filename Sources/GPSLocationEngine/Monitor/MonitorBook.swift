@@ -18,7 +18,8 @@ package struct MonitorBook: Hashable, Sendable {
   package var firstFixSinceOpen: Date?
   /// Seconds of fix time from the first fix after opening within which a change from a kept
   /// state counts as found at the start: the engine starts a kept condition in its kept state,
-  /// so a change needs the dwell (up to 5 s) after the margin's evidence (a few fixes).
+  /// so a change needs two agreeing fixes (`regionDwellFromKnownState`), after the estimate has
+  /// settled beyond the margin (a few fixes).
   package static let startWindow: TimeInterval = 15
   /// Counts the changes to what the file holds: a monitor writes only when it moved.
   package private(set) var revision = 0
