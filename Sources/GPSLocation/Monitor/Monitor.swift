@@ -191,6 +191,12 @@ public actor Monitor {
     continuation.finish()
   }
 
+  /// What stops the engine's region `identifier` (it goes by the identifier alone): no
+  /// polygon's geometry worked out again to stop it.
+  private static func stopping(_ identifier: String) -> Region {
+    Region(identifier: identifier, center: LocationCoordinate2D(latitude: 0, longitude: 0), radius: 1)
+  }
+
   /// The engine's command to watch `record`'s condition, from its state when it has one.
   private static func command(for record: MonitorRecord, identifier: String) -> LocationManager.Command {
     let region = record.condition.region(identifier: identifier)
@@ -204,7 +210,7 @@ public actor Monitor {
     reading = nil
     await persist()
     await manager.perform(
-      book.records.map { .stopMonitoringForRegion($0.value.condition.region(identifier: $0.key)) }
+      book.records.keys.map { .stopMonitoringForRegion(Self.stopping($0)) }
         + (ownsManager ? [.stopUpdatingLocation] : []))
     continuation.finish()
   }
@@ -230,11 +236,11 @@ public actor Monitor {
     var stopped: [Region] = []
     for (identifier, condition) in conditions.sorted(by: { $0.key < $1.key }) {
       let region = condition.region(identifier: identifier)
-      let replaced = book.records[identifier].map { $0.condition.region(identifier: identifier) }
+      let replaces = book.records[identifier] != nil
       if region.problem(maximumRadius: maximumRadius) != nil {
         refused.append(book.fail(identifier, limitExceeded: false))
-        if let replaced { stopped.append(replaced) }
-      } else if replaced == nil, book.records.count >= Self.conditionLimit {
+        if replaces { stopped.append(Self.stopping(identifier)) }
+      } else if !replaces, book.records.count >= Self.conditionLimit {
         refused.append(book.fail(identifier, limitExceeded: true))
       } else if book.add(condition, identifier: identifier, assuming: state), let record = book.records[identifier] {
         // Only a new or changed condition goes to the engine: one it watches already keeps its
@@ -254,10 +260,10 @@ public actor Monitor {
 
   /// Stops watching the condition; its record goes (no event). Kept before this returns.
   public func remove(_ identifier: String) async {
-    guard let record = book.records[identifier] else { return }
+    guard book.records[identifier] != nil else { return }
     book.remove(identifier)
     await persist()
-    await manager.perform([.stopMonitoringForRegion(record.condition.region(identifier: identifier))])
+    await manager.perform([.stopMonitoringForRegion(Self.stopping(identifier))])
   }
 
   /// The condition and its last event, as `CLMonitor.record(for:)`.
@@ -289,7 +295,9 @@ public actor Monitor {
     outbox += made
     if !made.isEmpty { await persist() }
     if ended {
-      // The last events are kept (the write above) before the stream ends.
+      // Every event made so far is kept (a write of another call's may still be under way:
+      // this one waits for it) before the stream ends.
+      await persist()
       deliverKept(through: .max)
       continuation.finish()
     }

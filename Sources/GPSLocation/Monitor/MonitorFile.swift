@@ -149,9 +149,9 @@ enum MonitorFile {
     }
     var time: Date?
     if members["time"] != nil {
-      // A fix's time: within the years 1980 to 2200, as a receiver's can be.
+      // A fix's time: within the years 1970 to 2200, as a receiver's date is read.
       let seconds = try number(members["time"], identifier)
-      guard seconds >= 315_532_800, seconds < 7_258_118_400 else { throw Unreadable(reason: "it is damaged (a time of '\(identifier)')") }
+      guard seconds >= 0, seconds < 7_289_654_400 else { throw Unreadable(reason: "it is damaged (a time of '\(identifier)')") }
       time = Date(timeIntervalSince1970: seconds)
     }
     return MonitorEvent(

@@ -12,9 +12,9 @@ final class StateFile: Sendable {
     self.path = path
   }
 
-  /// Runs on the caller's actor until it waits, so writes are queued in the order the
-  /// caller asked for them.
-  nonisolated(nonsending) func write(_ bytes: [UInt8]) async throws(Errno) {
+  /// Runs on the caller's actor until it waits (`isolation`), so writes are queued in the order
+  /// the caller asked for them.
+  func write(_ bytes: [UInt8], isolation: isolated (any Actor)? = #isolation) async throws(Errno) {
     let result: Result<Void, Errno> = await withCheckedContinuation { continuation in
       queue.async { [path] in
         do throws(Errno) {

@@ -30,7 +30,7 @@ package struct Polygon: Hashable, Sendable {
     marginLimit = Self.deepestInside(points) / 2
   }
 
-  /// About the radius of the largest circle inside the polygon: the deepest of a 24 × 24 grid
+  /// About the radius of the largest circle inside the polygon: the deepest of a 12 × 12 grid
   /// of points over its bounding box (the centre of the corners may lie outside a concave
   /// polygon, an L or a U). At least 1 m.
   private static func deepestInside(_ points: [(x: Double, y: Double)]) -> Double {
@@ -38,7 +38,7 @@ package struct Polygon: Hashable, Sendable {
       let maximumY = points.map(\.y).max()
     else { return 1 }
     var deepest = 1.0
-    let steps = 24
+    let steps = 12
     for i in 0..<steps {
       for j in 0..<steps {
         let x = minimumX + (maximumX - minimumX) * (Double(i) + 0.5) / Double(steps)

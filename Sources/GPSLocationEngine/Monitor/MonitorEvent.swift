@@ -16,10 +16,10 @@ public struct MonitorEvent: Hashable, Sendable, Codable {
   /// The time of the fix that decided the change (the receiver's clock, not the time it was
   /// delivered); `nil` only for a change no fix decided (a condition that cannot be monitored).
   public var date: Date?
-  /// Decided by the first fixes after the monitor opened, from a state persisted before it
-  /// closed (or assumed when the condition was added): the crossing happened while the
-  /// program was down (or before the condition was added), somewhere between the last event
-  /// before and ``date``.
+  /// Decided within 15 s of the first fix after the monitor opened, from a state persisted
+  /// before it closed (or assumed when the condition was added before that fix): the crossing
+  /// happened while the program was down, somewhere between the last event before and
+  /// ``date``. (A condition added later with an assumed state does not get this flag.)
   public var detectedAtStart: Bool
   /// The condition cannot be monitored (a bad centre or radius, a polygon with fewer than
   /// three corners): `CLMonitor`'s `conditionUnsupported`.
