@@ -110,10 +110,7 @@ public final class WebhookSender: Sendable {
       if let event {
         // The action's fields, then the fix's time and the event's number ("id" is the key's).
         writer.write(String(line.dropFirst().dropLast()))
-        if let date = event.date {
-          let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
-          writer.field("time", UTCTimestamp(nanosecondsSince1970: milliseconds * 1_000_000).description)
-        }
+        if let date = event.date { writer.field("time", iso8601(date)) }
         writer.field("eventID", Int(event.id))
         if event.detectedAtStart { writer.field("detectedAtStart", true) }
         writer.endObject()

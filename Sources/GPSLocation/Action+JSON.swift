@@ -235,7 +235,7 @@ extension Int64 {
 }
 
 /// ISO 8601 in UTC with milliseconds: `2024-05-01T08:00:00.000Z`.
-func iso8601(_ date: Date) -> String {
+package func iso8601(_ date: Date) -> String {
   let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
   return UTCTimestamp(nanosecondsSince1970: milliseconds * 1_000_000).description
 }

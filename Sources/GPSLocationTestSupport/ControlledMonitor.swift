@@ -31,10 +31,9 @@ public struct MonitorDecisions: Sendable {
   /// condition `identifier`.
   public func decide(_ identifier: String, _ state: ConditionState, at date: Date) {
     actions.yield(.didUpdateLocations([Location(coordinate: LocationCoordinate2D(latitude: 0, longitude: 0), timestamp: date)]))
-    let regionState: RegionState = state == .satisfied ? .inside : state == .unsatisfied ? .outside : .unknown
     actions.yield(
       .didDetermineState(
-        regionState, region: Region(identifier: identifier, center: LocationCoordinate2D(latitude: 0, longitude: 0), radius: 1)))
+        RegionState(state), region: Region(identifier: identifier, center: LocationCoordinate2D(latitude: 0, longitude: 0), radius: 1)))
   }
 
   /// Ends the monitor's events, as a capture's end does.

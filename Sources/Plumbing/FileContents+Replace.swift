@@ -5,7 +5,7 @@ extension FileContents {
   /// synced, so the rename itself survives. On failure the old file is untouched and the
   /// new one removed.
   package static func replace(_ path: String, with bytes: [UInt8], mode: mode_t = 0o644) throws(Errno) {
-    let temporary = "\(path).new-\(getpid())"
+    let temporary = newFile(for: path)
     let file = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: mode)
     do throws(Errno) {
       try file.writeAll(bytes)
@@ -33,6 +33,13 @@ extension FileContents {
       try? handle.close()
     }
   }
+
+  /// The new file ``replace(_:with:mode:)`` writes beside `path` before renaming it over:
+  /// `PATH.new-PID` (only that process writes it).
+  package static func newFile(for path: String) -> String { newFilePrefix(for: path) + "\(getpid())" }
+
+  /// What every process's new file beside `path` starts with.
+  package static func newFilePrefix(for path: String) -> String { "\(path).new-" }
 
   /// Makes the directory `path` and those above it that are missing (mode 0700: state is the
   /// user's own); an existing directory is fine.

@@ -31,7 +31,7 @@ final class StateFile: Sendable {
   /// Whether a file can be made beside the state (as every write makes its new one): made and
   /// removed at once.
   func checkWritable() throws(Errno) {
-    let probe = "\(path).new-\(getpid())"
+    let probe = FileContents.newFile(for: path)
     let file = try FileDescriptor.open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o600)
     try? file.close()
     unlink(probe)
@@ -42,7 +42,7 @@ final class StateFile: Sendable {
   static func removeUnfinished(_ path: String) {
     let slash = path.lastIndex(of: "/")
     let directory = slash.map { String(path[..<$0]) } ?? "."
-    let prefix = (slash.map { String(path[path.index(after: $0)...]) } ?? path) + ".new-"
+    let prefix = FileContents.newFilePrefix(for: slash.map { String(path[path.index(after: $0)...]) } ?? path)
     for name in FileContents.names(in: directory) where name.hasPrefix(prefix) && name.dropFirst(prefix.count).allSatisfy(\.isNumber) {
       unlink("\(directory)/\(name)")
     }
