@@ -51,6 +51,9 @@ public final class MQTTClient: Sendable {
     /// 0 (at most once) or 1 (at least once, acknowledged).
     public var qos: UInt8
     public var retain: Bool
+    /// Told when the message is out of the client's hands: acknowledged (QoS 1), written
+    /// (QoS 0), or dropped from a full queue; not when it is left unsent at the end.
+    package var handled: Countdown?
 
     public init(topic: String, payload: String, qos: UInt8 = 0, retain: Bool = false) {
       self.topic = topic
@@ -110,6 +113,9 @@ public final class MQTTClient: Sendable {
 
   /// Queues `message`; returns at once.
   public func publish(_ message: Message) {
+    // The one dropped to make room, told outside the lock.
+    var dropped: Message?
+    defer { dropped?.handled?.done() }
     let full: Int? = shared.withLock { shared in
       var full: Int?
       if shared.queue.count >= configuration.queueLimit {
@@ -121,11 +127,12 @@ public final class MQTTClient: Sendable {
         // The oldest QoS 0 message makes room; with none, a QoS 0 newcomer is the one dropped,
         // and only a QoS 1 one takes the oldest's place.
         if let oldest = shared.queue.firstIndex(where: { $0.qos == 0 }) {
-          shared.queue.remove(at: oldest)
+          dropped = shared.queue.remove(at: oldest)
         } else if message.qos == 0 {
+          dropped = message
           return full
         } else {
-          shared.queue.removeFirst()
+          dropped = shared.queue.removeFirst()
         }
       }
       shared.queue.append(message)
@@ -317,12 +324,15 @@ public final class MQTTClient: Sendable {
           return SessionEnd(reason: "the broker closed the connection", connected: true)
         }
         lastSent = .now
+        if id == nil { message.handled?.done() }
         shared.withLock { shared in
           shared.queue.removeFirst()
           shared.statistics.published += 1
           shared.statistics.queued = shared.queue.count + unacknowledged.count
           if message.retain {
-            if shared.retained.updateValue(message, forKey: message.topic) == nil { shared.retainedOrder.append(message.topic) }
+            var kept = message
+            kept.handled = nil
+            if shared.retained.updateValue(kept, forKey: message.topic) == nil { shared.retainedOrder.append(message.topic) }
           }
         }
       }
@@ -358,11 +368,12 @@ public final class MQTTClient: Sendable {
           switch packet {
           case .publishAcknowledged(let id):
             if let index = unacknowledged.firstIndex(where: { $0.id == id }) {
-              unacknowledged.remove(at: index)
+              let acknowledged = unacknowledged.remove(at: index).message
               shared.withLock { shared in
                 shared.statistics.acknowledged += 1
                 shared.statistics.queued = shared.queue.count + unacknowledged.count
               }
+              acknowledged.handled?.done()
             }
           case .pingResponse: pingSent = nil
           default: break

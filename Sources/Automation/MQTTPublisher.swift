@@ -54,7 +54,21 @@ public final class MQTTPublisher: Sendable {
     take(actions, device: device, at: .now, of: event)
   }
 
-  package func take(_ actions: [LocationManager.Action], device: String, at now: ContinuousClock.Instant, of event: MonitorEvent? = nil) {
+  /// ``take(_:device:of:)``, calling `whenHandled` once every message of the event is out
+  /// of the publisher's hands: acknowledged by the broker (QoS 1), written (QoS 0) or dropped
+  /// from a full queue; never for one still waiting when the publisher stops.
+  public func take(
+    _ actions: [LocationManager.Action], device: String, of event: MonitorEvent, whenHandled: @escaping @Sendable () -> Void
+  ) {
+    let handled = Countdown(1, then: whenHandled)
+    take(actions, device: device, at: .now, of: event, handled: handled)
+    handled.done()
+  }
+
+  package func take(
+    _ actions: [LocationManager.Action], device: String, at now: ContinuousClock.Instant, of event: MonitorEvent? = nil,
+    handled: Countdown? = nil
+  ) {
     let messages: [MQTTClient.Message] = trackers.withLock { trackers in
       var messages: [MQTTClient.Message] = []
       var tracker =
@@ -75,7 +89,11 @@ public final class MQTTPublisher: Sendable {
       trackers[device] = tracker
       return messages
     }
-    for message in messages { client.publish(message) }
+    handled?.add(messages.count)
+    for var message in messages {
+      message.handled = handled
+      client.publish(message)
+    }
   }
 
   /// Publishes until the task is cancelled; then says `offline` and disconnects cleanly.

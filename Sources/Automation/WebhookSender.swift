@@ -46,11 +46,18 @@ public final class WebhookSender: Sendable {
 
   private struct Shared {
     var statistics = Statistics()
-    var queue: [(key: String, body: [UInt8])] = []
+    var queue: [Waiting] = []
     var waiter: CheckedContinuation<Void, Never>?
     var saidFull = false
     var lastSaid: String?
     var sequence = 0
+  }
+
+  /// An event waiting to go, and what is told when it is out of the sender's hands.
+  private struct Waiting {
+    var key: String
+    var body: [UInt8]
+    var handled: Countdown?
   }
 
   /// Why webhooks cannot be sent from this process: the system's libcurl is missing.
@@ -85,17 +92,35 @@ public final class WebhookSender: Sendable {
   /// restart (`gpsbridge-DEVICE-event-ID`), so the one repeat a kill can cause is dropped by
   /// the receiver as any retry is.
   public func take(_ actions: [LocationManager.Action], device: String, of event: MonitorEvent?) {
+    take(actions, device: device, of: event, handled: nil)
+  }
+
+  /// ``take(_:device:of:)``, calling `whenHandled` once every event queued for the actions is
+  /// out of the sender's hands: delivered, refused, given up or dropped from a full queue;
+  /// never for one still waiting when the sender stops.
+  public func take(
+    _ actions: [LocationManager.Action], device: String, of event: MonitorEvent, whenHandled: @escaping @Sendable () -> Void
+  ) {
+    let handled = Countdown(1, then: whenHandled)
+    take(actions, device: device, of: event, handled: handled)
+    handled.done()
+  }
+
+  private func take(_ actions: [LocationManager.Action], device: String, of event: MonitorEvent?, handled: Countdown?) {
     for action in actions {
       switch action {
       case .didEnterRegion, .didExitRegion, .didVisit, .didChangeSignalIntegrity: break
       case .didUpdateLocations where configuration.sendsLocations: break
       default: continue
       }
-      enqueue(action, device: device, of: event)
+      handled?.add()
+      enqueue(action, device: device, of: event, handled: handled)
     }
   }
 
-  private func enqueue(_ action: LocationManager.Action, device: String, of event: MonitorEvent?) {
+  private func enqueue(_ action: LocationManager.Action, device: String, of event: MonitorEvent?, handled: Countdown?) {
+    var dropped: Waiting?
+    defer { dropped?.handled?.done() }
     let (full, waiter): (Bool, CheckedContinuation<Void, Never>?) = shared.withLock { shared in
       shared.sequence += 1
       // Unique across restarts too: the process, its start, the event's number; or the
@@ -119,12 +144,12 @@ public final class WebhookSender: Sendable {
       }
       var full = false
       if shared.queue.count >= configuration.queueLimit {
-        shared.queue.removeFirst()
+        dropped = shared.queue.removeFirst()
         shared.statistics.dropped += 1
         full = !shared.saidFull
         shared.saidFull = true
       }
-      shared.queue.append((key, writer.bytes))
+      shared.queue.append(Waiting(key: key, body: writer.bytes, handled: handled))
       shared.statistics.queued = shared.queue.count
       defer { shared.waiter = nil }
       return (full, shared.waiter)
@@ -140,17 +165,19 @@ public final class WebhookSender: Sendable {
   /// Sends events as they come until the task is cancelled.
   public func run() async {
     while !Task.isCancelled {
-      guard let (key, body) = await next() else { return }
-      await deliver(key: key, body: body)
+      guard let first = await next() else { return }
+      // One cut short by the end stays queued: unsent, and counted so.
+      guard await deliver(key: first.key, body: first.body) else { return }
       shared.withLock { shared in
         shared.queue.removeFirst()
         shared.statistics.queued = shared.queue.count
       }
+      first.handled?.done()
     }
   }
 
   /// The first event waiting, waiting for one; `nil` once cancelled.
-  private func next() async -> (String, [UInt8])? {
+  private func next() async -> Waiting? {
     while !Task.isCancelled {
       if let first = shared.withLock({ $0.queue.first }) { return first }
       await withTaskCancellationHandler {
@@ -172,8 +199,9 @@ public final class WebhookSender: Sendable {
     return nil
   }
 
-  /// One event, tried until it is delivered, refused, or out of attempts.
-  private func deliver(key: String, body: [UInt8]) async {
+  /// One event, tried until it is delivered, refused, or out of attempts: then `true`;
+  /// `false` when the sender stops first.
+  private func deliver(key: String, body: [UInt8]) async -> Bool {
     let request = HTTPPoster.Request(
       url: configuration.url.absoluteString, body: body, headers: ["Content-Type: application/json", "Idempotency-Key: \(key)"],
       userAgent: "gpsbridge/\(GPSBridge.version)", timeout: configuration.timeout,
@@ -188,28 +216,30 @@ public final class WebhookSender: Sendable {
           // The next problem, whatever it is, is news.
           shared.lastSaid = nil
         }
-        return
+        return true
       case .answered(let status) where (400..<500).contains(status) && status != 408 && status != 429:
         shared.withLock { $0.statistics.failed += 1 }
         say("the receiver refuses events (HTTP \(status))", "they are not sent again")
-        return
+        return true
       case .answered(let status):
         problem = "HTTP \(status)"
       case .failed(let code, let reason):
         problem = Self.reason(code, reason)
       case .cancelled:
-        return
+        return false
       }
-      guard attempt < configuration.attempts, !Task.isCancelled else {
+      guard !Task.isCancelled else { return false }
+      guard attempt < configuration.attempts else {
         shared.withLock { $0.statistics.failed += 1 }
         say(problem, "an event is given up after \(attempt) attempt\(attempt == 1 ? "" : "s")")
-        return
+        return true
       }
       say(problem, "trying again (up to \(configuration.attempts) attempts an event, backing off)")
       shared.withLock { $0.statistics.retries += 1 }
       try? await Task.sleep(for: wait)
       wait = wait * 2
     }
+    return true
   }
 
   /// Says `problem` (and what is done about it) once while it stays the problem: a receiver

@@ -59,10 +59,23 @@ final class ActionOutlets: Sendable {
     for webhook in webhooks { webhook.take(batch, device: device) }
   }
 
-  /// Passes the actions of a monitor's `event` (with its time and id) to every outlet.
-  func take(_ actions: [LocationManager.Action], device: String, of event: MonitorEvent) {
-    publisher?.take(actions, device: device, of: event)
-    for webhook in webhooks { webhook.take(actions, device: device, of: event) }
+  /// Passes the actions of a monitor's `event` (with its time and id) to every outlet, and
+  /// calls `whenHandled` once each has it (at once with none).
+  func take(
+    _ actions: [LocationManager.Action], device: String, of event: MonitorEvent, whenHandled: @escaping @Sendable () -> Void
+  ) {
+    let left = Shared((publisher == nil ? 0 : 1) + webhooks.count)
+    let handledByOne: @Sendable () -> Void = {
+      if left.withLock({ left in
+        left -= 1
+        return left == 0
+      }) {
+        whenHandled()
+      }
+    }
+    if isEmpty { whenHandled() }
+    publisher?.take(actions, device: device, of: event, whenHandled: handledByOne)
+    for webhook in webhooks { webhook.take(actions, device: device, of: event, whenHandled: handledByOne) }
   }
 
   var failed: String? { failure.withLock { $0 } }

@@ -63,8 +63,9 @@ func run(_ options: RunOptions) async -> Int32 {
   if let directory = options.stateDirectory, !regions.isEmpty {
     do {
       let (json, status, device) = (options.json, source.status, source.device)
-      kept = try await KeptRegions(regions, name: "regions", storage: .directory(directory), manager: manager) { event, actions in
-        outlets.take(actions, device: device, of: event)
+      kept = try await KeptRegions(regions, name: "regions", storage: .directory(directory), manager: manager) {
+        event, actions, whenHandled in
+        // Said first: the outlets may have it at once, and then it is forgotten.
         if json {
           var lines = ActionJSONLines(capacity: 1024)
           for action in actions { lines.append(action, of: event) }
@@ -73,6 +74,7 @@ func run(_ options: RunOptions) async -> Int32 {
           let text = actions.map { TextOutput.line(for: $0, at: event.date, emphasised: status != nil) + "\n" }.joined()
           _ = status?.write(text) ?? Terminal.tryWrite(Array(text.utf8))
         }
+        outlets.take(actions, device: device, of: event, whenHandled: whenHandled)
       }
     } catch {
       Terminal.diagnostic("Error: \(error)")

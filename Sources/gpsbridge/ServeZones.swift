@@ -26,9 +26,9 @@ struct ServeZones: Sendable {
       let outlets = self.outlets
       do {
         kept = try await KeptRegions(regions, name: KeptRegions.name(forDevice: device), storage: options.storage, manager: manager) {
-          event, actions in
-          outlets.take(actions, device: device, of: event)
+          event, actions, whenHandled in
           for action in actions { Self.say(action, of: event, device: device, server: server, status: status) }
+          outlets.take(actions, device: device, of: event, whenHandled: whenHandled)
         }
       } catch {
         status.say("gpsbridge: \(error) The regions of \(device) are judged afresh at each start.")

@@ -170,6 +170,48 @@ struct BrokerTests {
     #expect(await subscriber.until(timeout: .seconds(10)) { subscriber.payloads(on: "fleet/box1/drive_nmea/state").last == "not_home" })
   }
 
+  /// With `--state-dir`, a region event is forgotten only once the broker has it: a run that
+  /// ends with the broker away leaves its events unsent (status 1, said), and the next run,
+  /// with the broker back, publishes them first, with the ids they had.
+  @Test func aRegionEventTheBrokerNeverGotGoesOutAtTheNextStartWithItsID() async throws {
+    let directory = scratchDirectory("mqtt-kept-\(UUID().uuidString.prefix(8))")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let (capture, home) = try await Self.drive(in: directory)
+    let broker = try Broker(directory: directory)
+    defer { broker.stop() }
+    let arguments = [
+      "--replay", capture, "--speed", "max", "--region", home, "--json", "--state-dir", directory.appendingPathComponent("state").path,
+      "--mqtt", "mqtt://127.0.0.1:\(broker.port)/fleet/box1",
+    ]
+
+    // The broker away for the whole first run.
+    let away = try RunningProgram(arguments, in: directory, keepsOutput: true)
+    defer { away.stop() }
+    #expect(await away.ended(within: .seconds(90)), "\(away.said)")
+    #expect(away.exitStatus == 1 && away.said.contains("never delivered"), "\(away.said)")
+    let unsent = Self.regionEvents(away.printed.split(separator: "\n").map(String.init))
+    #expect(unsent.count == 2, "\(unsent)")  // into and out of home
+
+    try broker.start()
+    let subscriber = try Subscriber(broker: broker)
+    defer { subscriber.stop() }
+    try await Self.waitUntilSubscribed(subscriber, broker: broker)
+    let back = try RunningProgram(arguments, in: directory, keepsOutput: true)
+    defer { back.stop() }
+    #expect(await back.ended(within: .seconds(90)), "\(back.said)")
+    #expect(back.exitStatus == 0, "\(back.said)")
+    // The first run's events, the same lines (ids and times), come first; the second run's
+    // own (the drive starts again outside home: no new crossing is said of a state kept).
+    let published = Self.regionEvents(subscriber.payloads(on: "fleet/box1/drive_nmea/actions"))
+    #expect(
+      await subscriber.until(timeout: .seconds(20)) {
+        Array(Self.regionEvents(subscriber.payloads(on: "fleet/box1/drive_nmea/actions")).prefix(2)) == unsent
+      }, "\(published) against \(unsent)")
+    // Said again by the second run too, with their ids: a consumer drops them by id.
+    let again = Self.regionEvents(back.printed.split(separator: "\n").map(String.init))
+    #expect(Array(again.prefix(2)) == unsent, "\(again)")
+  }
+
   @Test func tenThousandRegionsLoseNoCrossingOnTheBroker() async throws {
     let directory = scratchDirectory("mqtt-many-\(UUID().uuidString.prefix(8))")
     defer { try? FileManager.default.removeItem(at: directory) }

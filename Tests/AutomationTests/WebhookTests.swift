@@ -20,11 +20,12 @@ struct WebhookTests {
   final class Receiver: @unchecked Sendable {
     let process = Process()
     let log: URL
-    let port = FakeGPSD.freePort()
+    let port: Int
     private let watch: FileChanges
 
     /// A receiver answering as `mode` says; over https when given a certificate and its key.
-    init(mode: String, in directory: URL, tls: (certificate: String, key: String)? = nil) throws {
+    init(mode: String, in directory: URL, port: Int = FakeGPSD.freePort(), tls: (certificate: String, key: String)? = nil) throws {
+      self.port = port
       log = directory.appendingPathComponent("webhook-\(mode).jsonl")
       process.executableURL = URL(fileURLWithPath: WebhookTests.python)
       process.arguments =
@@ -143,6 +144,47 @@ struct WebhookTests {
       #expect((body["time"] as? String)?.hasPrefix("2024-") == true, "\(request.body)")
       #expect(request.key == "gpsbridge-\(scene.capture)-event-\(eventID)" && body["id"] as? String == request.key)
     }
+  }
+
+  /// With `--state-dir`, a region event is forgotten only once the webhook has it: a run that
+  /// ends while the receiver is down leaves its events unsent (status 1), and the next run
+  /// delivers them first, with the keys they had.
+  @Test func aKeptRegionsEventTheReceiverNeverGotGoesAtTheNextStartWithItsKey() async throws {
+    let directory = scratchDirectory("webhook-kept-\(UUID().uuidString.prefix(8))")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let (capture, home) = try await BrokerTests.drive(in: directory)
+    let port = FakeGPSD.freePort()
+    let arguments = [
+      "--replay", capture, "--speed", "max", "--region", home, "--json", "--state-dir", directory.appendingPathComponent("state").path,
+      "--webhook", "http://127.0.0.1:\(port)/hook",
+    ]
+    // Nothing listens: the sender is still trying when the replay ends.
+    let down = try RunningProgram(arguments, in: directory, keepsOutput: true)
+    defer { down.stop() }
+    #expect(await down.ended(within: .seconds(90)), "\(down.said)")
+    #expect(down.exitStatus == 1 && down.said.contains("never delivered"), "\(down.said)")
+    let unsent = BrokerTests.regionEvents(down.printed.split(separator: "\n").map(String.init))
+    #expect(unsent.count == 2, "\(unsent)")
+
+    let receiver = try Receiver(mode: "ok", in: directory, port: port)
+    defer { receiver.stop() }
+    let up = try RunningProgram(arguments, in: directory, keepsOutput: true)
+    defer { up.stop() }
+    #expect(await up.ended(within: .seconds(90)), "\(up.said)")
+    #expect(up.exitStatus == 0, "\(up.said)")
+    let delivered = receiver.requests.filter { $0.status == 200 }
+    #expect(Array(delivered.prefix(2).map { Self.event($0.body) }) == unsent.map { Self.withoutID($0) }, "\(delivered.map(\.body))")
+    let ids = unsent.compactMap { line in
+      (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? Int
+    }
+    #expect(delivered.prefix(2).map(\.key) == ids.map { "gpsbridge-\(capture)-event-\($0)" }, "\(delivered.map(\.key))")
+  }
+
+  /// A `--json` line of a monitor's event as a webhook body says it: `"eventID"` for `"id"`
+  /// (the body's `id` is the key).
+  static func withoutID(_ line: String) -> String {
+    guard let range = line.range(of: #","id":"#) else { return line }
+    return line.replacingCharacters(in: range, with: #","eventID":"#)
   }
 
   @Test(arguments: [("redirect", "it redirects in a loop"), ("silent", "no answer in time")])

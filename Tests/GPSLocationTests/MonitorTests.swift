@@ -126,6 +126,32 @@ import Testing
     #expect(await Self.events(third).isEmpty)
   }
 
+  /// A reader that hands events on says itself which are handled: one read but never
+  /// acknowledged (the broker never had it) is delivered again at the next opening; one
+  /// acknowledged is not, and nothing is written after the monitor is closed.
+  @Test func anEventReadButNotAcknowledgedIsDeliveredAgain() async throws {
+    let directory = scratchDirectory("monitor-acknowledged").path
+    let first = try await Monitor.open("handed-on", for: Self.drive(to: 50), storage: .directory(directory))
+    await first.add(Self.shop, identifier: "shop")
+    var events = first.eventsAcknowledgedByReader.makeAsyncIterator()
+    let outside = try #require(await events.next())
+    first.acknowledge(through: outside.id)
+    // Read, handed on, never acknowledged; asking for more does not make it handled.
+    #expect(await events.next()?.state == .satisfied)
+    await first.close()
+    // Acknowledged after closing: too late to be written (the next opening owns the file).
+    first.acknowledge(through: .max)
+    let second = try await Monitor.open("handed-on", for: Self.drive(from: 50, to: 52), storage: .directory(directory))
+    var again = second.eventsAcknowledgedByReader.makeAsyncIterator()
+    let repeated = try #require(await again.next())
+    #expect(repeated.id == outside.id + 1 && repeated.state == .satisfied)
+    second.acknowledge(through: repeated.id)
+    #expect(await again.next() == nil)
+    await second.close()
+    let third = try await Monitor.open("handed-on", for: Self.drive(from: 52, to: 54), storage: .directory(directory))
+    #expect(await Self.events(third).isEmpty)
+  }
+
   @Test(arguments: [
     ("damaged", "{\"format\":\"gpsbridge monitor\",\"version\":1,\"name\":", "it is not JSON"),
     ("foreign", "{\"regions\":[]}", "it is not a gpsbridge monitor's state"),

@@ -49,6 +49,8 @@ public actor Monitor {
   /// only once it changes.
   private var writtenRevision = 0
   private var reading: Task<Void, Never>?
+  /// Closed: the file is no longer written.
+  private var isClosed = false
   /// Events made and not yet delivered: each waits for a write that holds it.
   private var outbox: [MonitorEvent] = []
   /// Whether the monitor made its manager (`open(_:for: Receiver)`): only then does closing it
@@ -160,10 +162,26 @@ public actor Monitor {
   }
   private let reads: WeakMonitor
 
+  /// ``events`` for a reader that hands them on (to a broker, a webhook) and says itself when
+  /// it has handled them, with ``acknowledge(through:)``, rather than by asking for the next:
+  /// an event is forgotten only once whatever it was handed to has it, so a kill before that
+  /// delivers it again at the next start, with its id. One reader of this or ``events``.
+  public nonisolated var eventsAcknowledgedByReader: Events {
+    Events(stream: events.stream, readThrough: events.readThrough, didRead: events.didRead, marksReadOnNext: false)
+  }
+
+  /// Every event up to the one with `id` is handled (by a reader of
+  /// ``eventsAcknowledgedByReader``): the state forgets them, in a write of its own, or at
+  /// ``close()`` at the latest (after it, the next opening delivers them again).
+  public nonisolated func acknowledge(through id: UInt64) {
+    readThrough.withLock { $0 = Swift.max($0, id) }
+    events.didRead()
+  }
+
   /// The reader has read events the file still holds as unread: it is written again, so that
   /// a restart does not deliver them again (a kill before this does, with their ids).
   private func keepReads() async {
-    guard let first = book.unread.first, first.id <= readThrough.withLock({ $0 }) else { return }
+    guard !isClosed, let first = book.unread.first, first.id <= readThrough.withLock({ $0 }) else { return }
     await persist()
   }
 
@@ -205,10 +223,13 @@ public actor Monitor {
   }
 
   /// Stops watching and ends ``events``, keeping the state with what has been read by now.
+  /// Nothing is written after: an event acknowledged later is delivered again at the next
+  /// opening (the file may be another monitor's by then).
   public func close() async {
     reading?.cancel()
     reading = nil
     await persist()
+    isClosed = true
     await manager.perform(
       book.records.keys.map { .stopMonitoringForRegion(Self.stopping($0)) }
         + (ownsManager ? [.stopUpdatingLocation] : []))
@@ -338,22 +359,25 @@ public actor Monitor {
     let stream: AsyncStream<MonitorEvent>
     let readThrough: Locked<UInt64>
     let didRead: @Sendable () -> Void
+    /// Whether asking for the next event says the last one handled (else the reader says it).
+    var marksReadOnNext = true
 
     public func makeAsyncIterator() -> Iterator {
-      Iterator(events: stream.makeAsyncIterator(), readThrough: readThrough, didRead: didRead, handed: nil)
+      Iterator(events: stream.makeAsyncIterator(), readThrough: readThrough, didRead: didRead, marksReadOnNext: marksReadOnNext)
     }
 
     public struct Iterator: AsyncIteratorProtocol {
       var events: AsyncStream<MonitorEvent>.Iterator
       let readThrough: Locked<UInt64>
       let didRead: @Sendable () -> Void
+      let marksReadOnNext: Bool
       /// The event returned last: handled once the reader asks for the next one.
-      var handed: UInt64?
+      var handed: UInt64? = nil
 
       public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> MonitorEvent? {
         // The reader is done with the last event only when it asks for another (a kill while
         // it handles one delivers that one again): from now on the state forgets it.
-        if let handed {
+        if marksReadOnNext, let handed {
           readThrough.withLock { $0 = Swift.max($0, handed) }
           didRead()
           self.handed = nil
