@@ -12,6 +12,9 @@ extension LocationManager {
     case startMonitoringForRegionAssuming(Region, RegionState)
     case startMonitoringSignificantLocationChanges
     case startMonitoringVisits
+    /// Monitors visits, the stay of `VisitInProgress` going on: a restart neither reports its
+    /// arrival again nor loses its departure. (Not in upstream.)
+    case startMonitoringVisitsResuming(VisitInProgress)
     case startUpdatingHeading
     case startUpdatingLocation
     case stopMonitoringForRegion(Region)
@@ -52,6 +55,7 @@ extension LocationEngine {
     case .startMonitoringForRegionAssuming(let region, let state): actions += regions.add(region, latest: location, assuming: state)
     case .startMonitoringSignificantLocationChanges: startMonitoringSignificantLocationChanges()
     case .startMonitoringVisits: startMonitoringVisits()
+    case .startMonitoringVisitsResuming(let stay): startMonitoringVisits(resuming: stay)
     case .startUpdatingHeading: startUpdatingHeading()
     case .startUpdatingLocation: startUpdatingLocation()
     case .stopMonitoringForRegion(let region): stopMonitoring(region)

@@ -34,14 +34,15 @@ final class KeptRegions: Sendable {
   }
 
   /// Opens the monitor `name` in `storage` over `manager`, watching `regions` (and no others
-  /// the file kept), and hands each event to `deliver` as it comes, with what to call (once)
+  /// the file kept) and, with `keepingVisits`, the manager's visits (the stay in progress
+  /// kept), and hands each event to `deliver` as it comes, with what to call (once)
   /// when every outlet has it.
   /// - Throws: `Monitor.Error` when the state can be neither read nor written there.
   init(
-    _ regions: [Region], name: String, storage: Monitor.Storage, manager: LocationManager,
+    _ regions: [Region], name: String, storage: Monitor.Storage, manager: LocationManager, keepingVisits: Bool,
     deliver: @escaping @Sendable (MonitorEvent, [LocationManager.Action], _ whenHandled: @escaping @Sendable () -> Void) -> Void
   ) async throws(Monitor.Error) {
-    let monitor = try await Monitor.open(name, for: manager, storage: storage)
+    let monitor = try await Monitor.open(name, for: manager, storage: storage, keepingVisits: keepingVisits)
     if let notice = monitor.restoreNotice { Terminal.diagnostic("gpsbridge: \(notice)") }
     var byIdentifier: [String: Region] = [:]
     for region in regions { byIdentifier[region.identifier] = region }

@@ -63,7 +63,9 @@ func run(_ options: RunOptions) async -> Int32 {
   if let directory = options.stateDirectory, !regions.isEmpty {
     do {
       let (json, status, device) = (options.json, source.status, source.device)
-      kept = try await KeptRegions(regions, name: "regions", storage: .directory(directory), manager: manager) {
+      kept = try await KeptRegions(
+        regions, name: "regions", storage: .directory(directory), manager: manager, keepingVisits: options.visits
+      ) {
         event, actions, whenHandled in
         // Said first: the outlets may have it at once, and then it is forgotten.
         if json {
@@ -83,7 +85,7 @@ func run(_ options: RunOptions) async -> Int32 {
   }
   // Every command in one step: the source starts after the last, so a replay gives the same
   // actions every time.
-  await manager.perform(commands(for: options, regions: kept == nil ? regions : []))
+  await manager.perform(commands(for: options, regions: kept == nil ? regions : [], visits: kept == nil && options.visits))
 
   // When --desired-accuracy holds fixes back, say so once: after a while live, or at the end.
   let withheldNotice = WithheldNotice(desiredAccuracy: options.desiredAccuracy, manager: manager)
@@ -161,13 +163,15 @@ func run(_ options: RunOptions) async -> Int32 {
 }
 
 /// What the options ask the manager to do, in the order it is to do it.
-func commands(for options: RunOptions, regions: [Region]) -> [LocationManager.Command] {
+/// The manager's commands for `options`, with `regions` and, when `visits`, visits (both
+/// left out when a monitor keeps them).
+func commands(for options: RunOptions, regions: [Region], visits: Bool) -> [LocationManager.Command] {
   var commands: [LocationManager.Command] = [
     .set(LocationManager.Properties(desiredAccuracy: options.desiredAccuracy, distanceFilter: options.distanceFilter))
   ]
   if options.once { return commands + [.requestLocation] }
   commands += regions.map { .startMonitoringForRegion($0) }
-  if options.visits { commands.append(.startMonitoringVisits) }
+  if visits { commands.append(.startMonitoringVisits) }
   if options.significantChanges { commands.append(.startMonitoringSignificantLocationChanges) }
   if options.heading { commands.append(.startUpdatingHeading) }
   // Significant changes replace standard updates, as in CoreLocation: a location every 500 m.

@@ -80,7 +80,7 @@ extension RunOptions {
       CommandOption(
         names: ["--state-dir"], value: "<dir>",
         help:
-          "Keep the regions' states in this directory (regions.monitor.json), so that a restarted run neither repeats an entry nor loses an exit that happened while it was down; region events then carry \"time\" and \"id\"."
+          "Keep the regions' states (and, with --visits, the visit in progress) in this directory (regions.monitor.json), so that a restarted run neither repeats an entry or arrival nor loses an exit or departure that happened while it was down; region events then carry \"time\" and \"id\"."
       ) { draft, value in draft.options.stateDirectory = value },
       .flag("--visits", \.options.visits, help: "Report visits: stays of 5 minutes within 100 m."),
       CommandOption(

@@ -25,7 +25,9 @@ struct ServeZones: Sendable {
     if !regions.isEmpty, options.storage != .none {
       let outlets = self.outlets
       do {
-        kept = try await KeptRegions(regions, name: KeptRegions.name(forDevice: device), storage: options.storage, manager: manager) {
+        kept = try await KeptRegions(
+          regions, name: KeptRegions.name(forDevice: device), storage: options.storage, manager: manager, keepingVisits: options.visits
+        ) {
           event, actions, whenHandled in
           for action in actions { Self.say(action, of: event, device: device, server: server, status: status) }
           outlets.take(actions, device: device, of: event, whenHandled: whenHandled)
@@ -35,7 +37,7 @@ struct ServeZones: Sendable {
       }
     }
     var commands: [LocationManager.Command] = kept == nil ? regions.map { .startMonitoringForRegion($0) } : []
-    if options.visits { commands.append(.startMonitoringVisits) }
+    if options.visits, kept == nil { commands.append(.startMonitoringVisits) }
     commands.append(.startUpdatingLocation)
     await manager.perform(commands)
     for await batch in actions {

@@ -40,7 +40,7 @@ struct ZoneOptions: Equatable {
       CommandOption(
         names: ["--state-dir"], value: "<dir|none>",
         help:
-          "Where the regions' states are kept, so that a restart neither repeats an entry nor loses an exit that happened while serve was down (none: not kept; a replay's are not kept unless this is given).",
+          "Where the regions' states (and, with --visits, the visit in progress) are kept, so that a restart neither repeats an entry or arrival nor loses an exit or departure that happened while serve was down (none: not kept; a replay's are not kept unless this is given).",
         defaultValue: "$STATE_DIRECTORY, else ~/.local/state/gpsbridge"
       ) { draft, value throws(UsageError) in
         guard let value, !value.isEmpty else {

@@ -47,4 +47,29 @@ import Testing
     actions += engine.handle(fix(600 + 7200))
     #expect(visits(actions).map(\.departureDate) == [.distantFuture, date(600)])
   }
+  /// A stay kept across a restart: its arrival is not reported again; the next fix, if near
+  /// and within the gap, goes on with it (the departure keeps the arrival's date), and if
+  /// elsewhere, ends it at the last fix kept.
+  @Test func aStayResumedAfterARestartGoesOnOrEndsAtItsLastKeptFix() throws {
+    var before = LocationEngine()
+    before.startMonitoringVisits()
+    var arrival: Visit?
+    for second in 0...400 { arrival = visits(before.handle(fix(Double(second), north: Double(second % 7)))).first ?? arrival }
+    let kept = VisitInProgress(arrival: try #require(arrival), lastSeen: date(400), fixes: 401)
+
+    // Back 10 minutes later at the same place: nothing new until the departure.
+    var stayed = LocationEngine()
+    stayed.startMonitoringVisits(resuming: kept)
+    var reported: [Visit] = []
+    for second in 1000...1100 { reported += visits(stayed.handle(fix(Double(second), north: 3))) }
+    #expect(reported.isEmpty)
+    reported += visits(stayed.handle(fix(1101, north: 500)))
+    #expect(reported.map(\.arrivalDate) == [date(0)] && reported.map(\.departureDate) == [date(1100)])
+
+    // Back elsewhere: the departure at once, dated the last fix kept.
+    var left = LocationEngine()
+    left.startMonitoringVisits(resuming: kept)
+    let departure = visits(left.handle(fix(1000, north: 900)))
+    #expect(departure.map(\.arrivalDate) == [date(0)] && departure.map(\.departureDate) == [date(400)])
+  }
 }

@@ -152,6 +152,83 @@ import Testing
     #expect(await Self.events(third).isEmpty)
   }
 
+  /// The visits `manager` reports until its capture ends.
+  static func visits(of manager: LocationManager) -> Task<[Visit], Never> {
+    let batches = manager.delegateBatches()
+    return Task {
+      var visits: [Visit] = []
+      for await batch in batches {
+        for action in batch {
+          if case .didVisit(let visit) = action { visits.append(visit) }
+          if case .didFailWithError(let error) = action, error.code == .endOfCapture { return visits }
+        }
+      }
+      return visits
+    }
+  }
+
+  /// A stay of `seconds` at the origin from `from` seconds, then `drive` seconds east.
+  static func stay(from: Double, for seconds: Double, at east: Double = 0, thenDrive drive: Double) -> LocationManager {
+    let start = UTCTimestamp(nanosecondsSince1970: Self.start.nanosecondsSince1970 + Int64(from * 1e9))
+    let place = Self.east(east)
+    let route = Route(
+      start: start, latitude: place.latitude, longitude: place.longitude,
+      legs: drive > 0 ? [.stop(seconds), .drive(drive, speed: 14)] : [.stop(seconds)])
+    return .replay(capture: .simulated(Simulation(route: route)), speed: .max)
+  }
+
+  /// A monitor that keeps visits: the arrival is not reported again after a restart, and a
+  /// departure while the program was down is reported at the next start, dated the stay's
+  /// last kept fix.
+  @Test func aVisitInProgressSurvivesARestart() async throws {
+    let directory = scratchDirectory("monitor-visits").path
+    // Ten minutes at the origin; the capture ends there.
+    let arriving = Self.stay(from: 0, for: 600, thenDrive: 0)
+    let first = Self.visits(of: arriving)
+    let before = try await Monitor.open("visits", for: arriving, storage: .directory(directory), keepingVisits: true)
+    let arrivals = await first.value
+    _ = await Self.events(before)  // the monitor, too, has seen the capture's end
+    #expect(arrivals.count == 1 && arrivals.first?.isDeparture == false)
+    let kept = try #require(await before.visitInProgress)
+    #expect(kept.arrival == arrivals.first && kept.lastSeen.timeIntervalSince(arrivals[0].arrivalDate) > 500)
+    await before.close()
+
+    // Back 5 minutes later, still there: no arrival again; leaving is the stay's departure.
+    let staying = Self.stay(from: 900, for: 120, thenDrive: 60)
+    let second = Self.visits(of: staying)
+    let during = try await Monitor.open("visits", for: staying, storage: .directory(directory), keepingVisits: true)
+    let departures = await second.value
+    _ = await Self.events(during)
+    #expect(departures.count == 1 && departures.first?.arrivalDate == kept.arrival.arrivalDate, "\(departures)")
+    #expect(departures.first.map { Self.seconds(of: $0.departureDate) }.map { (1018...1021).contains($0) } == true, "\(departures)")
+    #expect(await during.visitInProgress == nil)
+    await during.close()
+
+    // A stay left while the program was down: its departure at the next start, dated the last
+    // fix kept.
+    let third = try await Monitor.open(
+      "visits", for: Self.stay(from: 0, for: 600, thenDrive: 0), storage: .directory(directory), keepingVisits: true)
+    _ = await Self.events(third)
+    let keptAgain = try #require(await third.visitInProgress)
+    await third.close()
+    let elsewhere = Self.stay(from: 2000, for: 30, at: 5000, thenDrive: 0)
+    let fourth = Self.visits(of: elsewhere)
+    let after = try await Monitor.open("visits", for: elsewhere, storage: .directory(directory), keepingVisits: true)
+    let missed = await fourth.value
+    _ = await Self.events(after)
+    #expect(
+      missed == [
+        Visit(
+          coordinate: keptAgain.arrival.coordinate, horizontalAccuracy: missed.first?.horizontalAccuracy ?? 0,
+          arrivalDate: keptAgain.arrival.arrivalDate, departureDate: keptAgain.lastSeen)
+      ], "\(missed)")
+    await after.close()
+  }
+
+  static func seconds(of date: Date) -> Double {
+    date.timeIntervalSince1970 - Double(start.nanosecondsSince1970) / 1e9
+  }
+
   @Test(arguments: [
     ("damaged", "{\"format\":\"gpsbridge monitor\",\"version\":1,\"name\":", "it is not JSON"),
     ("foreign", "{\"regions\":[]}", "it is not a gpsbridge monitor's state"),

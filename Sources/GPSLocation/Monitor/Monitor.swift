@@ -51,6 +51,12 @@ public actor Monitor {
   private var reading: Task<Void, Never>?
   /// Closed: the file is no longer written.
   private var isClosed = false
+  /// Whether the manager's visits are kept (`open(_:for:storage:keepingVisits:)`).
+  private let keepsVisits: Bool
+  /// The visit's last fix as last written.
+  private var visitWrittenAt: Date?
+  /// Seconds of fix time between writes of a stay's last fix.
+  static let visitKeptEvery: TimeInterval = 60
   /// Events made and not yet delivered: each waits for a write that holds it.
   private var outbox: [MonitorEvent] = []
   /// Whether the monitor made its manager (`open(_:for: Receiver)`): only then does closing it
@@ -63,7 +69,8 @@ public actor Monitor {
   public static func open(
     _ name: String, for receiver: Receiver, storage: Storage = .standard, configuration: LocationEngine.Configuration = .init()
   ) async throws(Error) -> Monitor {
-    try await open(name, manager: .receiver(receiver, configuration: configuration), storage: storage, ownsManager: true)
+    try await open(
+      name, manager: .receiver(receiver, configuration: configuration), storage: storage, ownsManager: true, keepsVisits: false)
   }
 
   /// Opens the monitor `name` over `manager`'s fixes: a `.replay(…)` (with ``Storage/none``,
@@ -72,11 +79,22 @@ public actor Monitor {
   /// on, as they may be others' too) and to monitor the conditions as regions, so its
   /// `distanceFilter` and `desiredAccuracy` should let every fix through, and its delegate
   /// gets its region actions too.
-  public static func open(_ name: String, for manager: LocationManager, storage: Storage = .standard) async throws(Error) -> Monitor {
-    try await open(name, manager: manager, storage: storage, ownsManager: false)
+  ///
+  /// With `keepingVisits`, the manager's visits are monitored too, and the stay in progress is
+  /// kept in the monitor's file: after a restart it goes on, so its arrival is not reported
+  /// again, and its departure, if it happened while the program was down, is reported at the
+  /// first fix, dated the last fix of the stay that was kept (written at the arrival and once
+  /// a minute of fix time after). The visits go to the manager's delegate as `didVisit`, as
+  /// ever. (Not in `CLMonitor`.)
+  public static func open(
+    _ name: String, for manager: LocationManager, storage: Storage = .standard, keepingVisits: Bool = false
+  ) async throws(Error) -> Monitor {
+    try await open(name, manager: manager, storage: storage, ownsManager: false, keepsVisits: keepingVisits)
   }
 
-  private static func open(_ name: String, manager: LocationManager, storage: Storage, ownsManager: Bool) async throws(Error) -> Monitor {
+  private static func open(
+    _ name: String, manager: LocationManager, storage: Storage, ownsManager: Bool, keepsVisits: Bool
+  ) async throws(Error) -> Monitor {
     guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."), !name.contains("\0") else {
       throw Error(.invalidName, "'\(name)' cannot name a monitor: a name is a file's, without '/' and not starting with '.'.")
     }
@@ -132,12 +150,17 @@ public actor Monitor {
         )
       }
     }
-    let monitor = Monitor(name: name, manager: manager, file: file, book: book, notice: notice, ownsManager: ownsManager)
+    let monitor = Monitor(
+      name: name, manager: manager, file: file, book: book, notice: notice, ownsManager: ownsManager, keepsVisits: keepsVisits)
     await monitor.start()
     return monitor
   }
 
-  private init(name: String, manager: LocationManager, file: StateFile?, book: MonitorBook, notice: String?, ownsManager: Bool) {
+  private init(
+    name: String, manager: LocationManager, file: StateFile?, book: MonitorBook, notice: String?, ownsManager: Bool, keepsVisits: Bool
+  ) {
+    self.keepsVisits = keepsVisits
+    self.visitWrittenAt = book.visit?.lastSeen
     self.name = name
     self.ownsManager = ownsManager
     self.manager = manager
@@ -196,10 +219,12 @@ public actor Monitor {
       }
     }
     // The source starts with the first condition (a replay's first fix then meets them all).
-    guard !book.records.isEmpty else { return }
+    let visits: [LocationManager.Command] =
+      keepsVisits ? [book.visit.map { .startMonitoringVisitsResuming($0) } ?? .startMonitoringVisits] : []
+    guard !book.records.isEmpty else { return await manager.perform(keepsVisits ? [.startUpdatingLocation] + visits : []) }
     // Each in its kept state: a change from it needs the dwell, as while the program ran.
     let commands = book.records.sorted { $0.key < $1.key }.map { Self.command(for: $0.value, identifier: $0.key) }
-    await manager.perform([.startUpdatingLocation] + commands)
+    await manager.perform([.startUpdatingLocation] + visits + commands)
   }
 
   /// The last reference gone without ``close()``: the events end and the reading stops (the
@@ -232,9 +257,14 @@ public actor Monitor {
     isClosed = true
     await manager.perform(
       book.records.keys.map { .stopMonitoringForRegion(Self.stopping($0)) }
-        + (ownsManager ? [.stopUpdatingLocation] : []))
+        + (keepsVisits ? [.stopMonitoringVisits] : []) + (ownsManager ? [.stopUpdatingLocation] : []))
     continuation.finish()
   }
+
+  // MARK: Visits
+
+  /// The stay in progress the monitor keeps, if any (see `open(_:for:storage:keepingVisits:)`).
+  public var visitInProgress: VisitInProgress? { book.visit }
 
   // MARK: Conditions
 
@@ -297,12 +327,23 @@ public actor Monitor {
 
   private func handle(_ batch: [LocationManager.Action]) async {
     var made: [MonitorEvent] = []
+    var visitChanged = false
     var ended = false
     for action in batch {
       switch action {
       case .didUpdateLocations(let locations):
         lastFixDate = locations.last?.timestamp ?? lastFixDate
         if book.firstFixSinceOpen == nil { book.firstFixSinceOpen = lastFixDate }
+        if keepsVisits, var visit = book.visit, let lastFixDate {
+          visit.lastSeen = Swift.max(visit.lastSeen, lastFixDate)
+          visit.fixes += locations.count
+          book.visit = visit
+        }
+      case .didVisit(let visit) where keepsVisits:
+        // An arrival is kept until its departure: the stay goes on after a restart.
+        book.visit = visit.isDeparture ? nil : VisitInProgress(arrival: visit, lastSeen: lastFixDate ?? visit.arrivalDate, fixes: 1)
+        visitWrittenAt = book.visit?.lastSeen
+        visitChanged = true
       case .didDetermineState(let state, let region):
         if let event = book.decide(region.identifier, ConditionState(state), at: lastFixDate) { made.append(event) }
       case .monitoringDidFail(let region?, let error) where book.records[region.identifier] != nil:
@@ -314,7 +355,13 @@ public actor Monitor {
       }
     }
     outbox += made
-    if !made.isEmpty { await persist() }
+    // A stay's last fix is kept once a minute of fix time too: a kill dates a departure found
+    // at the next start at most that much early.
+    if let visit = book.visit, let written = visitWrittenAt, visit.lastSeen.timeIntervalSince(written) >= Self.visitKeptEvery {
+      visitWrittenAt = visit.lastSeen
+      visitChanged = true
+    }
+    if !made.isEmpty || visitChanged { await persist() }
     if ended {
       // Every event made so far is kept (a write of another call's may still be under way:
       // this one waits for it) before the stream ends.

@@ -16,7 +16,9 @@ import Plumbing
 /// ```
 ///
 /// `time` is seconds since 1970 (UTC), as the fix said; a polygon is `"polygon":[{"latitude",
-/// "longitude"}, …]` in place of `"circle"`.
+/// "longitude"}, …]` in place of `"circle"`. A monitor that keeps visits has, during a stay,
+/// `"visit":{"latitude","longitude","horizontalAccuracy","arrival","lastSeen","fixes"}`
+/// (times as `time`).
 enum MonitorFile {
   static let format = "gpsbridge monitor"
   static let version = 1
@@ -68,6 +70,16 @@ enum MonitorFile {
       writer.endObject()
     }
     writer.endArray()
+    if let visit = book.visit {
+      writer.object("visit") {
+        $0.field("latitude", visit.arrival.coordinate.latitude)
+        $0.field("longitude", visit.arrival.coordinate.longitude)
+        $0.field("horizontalAccuracy", visit.arrival.horizontalAccuracy)
+        $0.field("arrival", visit.arrival.arrivalDate.timeIntervalSince1970)
+        $0.field("lastSeen", visit.lastSeen.timeIntervalSince1970)
+        $0.field("fixes", visit.fixes)
+      }
+    }
     writer.endObject()
     writer.newline()
     return writer.bytes
@@ -137,23 +149,38 @@ enum MonitorFile {
           return try event(members)
         }
       }
+      if case .object(let visit)? = root["visit"] { book.visit = try stay(visit) }
       return .success(book)
     } catch {
       return .failure(error)
     }
   }
 
+  /// The visit in progress kept.
+  private static func stay(_ members: [String: JSONValue]) throws(Unreadable) -> VisitInProgress {
+    let whose = "the visit in progress"
+    let center = LocationCoordinate2D(latitude: try number(members["latitude"], whose), longitude: try number(members["longitude"], whose))
+    guard center.isValid, case .number(let text)? = members["fixes"], let fixes = Int(text), fixes > 0, fixes <= 1 << 40 else {
+      throw Unreadable(reason: "it is damaged (\(whose))")
+    }
+    let arrival = Visit(
+      coordinate: center, horizontalAccuracy: try number(members["horizontalAccuracy"], whose),
+      arrivalDate: try date(members["arrival"], whose))
+    return VisitInProgress(arrival: arrival, lastSeen: try date(members["lastSeen"], whose), fixes: fixes)
+  }
+
+  /// A fix's time: within the years 1970 to 2200, as a receiver's date is read.
+  private static func date(_ value: JSONValue?, _ whose: String) throws(Unreadable) -> Date {
+    let seconds = try number(value, whose)
+    guard seconds >= 0, seconds < 7_289_654_400 else { throw Unreadable(reason: "it is damaged (a time of '\(whose)')") }
+    return Date(timeIntervalSince1970: seconds)
+  }
+
   private static func event(_ members: [String: JSONValue]) throws(Unreadable) -> MonitorEvent {
     guard case .string(let identifier)? = members["identifier"] else {
       throw Unreadable(reason: "it is damaged (an event without an identifier)")
     }
-    var time: Date?
-    if members["time"] != nil {
-      // A fix's time: within the years 1970 to 2200, as a receiver's date is read.
-      let seconds = try number(members["time"], identifier)
-      guard seconds >= 0, seconds < 7_289_654_400 else { throw Unreadable(reason: "it is damaged (a time of '\(identifier)')") }
-      time = Date(timeIntervalSince1970: seconds)
-    }
+    let time = members["time"] == nil ? nil : try date(members["time"], identifier)
     return MonitorEvent(
       id: try integer(members["id"], identifier), identifier: identifier, state: try state(members["state"], identifier),
       previousState: try state(members["previousState"], identifier), date: time,

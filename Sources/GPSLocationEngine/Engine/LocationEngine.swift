@@ -147,6 +147,11 @@ public struct LocationEngine: Sendable {
     lastDeliveredHeading = nil
   }
   public mutating func startMonitoringVisits() { isMonitoringVisits = true }
+  /// Monitors visits from a stay kept across a restart (see ``VisitInProgress``).
+  public mutating func startMonitoringVisits(resuming stay: VisitInProgress) {
+    isMonitoringVisits = true
+    visits.resume(stay)
+  }
   public mutating func stopMonitoringVisits() {
     isMonitoringVisits = false
     visits.reset()

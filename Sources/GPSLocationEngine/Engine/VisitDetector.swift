@@ -72,6 +72,21 @@ struct VisitDetector: Sendable {
     return actions
   }
 
+  /// Goes on with `stay`, kept across a restart: its arrival is not reported again, and the
+  /// next location decides, by the rules above, whether it goes on or ended at
+  /// ``VisitInProgress/lastSeen``.
+  mutating func resume(_ stay: VisitInProgress) {
+    reset()
+    let weight = Double(max(1, stay.fixes))
+    count = max(1, stay.fixes)
+    latitudeSum = stay.arrival.coordinate.latitude * weight
+    longitudeSum = stay.arrival.coordinate.longitude * weight
+    accuracySum = max(0, stay.arrival.horizontalAccuracy) * weight
+    first = stay.arrival.arrivalDate
+    last = stay.lastSeen
+    arrived = true
+  }
+
   private mutating func begin(_ location: Location) {
     reset()
     add(location)

@@ -21,6 +21,11 @@ package struct MonitorBook: Hashable, Sendable {
   /// so a change needs two agreeing fixes (`regionDwellFromKnownState`), after the estimate has
   /// settled beyond the margin (a few fixes).
   package static let startWindow: TimeInterval = 15
+  /// The manager's visit in progress, when the monitor keeps its visits: resumed after a
+  /// restart so that its arrival is not said again and its departure not lost.
+  package var visit: VisitInProgress? {
+    didSet { if visit != oldValue { revision += 1 } }
+  }
   /// Counts the changes to what the file holds: a monitor writes only when it moved.
   package private(set) var revision = 0
 
