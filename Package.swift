@@ -104,7 +104,8 @@ let package = Package(
     // Setting a receiver up, safely: its settings changed as a transaction that rolls back
     // (identify, snapshot, apply in RAM, verify twice, keep or restore), over the receiver's
     // two-way session: u-blox (generation 9 and 10, M8 and older), MediaTek, SiRF.
-    .target(name: "ReceiverSetup", dependencies: ["Framing", "NMEA", "Transports", "Plumbing"]),
+    // (GPSLocationEngine for a live configuration's activity, as a dynamic model.)
+    .target(name: "ReceiverSetup", dependencies: ["Framing", "NMEA", "Transports", "Plumbing", "GPSLocationEngine"]),
     // Test values that fail the running test; kept apart so the library never links Testing.
     .target(name: "GPSLocationTestSupport", dependencies: ["GPSLocation", "Plumbing"]),
     .executableTarget(

@@ -1,3 +1,5 @@
+import GPSLocationEngine
+
 /// Settings of a receiver, each optional: a change names only what it changes, and a
 /// receiver's current settings leave out what it cannot say.
 public struct ReceiverSettings: Hashable, Sendable {
@@ -115,6 +117,28 @@ public enum SatelliteSystem: String, Hashable, Sendable, CaseIterable, Comparabl
 /// How the receiver expects to move, which shapes its filter.
 public enum DynamicModel: String, Hashable, Sendable, CaseIterable {
   case portable, stationary, pedestrian, automotive, sea, airborne
+
+  /// The model for a device used for `activity`: `portable` for ``ActivityType/other``,
+  /// `automotive`, `sea` for other navigation (boats; trains take it too), `pedestrian` for
+  /// fitness, `airborne` (u-blox's "airborne < 1 g", for drones and light aircraft).
+  public init(_ activity: ActivityType) {
+    switch activity {
+    case .other: self = .portable
+    case .automotiveNavigation: self = .automotive
+    case .otherNavigation: self = .sea
+    case .fitness: self = .pedestrian
+    case .airborne: self = .airborne
+    }
+  }
+}
+
+extension ReceiverSettings {
+  /// The settings that suit a stream of live updates of `configuration`: its dynamic model.
+  /// Apply them (with the user's consent: they are the receiver's, for every program) with
+  /// ``ReceiverSetup``.
+  public init(for configuration: LiveConfiguration) {
+    self.init(dynamicModel: DynamicModel(configuration.activityType))
+  }
 }
 
 /// The protocols a receiver sends on its port.

@@ -72,8 +72,32 @@ struct ConfigureOptions: Equatable {
             message: "--dynamic-model takes one of \(DynamicModel.allCases.map(\.rawValue).joined(separator: ", ")); got '\(value ?? "")'.",
             topic: .configure)
         }
+        if let set = options.change.dynamicModel, set != model {
+          throw UsageError(
+            message: "--dynamic-model \(model.rawValue) and --for (\(set.rawValue)) say different models: give one of them.",
+            topic: .configure)
+        }
         options.change.dynamicModel = model
       }.completing(.words(DynamicModel.allCases.map(\.rawValue))),
+      CommandOption(
+        names: ["--for"], value: "<activity>",
+        help: "Set the dynamic model that suits a live-updates configuration: "
+          + ActivityType.allCases.map { "\($0.rawValue) (\(DynamicModel($0).rawValue))" }.joined(separator: ", ") + "."
+      ) { options, value throws(UsageError) in
+        guard let value, let activity = ActivityType.allCases.first(where: { $0.rawValue.lowercased() == value.lowercased() }) else {
+          throw UsageError(
+            message: "--for takes one of \(ActivityType.allCases.map(\.rawValue).joined(separator: ", ")); got '\(value ?? "")'.",
+            topic: .configure)
+        }
+        if let model = options.change.dynamicModel, model != DynamicModel(activity) {
+          let wanted = DynamicModel(activity).rawValue
+          throw UsageError(
+            message:
+              "--for \(activity.rawValue) sets the dynamic model \(wanted), and --dynamic-model says \(model.rawValue): give one of them.",
+            topic: .configure)
+        }
+        options.change.dynamicModel = DynamicModel(activity)
+      }.completing(.words(ActivityType.allCases.map(\.rawValue))),
       CommandOption(
         names: ["--time-pulse"], value: "<period,width>", help: "The time pulse's period and width in microseconds, like 1000000,100000."
       ) { options, value throws(UsageError) in
@@ -119,6 +143,7 @@ struct ConfigureOptions: Equatable {
       "gpsbridge configure --device /dev/ttyACM0 --show",
       "gpsbridge configure --device /dev/ttyACM0 --rate 5 --sentences GGA,RMC,GSA",
       "gpsbridge configure --device /dev/ttyACM0 --constellations gps,galileo --dynamic-model automotive --save",
+      "gpsbridge configure --device /dev/ttyACM0 --for fitness",
     ])
 
   /// A comma-separated list of `Value`s; the usage error names the ones it takes.

@@ -36,6 +36,21 @@ struct ConfigureProgramTests {
     #expect((settings?["receiver"] as? [String: Any])?["kind"] as? String == "ublox9")
   }
 
+  /// `--for` sets the dynamic model a live-updates configuration suits (fitness: pedestrian),
+  /// and a `--dynamic-model` that says otherwise is refused before the receiver is touched.
+  @Test func forAnActivitySetsItsDynamicModel() async throws {
+    let (simulator, link) = try await Self.simulatedReceiver("configure-for")
+    let changed = try await Program.run(["configure", "--device", link, "--for", "fitness"])
+    let shown = try await Program.run(["configure", "--device", link, "--show", "--json"])
+    let clash = try await Program.run(["configure", "--device", link, "--for", "airborne", "--dynamic-model", "sea"])
+    try await Self.stop(simulator)
+    #expect(changed.status == 0, "\(changed.error)")
+    #expect(changed.output.contains("portable → pedestrian"), "\(changed.output)")
+    let settings = try JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any]
+    #expect(settings?["dynamicModel"] as? String == "pedestrian", "\(shown.output)")
+    #expect(clash.status == 64 && clash.error.contains("give one of them"), "\(clash.error)")
+  }
+
   @Test func whatCannotBeTakenIsRefusedWithTheReasonAndNothingChanges() async throws {
     let (simulator, link) = try await Self.simulatedReceiver("configure-refused")
     let refused = try await Program.run([
