@@ -310,23 +310,22 @@ public final class MQTTClient: Sendable {
           return SessionEnd(reason: "stopped", connected: true)
         }
       }
-      // Send what waits, at most a few in flight at QoS 1 so their order holds.
-      while unacknowledged.count < 16, let message = shared.withLock({ $0.queue.first }) {
+      // Send what waits, at most a few in flight at QoS 1 so their order holds. Each is taken
+      // off the queue before it is sent: a full queue making room meanwhile drops another.
+      while unacknowledged.count < 16, let message = takeFirst() {
         let id: UInt16? = message.qos > 0 ? nextID : nil
         if let id {
           nextID = nextID == .max ? 1 : nextID + 1
           unacknowledged.append((id, message, .now))
         }
         guard await connection.send(Self.packet(message).bytesWith(id: id)) else {
-          // (This one is still first in the queue: it is not put back twice.)
           if id != nil { unacknowledged.removeLast() }
-          requeue(unacknowledged.map(\.message))
+          requeue(unacknowledged.map(\.message), before: message)
           return SessionEnd(reason: "the broker closed the connection", connected: true)
         }
         lastSent = .now
         if id == nil { message.handled?.done() }
         shared.withLock { shared in
-          shared.queue.removeFirst()
           shared.statistics.published += 1
           shared.statistics.queued = shared.queue.count + unacknowledged.count
           if message.retain {
@@ -384,12 +383,21 @@ public final class MQTTClient: Sendable {
   }
 
   /// Puts unacknowledged messages back at the front of the queue, in their order, to go again.
-  private func requeue(_ messages: [Message]) {
-    guard !messages.isEmpty else { return }
+  /// `unpublished`, taken off the queue but not sent, goes back after them.
+  private func requeue(_ messages: [Message], before unpublished: Message? = nil) {
+    guard !messages.isEmpty || unpublished != nil else { return }
     shared.withLock { shared in
-      shared.queue.insert(contentsOf: messages, at: 0)
+      shared.queue.insert(contentsOf: messages + (unpublished.map { [$0] } ?? []), at: 0)
       shared.statistics.published -= messages.count
       shared.statistics.queued = shared.queue.count
+    }
+  }
+
+  /// The first message waiting, taken off the queue (still counted as waiting until sent).
+  private func takeFirst() -> Message? {
+    shared.withLock { shared in
+      guard !shared.queue.isEmpty else { return nil }
+      return shared.queue.removeFirst()
     }
   }
 

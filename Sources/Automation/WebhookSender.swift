@@ -166,20 +166,24 @@ public final class WebhookSender: Sendable {
   public func run() async {
     while !Task.isCancelled {
       guard let first = await next() else { return }
-      // One cut short by the end stays queued: unsent, and counted so.
-      guard await deliver(key: first.key, body: first.body) else { return }
-      shared.withLock { shared in
-        shared.queue.removeFirst()
-        shared.statistics.queued = shared.queue.count
+      // Off the queue while it is sent (a full queue making room drops another), still
+      // counted as waiting; one cut short by the end goes back first: unsent, and counted so.
+      guard await deliver(key: first.key, body: first.body) else {
+        shared.withLock { shared in
+          shared.queue.insert(first, at: 0)
+          shared.statistics.queued = shared.queue.count
+        }
+        return
       }
+      shared.withLock { $0.statistics.queued = $0.queue.count }
       first.handled?.done()
     }
   }
 
-  /// The first event waiting, waiting for one; `nil` once cancelled.
+  /// The first event waiting, taken off the queue, waiting for one; `nil` once cancelled.
   private func next() async -> Waiting? {
     while !Task.isCancelled {
-      if let first = shared.withLock({ $0.queue.first }) { return first }
+      if let first = shared.withLock({ $0.queue.isEmpty ? nil : $0.queue.removeFirst() }) { return first }
       await withTaskCancellationHandler {
         await withCheckedContinuation { continuation in
           let ready = shared.withLock { shared in

@@ -12,6 +12,8 @@ import GPSLocation
 /// the next start, with its id.
 final class KeptRegions: Sendable {
   let monitor: Monitor
+  /// Whether the visits are the monitor's too.
+  let keepsVisits: Bool
   private let delivering: Task<Void, Never>
   private let pending: Shared<Pending>
 
@@ -43,6 +45,7 @@ final class KeptRegions: Sendable {
     deliver: @escaping @Sendable (MonitorEvent, [LocationManager.Action], _ whenHandled: @escaping @Sendable () -> Void) -> Void
   ) async throws(Monitor.Error) {
     let monitor = try await Monitor.open(name, for: manager, storage: storage, keepingVisits: keepingVisits)
+    keepsVisits = keepingVisits
     if let notice = monitor.restoreNotice { Terminal.diagnostic("gpsbridge: \(notice)") }
     var byIdentifier: [String: Region] = [:]
     for region in regions { byIdentifier[region.identifier] = region }
@@ -54,7 +57,13 @@ final class KeptRegions: Sendable {
       for await event in monitor.eventsAcknowledgedByReader {
         pending.withLock { $0.order.append(event.id) }
         let handled: @Sendable () -> Void = { Self.handled(event.id, pending: pending, monitor: monitor) }
-        if let region = known[event.identifier] { deliver(event, event.actions(for: region), handled) } else { handled() }
+        if let visit = event.visit {
+          deliver(event, [.didVisit(visit)], handled)
+        } else if let region = known[event.identifier] {
+          deliver(event, event.actions(for: region), handled)
+        } else {
+          handled()
+        }
       }
     }
     await monitor.add(byIdentifier.mapValues(MonitorCondition.init))
@@ -74,10 +83,12 @@ final class KeptRegions: Sendable {
     for waiter in waiters { waiter.resume() }
   }
 
-  /// Whether `action` is one the monitor says instead (the manager's own region actions).
-  static func isRegionAction(_ action: LocationManager.Action) -> Bool {
+  /// Whether `action` is one the monitor says instead (the manager's own region actions, and
+  /// its visits when the monitor keeps them).
+  func saysInstead(_ action: LocationManager.Action) -> Bool {
     switch action {
     case .didDetermineState, .didEnterRegion, .didExitRegion, .didStartMonitoring, .monitoringDidFail: true
+    case .didVisit: keepsVisits
     default: false
     }
   }
@@ -105,14 +116,18 @@ final class KeptRegions: Sendable {
     await monitor.close()
   }
 
-  /// Returns when no event handed on waits for an outlet, or after `limit`.
+  /// Returns when no event handed on waits for an outlet, or after `limit`, even when the
+  /// caller is cancelled (a program stopping on SIGTERM, which is when it matters): the wait
+  /// runs in a task of its own, which that cancellation does not reach.
   private func settled(within limit: Duration) async {
-    await withTaskGroup(of: Void.self) { group in
-      group.addTask { await self.allHandled() }
-      group.addTask { try? await Task.sleep(for: limit) }
-      await group.next()
-      group.cancelAll()
-    }
+    await Task {
+      await withTaskGroup(of: Void.self) { group in
+        group.addTask { await self.allHandled() }
+        group.addTask { try? await Task.sleep(for: limit) }
+        await group.next()
+        group.cancelAll()
+      }
+    }.value
   }
 
   private func allHandled() async {

@@ -99,7 +99,7 @@ func run(_ options: RunOptions) async -> Int32 {
   var locations = 0
   reading: for await batch in actions {
     // With --state-dir the monitor says the region events, once each.
-    let batch = kept == nil ? batch : batch.filter { !KeptRegions.isRegionAction($0) }
+    let batch = kept.map { kept in batch.filter { !kept.saysInstead($0) } } ?? batch
     outlets.take(batch, device: source.device)
     for action in batch {
       if case .didUpdateLocations = action { locations += 1 }

@@ -41,7 +41,7 @@ struct ServeZones: Sendable {
     commands.append(.startUpdatingLocation)
     await manager.perform(commands)
     for await batch in actions {
-      let batch = kept == nil ? batch : batch.filter { !KeptRegions.isRegionAction($0) }
+      let batch = kept.map { kept in batch.filter { !kept.saysInstead($0) } } ?? batch
       outlets.take(batch, device: device)
       for action in batch { Self.say(action, of: nil, device: device, server: server, status: status) }
     }

@@ -66,4 +66,39 @@ import Testing
     #expect(unwritable.status == 1)
     #expect(unwritable.error.contains("Cannot make the directory /proc/gpsbridge for the monitor's state"), "\(unwritable.error)")
   }
+  /// With `--visits`, a stay is kept too: a run that ends during a stay has said its arrival;
+  /// the next run, starting elsewhere, says its departure (dated the last fix of the stay),
+  /// with the next id, and not the arrival again.
+  @Test func aStayAcrossTwoRunsIsOneArrivalAndOneDeparture() async throws {
+    let directory = scratchDirectory("state-dir-visit")
+    let state = directory.appendingPathComponent("state").path
+    func capture(_ name: String, from seconds: Double, latitude: Double, legs: [Leg]) throws -> String {
+      let start = UTCTimestamp(
+        date: UTCDate(year: 2024, month: 5, day: 1), time: UTCTime(hour: 8, minute: 0, second: 0))
+      let route = Route(
+        start: UTCTimestamp(nanosecondsSince1970: start.nanosecondsSince1970 + Int64(seconds * 1e9)), latitude: latitude,
+        longitude: 8.54, legs: legs)
+      let path = directory.appendingPathComponent(name).path
+      try Data(Simulation(route: route).capture()).write(to: URL(fileURLWithPath: path))
+      return path
+    }
+    let staying = try capture("staying.nmea", from: 0, latitude: 47.37, legs: [.drive(20, speed: 10), .stop(120)])
+    let elsewhere = try capture("elsewhere.nmea", from: 600, latitude: 47.40, legs: [.drive(30, speed: 10)])
+    let arguments = ["--speed", "max", "--json", "--region", "far,46,7,100", "--visits", "--visit-dwell", "20", "--state-dir", state]
+
+    let first = try await Program.run(["--replay", staying] + arguments)
+    #expect(first.status == 0, "\(first.error)")
+    let arrival = try #require(Self.events(first.output).first { $0["event"] as? String == "didVisit" }, "\(first.output)")
+    let stay = try #require(arrival["visit"] as? [String: Any])
+    #expect(stay["departureDate"] == nil && (arrival["time"] as? String)?.hasPrefix("2024-05-01T08:0") == true)
+
+    let second = try await Program.run(["--replay", elsewhere] + arguments)
+    #expect(second.status == 0, "\(second.error)")
+    let visits = Self.events(second.output).filter { $0["event"] as? String == "didVisit" }
+    #expect(visits.count == 1, "\(second.output)")
+    let departure = try #require(visits.first?["visit"] as? [String: Any])
+    #expect(departure["arrivalDate"] as? String == stay["arrivalDate"] as? String, "\(departure)")
+    #expect(departure["departureDate"] as? String == "2024-05-01T08:02:19.000Z", "\(departure)")
+    #expect((visits.first?["id"] as? Int ?? 0) > (arrival["id"] as? Int ?? .max))
+  }
 }

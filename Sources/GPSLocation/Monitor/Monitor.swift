@@ -53,10 +53,14 @@ public actor Monitor {
   private var isClosed = false
   /// Whether the manager's visits are kept (`open(_:for:storage:keepingVisits:)`).
   private let keepsVisits: Bool
+  /// Whether they have been started (with the first condition).
+  private var visitsStarted = false
   /// The visit's last fix as last written.
   private var visitWrittenAt: Date?
   /// Seconds of fix time between writes of a stay's last fix.
   static let visitKeptEvery: TimeInterval = 60
+  /// The engine's visit rules, by default: what a fix must be to go on with a kept stay.
+  private static let stay = LocationEngine.Configuration()
   /// Events made and not yet delivered: each waits for a write that holds it.
   private var outbox: [MonitorEvent] = []
   /// Whether the monitor made its manager (`open(_:for: Receiver)`): only then does closing it
@@ -80,12 +84,14 @@ public actor Monitor {
   /// `distanceFilter` and `desiredAccuracy` should let every fix through, and its delegate
   /// gets its region actions too.
   ///
-  /// With `keepingVisits`, the manager's visits are monitored too, and the stay in progress is
-  /// kept in the monitor's file: after a restart it goes on, so its arrival is not reported
-  /// again, and its departure, if it happened while the program was down, is reported at the
-  /// first fix, dated the last fix of the stay that was kept (written at the arrival and once
-  /// a minute of fix time after). The visits go to the manager's delegate as `didVisit`, as
-  /// ever. (Not in `CLMonitor`.)
+  /// With `keepingVisits`, the manager's visits are monitored too (from the first condition
+  /// on), and they are the monitor's events (``MonitorEvent/visit``), kept before they are
+  /// delivered and numbered, as a condition's are; the stay in progress is kept in the
+  /// monitor's file: after a restart it goes on, so its arrival is not reported again, and
+  /// its departure, if it happened while the program was down, is reported at the first fix,
+  /// dated the last fix of the stay that was kept (written at the arrival and once a minute of
+  /// fix time after). The manager's delegate gets its `didVisit` actions too, as ever: a
+  /// program that says the monitor's should leave those out. (Not in `CLMonitor`.)
   public static func open(
     _ name: String, for manager: LocationManager, storage: Storage = .standard, keepingVisits: Bool = false
   ) async throws(Error) -> Monitor {
@@ -160,6 +166,10 @@ public actor Monitor {
     name: String, manager: LocationManager, file: StateFile?, book: MonitorBook, notice: String?, ownsManager: Bool, keepsVisits: Bool
   ) {
     self.keepsVisits = keepsVisits
+    var book = book
+    // A stay kept by an earlier run that kept visits, when this one does not: it ends here
+    // (nothing follows it), rather than being resumed stale by a later one.
+    if !keepsVisits { book.visit = nil }
     self.visitWrittenAt = book.visit?.lastSeen
     self.name = name
     self.ownsManager = ownsManager
@@ -204,7 +214,7 @@ public actor Monitor {
   /// The reader has read events the file still holds as unread: it is written again, so that
   /// a restart does not deliver them again (a kill before this does, with their ids).
   private func keepReads() async {
-    guard !isClosed, let first = book.unread.first, first.id <= readThrough.withLock({ $0 }) else { return }
+    guard let first = book.unread.first, first.id <= readThrough.withLock({ $0 }) else { return }
     await persist()
   }
 
@@ -218,13 +228,19 @@ public actor Monitor {
         await self.handle(batch)
       }
     }
-    // The source starts with the first condition (a replay's first fix then meets them all).
-    let visits: [LocationManager.Command] =
-      keepsVisits ? [book.visit.map { .startMonitoringVisitsResuming($0) } ?? .startMonitoringVisits] : []
-    guard !book.records.isEmpty else { return await manager.perform(keepsVisits ? [.startUpdatingLocation] + visits : []) }
+    // The source starts with the first condition (a replay's first fix then meets them all),
+    // and the visits with it.
+    guard !book.records.isEmpty else { return }
     // Each in its kept state: a change from it needs the dwell, as while the program ran.
     let commands = book.records.sorted { $0.key < $1.key }.map { Self.command(for: $0.value, identifier: $0.key) }
-    await manager.perform([.startUpdatingLocation] + visits + commands)
+    await manager.perform([.startUpdatingLocation] + startingVisits() + commands)
+  }
+
+  /// The command that starts the visits (resuming the stay kept), the first time only.
+  private func startingVisits() -> [LocationManager.Command] {
+    guard keepsVisits, !visitsStarted else { return [] }
+    visitsStarted = true
+    return [book.visit.map { .startMonitoringVisitsResuming($0) } ?? .startMonitoringVisits]
   }
 
   /// The last reference gone without ``close()``: the events end and the reading stops (the
@@ -253,11 +269,11 @@ public actor Monitor {
   public func close() async {
     reading?.cancel()
     reading = nil
-    await persist()
     isClosed = true
+    await persist(closing: true)
     await manager.perform(
       book.records.keys.map { .stopMonitoringForRegion(Self.stopping($0)) }
-        + (keepsVisits ? [.stopMonitoringVisits] : []) + (ownsManager ? [.stopUpdatingLocation] : []))
+        + (visitsStarted ? [.stopMonitoringVisits] : []) + (ownsManager ? [.stopUpdatingLocation] : []))
     continuation.finish()
   }
 
@@ -303,7 +319,7 @@ public actor Monitor {
     await persist()
     guard !commands.isEmpty || !stopped.isEmpty else { return }
     await manager.perform(
-      stopped.map { .stopMonitoringForRegion($0) } + (commands.isEmpty ? [] : [.startUpdatingLocation]) + commands)
+      stopped.map { .stopMonitoringForRegion($0) } + (commands.isEmpty ? [] : [.startUpdatingLocation] + startingVisits()) + commands)
   }
 
   /// The most conditions a monitor watches: the engine's region limit.
@@ -334,16 +350,24 @@ public actor Monitor {
       case .didUpdateLocations(let locations):
         lastFixDate = locations.last?.timestamp ?? lastFixDate
         if book.firstFixSinceOpen == nil { book.firstFixSinceOpen = lastFixDate }
-        if keepsVisits, var visit = book.visit, let lastFixDate {
-          visit.lastSeen = Swift.max(visit.lastSeen, lastFixDate)
-          visit.fixes += locations.count
+        if keepsVisits, var visit = book.visit {
+          // The fixes that go on with the stay, as the engine's visits judge them by default:
+          // slower than a walk and within the visit radius of its centre.
+          for location in locations
+          where location.speed < Self.stay.visitMaximumSpeed
+            && location.coordinate.distance(to: visit.arrival.coordinate) <= Self.stay.visitRadius
+          {
+            visit.lastSeen = Swift.max(visit.lastSeen, location.timestamp)
+            visit.fixes += 1
+          }
           book.visit = visit
         }
       case .didVisit(let visit) where keepsVisits:
-        // An arrival is kept until its departure: the stay goes on after a restart.
-        book.visit = visit.isDeparture ? nil : VisitInProgress(arrival: visit, lastSeen: lastFixDate ?? visit.arrivalDate, fixes: 1)
+        // An event, kept before it is delivered; an arrival is kept until its departure, so
+        // the stay goes on after a restart. Its centre weighs a fix a second since the arrival.
+        let seconds = lastFixDate.map { Int(Swift.max(0, Swift.min($0.timeIntervalSince(visit.arrivalDate), 1e6))) } ?? 0
+        made.append(book.visited(visit, at: lastFixDate, fixes: seconds + 1))
         visitWrittenAt = book.visit?.lastSeen
-        visitChanged = true
       case .didDetermineState(let state, let region):
         if let event = book.decide(region.identifier, ConditionState(state), at: lastFixDate) { made.append(event) }
       case .monitoringDidFail(let region?, let error) where book.records[region.identifier] != nil:
@@ -375,10 +399,11 @@ public actor Monitor {
   /// Then delivers the events made so far that the write holds, in id order: an event goes
   /// out only once a write that holds it is done (a later write's event waits for that one,
   /// even when an earlier call's write is still under way).
-  private func persist() async {
+  private func persist(closing: Bool = false) async {
     book.read(through: readThrough.withLock { $0 })
     let holds = book.nextEventID - 1
-    guard let file, book.revision != writtenRevision else { return deliverKept(through: holds) }
+    // Once closed, only a close writes: the file may be a new monitor's by then.
+    guard let file, book.revision != writtenRevision, closing || !isClosed else { return deliverKept(through: holds) }
     let revision = book.revision
     do throws(Errno) {
       try await file.write(MonitorFile.encoded(name: name, book: book))

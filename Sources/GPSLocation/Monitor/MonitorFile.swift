@@ -94,6 +94,15 @@ enum MonitorFile {
     if event.detectedAtStart { writer.field("detectedAtStart", true) }
     if event.conditionUnsupported { writer.field("conditionUnsupported", true) }
     if event.conditionLimitExceeded { writer.field("conditionLimitExceeded", true) }
+    if let visit = event.visit {
+      writer.object("visit") {
+        $0.field("latitude", visit.coordinate.latitude)
+        $0.field("longitude", visit.coordinate.longitude)
+        $0.field("horizontalAccuracy", visit.horizontalAccuracy)
+        $0.field("arrival", visit.arrivalDate.timeIntervalSince1970)
+        if visit.isDeparture { $0.field("departure", visit.departureDate.timeIntervalSince1970) }
+      }
+    }
   }
 
   /// The book `bytes` hold, or why they hold none.
@@ -159,14 +168,26 @@ enum MonitorFile {
   /// The visit in progress kept.
   private static func stay(_ members: [String: JSONValue]) throws(Unreadable) -> VisitInProgress {
     let whose = "the visit in progress"
-    let center = LocationCoordinate2D(latitude: try number(members["latitude"], whose), longitude: try number(members["longitude"], whose))
-    guard center.isValid, case .number(let text)? = members["fixes"], let fixes = Int(text), fixes > 0, fixes <= 1 << 40 else {
+    let arrival = try visit(members, whose)
+    guard case .number(let text)? = members["fixes"], let fixes = Int(text), fixes > 0, fixes <= 1 << 40,
+      !arrival.isDeparture
+    else {
       throw Unreadable(reason: "it is damaged (\(whose))")
     }
-    let arrival = Visit(
-      coordinate: center, horizontalAccuracy: try number(members["horizontalAccuracy"], whose),
-      arrivalDate: try date(members["arrival"], whose))
-    return VisitInProgress(arrival: arrival, lastSeen: try date(members["lastSeen"], whose), fixes: fixes)
+    let lastSeen = try date(members["lastSeen"], whose)
+    guard lastSeen >= arrival.arrivalDate else { throw Unreadable(reason: "it is damaged (\(whose) ends before it began)") }
+    return VisitInProgress(arrival: arrival, lastSeen: lastSeen, fixes: fixes)
+  }
+
+  /// A visit: its centre, accuracy, arrival and (for a departure) departure.
+  private static func visit(_ members: [String: JSONValue], _ whose: String) throws(Unreadable) -> Visit {
+    let center = LocationCoordinate2D(latitude: try number(members["latitude"], whose), longitude: try number(members["longitude"], whose))
+    let accuracy = try number(members["horizontalAccuracy"], whose)
+    guard center.isValid, accuracy >= 0 else { throw Unreadable(reason: "it is damaged (\(whose))") }
+    let arrival = try date(members["arrival"], whose)
+    let departure = members["departure"] == nil ? Date.distantFuture : try date(members["departure"], whose)
+    guard departure >= arrival else { throw Unreadable(reason: "it is damaged (\(whose) ends before it began)") }
+    return Visit(coordinate: center, horizontalAccuracy: accuracy, arrivalDate: arrival, departureDate: departure)
   }
 
   /// A fix's time: within the years 1970 to 2200, as a receiver's date is read.
@@ -181,12 +202,14 @@ enum MonitorFile {
       throw Unreadable(reason: "it is damaged (an event without an identifier)")
     }
     let time = members["time"] == nil ? nil : try date(members["time"], identifier)
+    var visit: Visit?
+    if case .object(let stay)? = members["visit"] { visit = try Self.visit(stay, "a visit") }
     return MonitorEvent(
       id: try integer(members["id"], identifier), identifier: identifier, state: try state(members["state"], identifier),
       previousState: try state(members["previousState"], identifier), date: time,
       detectedAtStart: members["detectedAtStart"] == .bool(true),
       conditionUnsupported: members["conditionUnsupported"] == .bool(true),
-      conditionLimitExceeded: members["conditionLimitExceeded"] == .bool(true))
+      conditionLimitExceeded: members["conditionLimitExceeded"] == .bool(true), visit: visit)
   }
 
   private static func number(_ value: JSONValue?, _ whose: String) throws(Unreadable) -> Double {

@@ -71,6 +71,15 @@ package struct MonitorBook: Hashable, Sendable {
     return event
   }
 
+  /// The engine reported `visit` at the fix of `date`: the event, and the stay in progress
+  /// as it now is (`fixes` weights a new arrival's centre).
+  package mutating func visited(_ visit: Visit, at date: Date?, fixes: Int) -> MonitorEvent {
+    self.visit = visit.isDeparture ? nil : VisitInProgress(arrival: visit, lastSeen: date ?? visit.arrivalDate, fixes: max(1, fixes))
+    let event = MonitorEvent(id: nextEventID, identifier: "", state: .unknown, date: date, visit: visit)
+    remember(event)
+    return event
+  }
+
   /// A condition the engine could not monitor: it leaves the book, and says why.
   package mutating func fail(_ identifier: String, limitExceeded: Bool) -> MonitorEvent {
     let event = MonitorEvent(

@@ -26,12 +26,17 @@ public struct MonitorEvent: Hashable, Sendable, Codable {
   public var conditionUnsupported: Bool
   /// The monitor holds as many conditions as it can (100,000): `conditionLimitExceeded`.
   public var conditionLimitExceeded: Bool
+  /// A visit's arrival or departure, in a monitor that keeps its manager's visits (then the
+  /// ``identifier`` is empty and both states are `unknown`): kept before it is delivered and
+  /// numbered, as a condition's events are. (Not in `CLMonitor`.)
+  public var visit: Visit?
 
   public init(
     id: UInt64, identifier: String, state: ConditionState, previousState: ConditionState = .unknown, date: Date?,
     detectedAtStart: Bool = false,
-    conditionUnsupported: Bool = false, conditionLimitExceeded: Bool = false
+    conditionUnsupported: Bool = false, conditionLimitExceeded: Bool = false, visit: Visit? = nil
   ) {
+    self.visit = visit
     self.id = id
     self.identifier = identifier
     self.state = state
