@@ -47,6 +47,8 @@ public final class WebhookSender: Sendable {
   private struct Shared {
     var statistics = Statistics()
     var queue: [Waiting] = []
+    /// Whether an event taken off the queue is being sent (it is still counted as waiting).
+    var sending = false
     var waiter: CheckedContinuation<Void, Never>?
     var saidFull = false
     var lastSaid: String?
@@ -150,7 +152,7 @@ public final class WebhookSender: Sendable {
         shared.saidFull = true
       }
       shared.queue.append(Waiting(key: key, body: writer.bytes, handled: handled))
-      shared.statistics.queued = shared.queue.count
+      shared.statistics.queued = shared.queue.count + (shared.sending ? 1 : 0)
       defer { shared.waiter = nil }
       return (full, shared.waiter)
     }
@@ -171,11 +173,15 @@ public final class WebhookSender: Sendable {
       guard await deliver(key: first.key, body: first.body) else {
         shared.withLock { shared in
           shared.queue.insert(first, at: 0)
+          shared.sending = false
           shared.statistics.queued = shared.queue.count
         }
         return
       }
-      shared.withLock { $0.statistics.queued = $0.queue.count }
+      shared.withLock { shared in
+        shared.sending = false
+        shared.statistics.queued = shared.queue.count
+      }
       first.handled?.done()
     }
   }
@@ -183,7 +189,12 @@ public final class WebhookSender: Sendable {
   /// The first event waiting, taken off the queue, waiting for one; `nil` once cancelled.
   private func next() async -> Waiting? {
     while !Task.isCancelled {
-      if let first = shared.withLock({ $0.queue.isEmpty ? nil : $0.queue.removeFirst() }) { return first }
+      let first = shared.withLock { shared -> Waiting? in
+        guard !shared.queue.isEmpty else { return nil }
+        shared.sending = true
+        return shared.queue.removeFirst()
+      }
+      if let first { return first }
       await withTaskCancellationHandler {
         await withCheckedContinuation { continuation in
           let ready = shared.withLock { shared in

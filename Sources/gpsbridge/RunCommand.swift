@@ -135,6 +135,11 @@ extension RunOptions {
       guard !draft.options.significantChanges else {
         throw UsageError(message: "--state-dir and --significant-changes do not go together yet: the kept regions need every fix.")
       }
+      // Nor may fixes be held back from the manager whose updates date them.
+      for (option, given) in [("--distance-filter", draft.options.distanceFilter), ("--desired-accuracy", draft.options.desiredAccuracy)]
+      where given != nil {
+        throw UsageError(message: "--state-dir and \(option) do not go together yet: the kept regions and visits need every fix.")
+      }
     }
     try draft.options.corrections.check(topic: .main)
     try draft.options.mqtt.check(topic: .main)

@@ -1,4 +1,6 @@
+import Automation
 import Foundation
+import GPSLocation
 import Plumbing
 import TestHelpers
 import Testing
@@ -178,6 +180,43 @@ struct WebhookTests {
       (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? Int
     }
     #expect(delivered.prefix(2).map(\.key) == ids.map { "gpsbridge-\(capture)-event-\($0)" }, "\(delivered.map(\.key))")
+  }
+
+  /// The event being sent is not in the queue: a full queue (of one) making room drops the
+  /// one waiting, never the one in flight, and the newest is sent after it, each said handled
+  /// once it is delivered.
+  @Test func aFullQueueDropsTheOneWaitingNotTheOneBeingSent() async throws {
+    let directory = scratchDirectory("webhook-in-flight-\(UUID().uuidString.prefix(8))")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let receiver = try Receiver(mode: "slow", in: directory)
+    defer { receiver.stop() }
+    var configuration = WebhookSender.Configuration(url: try #require(WebhookURL(string: "http://127.0.0.1:\(receiver.port)/hook")))
+    configuration.queueLimit = 1
+    let sender = try WebhookSender(configuration)
+    let running = Task { await sender.run() }
+    defer { running.cancel() }
+    func visit(_ minute: Double) -> LocationManager.Action {
+      .didVisit(
+        Visit(
+          coordinate: LocationCoordinate2D(latitude: 47, longitude: 8), horizontalAccuracy: 5,
+          arrivalDate: Date(timeIntervalSince1970: 1_714_550_400 + minute * 60)))
+    }
+    let handled = Locked<[Int]>([])
+    func event(_ id: UInt64) -> MonitorEvent { MonitorEvent(id: id, identifier: "", state: .unknown, date: nil) }
+    sender.take([visit(1)], device: "a", of: event(1)) { handled.withLock { $0.append(1) } }
+    // The first is being sent (the receiver holds its answer 8 s) when two more come.
+    #expect(await receiver.until { receiver.requests.contains { $0.status == 0 } })
+    sender.take([visit(2)], device: "a", of: event(2)) { handled.withLock { $0.append(2) } }
+    sender.take([visit(3)], device: "a", of: event(3)) { handled.withLock { $0.append(3) } }
+    #expect(sender.statistics.dropped == 1 && sender.statistics.queued == 2)
+    #expect(await receiver.until(timeout: .seconds(60)) { receiver.requests.filter { $0.status == 200 }.count == 2 })
+    let arrivals = receiver.requests.filter { $0.status == 200 }.map {
+      $0.body.contains("08:01:00") ? 1 : $0.body.contains("08:03:00") ? 3 : 0
+    }
+    #expect(arrivals == [1, 3], "\(receiver.requests.map(\.body))")
+    // The dropped one is out of the sender's hands too: handled when dropped, in that order.
+    #expect(await eventually(timeout: .seconds(10), every: .milliseconds(50)) { handled.withLock { $0 } == [2, 1, 3] })
+    #expect(sender.statistics.delivered == 2 && sender.statistics.queued == 0)
   }
 
   /// A `--json` line of a monitor's event as a webhook body says it: `"eventID"` for `"id"`

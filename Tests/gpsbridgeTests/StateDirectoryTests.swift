@@ -62,6 +62,9 @@ import Testing
     let alone = try await Program.run(["--replay", capture, "--state-dir", "/tmp"])
     #expect(alone.status == 64 || alone.status == 2 || alone.status == 1)
     #expect(alone.error.contains("--state-dir keeps the states of regions: give --regions FILE or --region too."), "\(alone.error)")
+    // The kept regions and visits are dated by the manager's updates: none may be held back.
+    let filtered = try await Program.run(["--replay", capture, "--region", "a,47,8,100", "--state-dir", "/tmp", "--distance-filter", "50"])
+    #expect(filtered.error.contains("--state-dir and --distance-filter do not go together yet"), "\(filtered.error)")
     let unwritable = try await Program.run(["--replay", capture, "--region", "a,47,8,100", "--state-dir", "/proc/gpsbridge"])
     #expect(unwritable.status == 1)
     #expect(unwritable.error.contains("Cannot make the directory /proc/gpsbridge for the monitor's state"), "\(unwritable.error)")

@@ -174,8 +174,8 @@ enum MonitorFile {
     else {
       throw Unreadable(reason: "it is damaged (\(whose))")
     }
-    let lastSeen = try date(members["lastSeen"], whose)
-    guard lastSeen >= arrival.arrivalDate else { throw Unreadable(reason: "it is damaged (\(whose) ends before it began)") }
+    // A last fix before the arrival (a capture replayed again goes back in time) is the arrival.
+    let lastSeen = max(try date(members["lastSeen"], whose), arrival.arrivalDate)
     return VisitInProgress(arrival: arrival, lastSeen: lastSeen, fixes: fixes)
   }
 
@@ -185,8 +185,8 @@ enum MonitorFile {
     let accuracy = try number(members["horizontalAccuracy"], whose)
     guard center.isValid, accuracy >= 0 else { throw Unreadable(reason: "it is damaged (\(whose))") }
     let arrival = try date(members["arrival"], whose)
+    // (As the engine reported it: a capture replayed again can end a stay before it began.)
     let departure = members["departure"] == nil ? Date.distantFuture : try date(members["departure"], whose)
-    guard departure >= arrival else { throw Unreadable(reason: "it is damaged (\(whose) ends before it began)") }
     return Visit(coordinate: center, horizontalAccuracy: accuracy, arrivalDate: arrival, departureDate: departure)
   }
 

@@ -74,7 +74,10 @@ package struct MonitorBook: Hashable, Sendable {
   /// The engine reported `visit` at the fix of `date`: the event, and the stay in progress
   /// as it now is (`fixes` weights a new arrival's centre).
   package mutating func visited(_ visit: Visit, at date: Date?, fixes: Int) -> MonitorEvent {
-    self.visit = visit.isDeparture ? nil : VisitInProgress(arrival: visit, lastSeen: date ?? visit.arrivalDate, fixes: max(1, fixes))
+    // (A fix at or after the arrival: the monitor's last fix may be older, when its manager
+    // held some back.)
+    let lastSeen = max(date ?? visit.arrivalDate, visit.arrivalDate)
+    self.visit = visit.isDeparture ? nil : VisitInProgress(arrival: visit, lastSeen: lastSeen, fixes: max(1, fixes))
     let event = MonitorEvent(id: nextEventID, identifier: "", state: .unknown, date: date, visit: visit)
     remember(event)
     return event
