@@ -60,7 +60,7 @@ func run(_ options: RunOptions) async -> Int32 {
   }
   // Regions kept across runs (--state-dir) are a monitor's; it starts the source with them.
   var kept: KeptRegions?
-  if let directory = options.stateDirectory, !regions.isEmpty {
+  if let directory = options.stateDirectory, !regions.isEmpty || options.visits {
     do {
       let (json, status, device) = (options.json, source.status, source.device)
       kept = try await KeptRegions(

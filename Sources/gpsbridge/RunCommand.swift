@@ -121,8 +121,8 @@ extension RunOptions {
       throw UsageError(message: "--via libgps reads gpsd: give --gpsd [HOST[:PORT]] too.")
     }
     if draft.options.stateDirectory != nil {
-      guard !draft.options.regions.isEmpty || !draft.options.regionFiles.isEmpty else {
-        throw UsageError(message: "--state-dir keeps the states of regions: give --regions FILE or --region too.")
+      guard !draft.options.regions.isEmpty || !draft.options.regionFiles.isEmpty || draft.options.visits else {
+        throw UsageError(message: "--state-dir keeps the states of regions and visits: give --regions FILE, --region or --visits too.")
       }
       guard !draft.options.once else {
         throw UsageError(message: "--once prints one location and no region events: leave out --state-dir.")

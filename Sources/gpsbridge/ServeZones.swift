@@ -22,7 +22,7 @@ struct ServeZones: Sendable {
     let actions = manager.delegateBatches()
     // The regions' states kept across restarts: a monitor judges them (unless --state-dir none).
     var kept: KeptRegions?
-    if !regions.isEmpty, options.storage != .none {
+    if !regions.isEmpty || options.visits, options.storage != .none {
       let outlets = self.outlets
       do {
         kept = try await KeptRegions(
@@ -67,7 +67,7 @@ struct ServeZones: Sendable {
   /// Checks, before serving, that the regions' states can be kept where asked: a directory
   /// that cannot be written is said now, and ends serve, rather than at the first entry.
   func checkStorage() async -> Monitor.Error? {
-    guard !regions.isEmpty, options.storage != .none else { return nil }
+    guard !regions.isEmpty || options.visits, options.storage != .none else { return nil }
     do throws(Monitor.Error) {
       let probe = try await Monitor.open(KeptRegions.name(forDevice: "check"), for: LocationManager(), storage: options.storage)
       await probe.close()

@@ -61,7 +61,9 @@ import Testing
     let capture = Program.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea").path
     let alone = try await Program.run(["--replay", capture, "--state-dir", "/tmp"])
     #expect(alone.status == 64 || alone.status == 2 || alone.status == 1)
-    #expect(alone.error.contains("--state-dir keeps the states of regions: give --regions FILE or --region too."), "\(alone.error)")
+    #expect(
+      alone.error.contains("--state-dir keeps the states of regions and visits: give --regions FILE, --region or --visits too."),
+      "\(alone.error)")
     // The kept regions and visits are dated by the manager's updates: none may be held back.
     let filtered = try await Program.run(["--replay", capture, "--region", "a,47,8,100", "--state-dir", "/tmp", "--distance-filter", "50"])
     #expect(filtered.error.contains("--state-dir and --distance-filter do not go together yet"), "\(filtered.error)")
@@ -69,11 +71,11 @@ import Testing
     #expect(unwritable.status == 1)
     #expect(unwritable.error.contains("Cannot make the directory /proc/gpsbridge for the monitor's state"), "\(unwritable.error)")
   }
-  /// With `--visits`, a stay is kept too: a run that ends during a stay has said its arrival;
+  /// With `--visits` (and regions, or none), a stay is kept too: a run that ends during a stay has said its arrival;
   /// the next run, starting elsewhere, says its departure (dated the last fix of the stay),
   /// with the next id, and not the arrival again.
-  @Test func aStayAcrossTwoRunsIsOneArrivalAndOneDeparture() async throws {
-    let directory = scratchDirectory("state-dir-visit")
+  @Test(arguments: [true, false]) func aStayAcrossTwoRunsIsOneArrivalAndOneDeparture(withARegion: Bool) async throws {
+    let directory = scratchDirectory("state-dir-visit-\(withARegion)")
     let state = directory.appendingPathComponent("state").path
     func capture(_ name: String, from seconds: Double, latitude: Double, legs: [Leg]) throws -> String {
       let start = UTCTimestamp(
@@ -87,7 +89,9 @@ import Testing
     }
     let staying = try capture("staying.nmea", from: 0, latitude: 47.37, legs: [.drive(20, speed: 10), .stop(120)])
     let elsewhere = try capture("elsewhere.nmea", from: 600, latitude: 47.40, legs: [.drive(30, speed: 10)])
-    let arguments = ["--speed", "max", "--json", "--region", "far,46,7,100", "--visits", "--visit-dwell", "20", "--state-dir", state]
+    let arguments =
+      ["--speed", "max", "--json", "--visits", "--visit-dwell", "20", "--state-dir", state]
+      + (withARegion ? ["--region", "far,46,7,100"] : [])
 
     let first = try await Program.run(["--replay", staying] + arguments)
     #expect(first.status == 0, "\(first.error)")

@@ -85,7 +85,8 @@ public actor Monitor {
   /// gets its region actions too.
   ///
   /// With `keepingVisits`, the manager's visits are monitored too (from the first condition
-  /// on), and they are the monitor's events (``MonitorEvent/visit``), kept before they are
+  /// on: at opening when the file has some, else at the first ``add(_:assuming:)``, of
+  /// conditions or of none), and they are the monitor's events (``MonitorEvent/visit``), kept before they are
   /// delivered and numbered, as a condition's are; the stay in progress is kept in the
   /// monitor's file: after a restart it goes on, so its arrival is not reported again, and
   /// its departure, if it happened while the program was down, is reported at the first fix,
@@ -317,9 +318,10 @@ public actor Monitor {
     }
     outbox += refused
     await persist()
-    guard !commands.isEmpty || !stopped.isEmpty else { return }
-    await manager.perform(
-      stopped.map { .stopMonitoringForRegion($0) } + (commands.isEmpty ? [] : [.startUpdatingLocation] + startingVisits()) + commands)
+    // The visits kept start with the first add, of conditions or of none.
+    let starting = commands.isEmpty && (!keepsVisits || visitsStarted) ? [] : [.startUpdatingLocation] + startingVisits()
+    guard !starting.isEmpty || !commands.isEmpty || !stopped.isEmpty else { return }
+    await manager.perform(stopped.map { .stopMonitoringForRegion($0) } + starting + commands)
   }
 
   /// The most conditions a monitor watches: the engine's region limit.
