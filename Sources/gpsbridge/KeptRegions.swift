@@ -113,7 +113,6 @@ final class KeptRegions: Sendable {
     await settled(within: limit)
     await monitor.close()
     await delivering.value
-    await monitor.close()
   }
 
   /// Returns when no event handed on waits for an outlet, or after `limit`, even when the

@@ -1,6 +1,7 @@
 import Automation
 import GPSDServer
 import GPSLocation
+import Glibc
 import Station
 
 /// `serve --regions/--visits/--mqtt`: the engine follows a served receiver as `run` does, and
@@ -71,6 +72,8 @@ struct ServeZones: Sendable {
     do throws(Monitor.Error) {
       let probe = try await Monitor.open(KeptRegions.name(forDevice: "check"), for: LocationManager(), storage: options.storage)
       await probe.close()
+      // The probe's lock file (`NAME.monitor.json.lock`) is the only thing it left.
+      if let path = probe.path { unlink(path + ".lock") }
       return nil
     } catch {
       return error

@@ -264,8 +264,28 @@ import Testing
         && error.message.contains("make \(directory) writable")
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["kept.monitor.json"])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["kept.monitor.json", "kept.monitor.json.lock"])
     try await makeWritable(directory)
+  }
+
+  /// Two monitors of one file would write over each other: the second is refused while the
+  /// first is open (here, in one process; another process is refused alike), and opens once
+  /// it is closed.
+  @Test func aMonitorAlreadyOpenIsRefusedUntilItCloses() async throws {
+    let directory = scratchDirectory("monitor-in-use").path
+    let first = try await Monitor.open("busy", for: Self.drive(to: 5), storage: .directory(directory))
+    await #expect {
+      _ = try await Monitor.open("busy", for: Self.drive(to: 5), storage: .directory(directory))
+    } throws: { error in
+      guard let error = error as? Monitor.Error else { return false }
+      return error.code == .inUse && error.message.contains("\(directory)/busy.monitor.json is in use")
+    }
+    // Another name in the same directory is another file.
+    let other = try await Monitor.open("other", for: Self.drive(to: 5), storage: .directory(directory))
+    await other.close()
+    await first.close()
+    let again = try await Monitor.open("busy", for: Self.drive(to: 5), storage: .directory(directory))
+    await again.close()
   }
 
   @Test func aNameThatIsNoFilesIsRefused() async {

@@ -25,7 +25,9 @@ import Plumbing
 ///
 /// A file that cannot be read as a monitor's (damaged, another program's, another version) is
 /// moved aside, never overwritten or deleted, and the monitor starts from unknown, saying so
-/// in ``restoreNotice``.
+/// in ``restoreNotice``. While a monitor is open its file is locked (`flock` on
+/// `NAME.monitor.json.lock` beside it): a second monitor of the same name and directory, in
+/// this process or another, is refused (``Error/Code/inUse``) rather than writing over it.
 public actor Monitor {
   public nonisolated let name: String
   /// The events, in order: one reader. Events of a file's unread list come first.
@@ -115,7 +117,19 @@ public actor Monitor {
         throw Error(.cannotWrite, "Cannot make the directory \(directory) for the monitor's state: \(error). Choose another directory.")
       }
       let path = "\(directory)/\(name).monitor.json"
-      let stateFile = StateFile(path: path)
+      let stateFile: StateFile
+      do throws(Errno) {
+        stateFile = try StateFile(locking: path)
+      } catch {
+        if error == .lockHeld {
+          throw Error(
+            .inUse,
+            "The monitor's state \(path) is in use by another monitor of that name (another gpsbridge, or the same name twice in this one). Nothing was changed; stop the other, or choose another name or directory."
+          )
+        }
+        throw Error(.cannotWrite, "Cannot make the monitor's lock \(path).lock: \(error). Nothing was changed; choose another directory.")
+      }
+      // (Locked: no other monitor's write is under way.)
       StateFile.removeUnfinished(path)
       file = stateFile
       var kept: [UInt8]?
@@ -268,10 +282,13 @@ public actor Monitor {
   /// Nothing is written after: an event acknowledged later is delivered again at the next
   /// opening (the file may be another monitor's by then).
   public func close() async {
+    guard !isClosed else { return }
     reading?.cancel()
     reading = nil
     isClosed = true
     await persist(closing: true)
+    // The file is another monitor's to open from now on.
+    file?.release()
     await manager.perform(
       book.records.keys.map { .stopMonitoringForRegion(Self.stopping($0)) }
         + (visitsStarted ? [.stopMonitoringVisits] : []) + (ownsManager ? [.stopUpdatingLocation] : []))

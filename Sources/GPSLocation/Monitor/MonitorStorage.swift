@@ -38,6 +38,9 @@ extension Monitor {
       case cannotRead
       /// The state cannot be written (a read-only directory, a full disk): nothing was changed.
       case cannotWrite
+      /// Another monitor of the same name and directory has the state open (in this process
+      /// or another): nothing was changed.
+      case inUse
     }
     public var code: Code
     public var message: String

@@ -7,10 +7,33 @@ import Plumbing
 final class StateFile: Sendable {
   let path: String
   private let queue = DispatchQueue(label: "gpsbridge.monitor-state")
+  /// `PATH.lock`, locked (`flock`) while this monitor has the file: a second monitor of the
+  /// same file, in this process or another, is refused rather than writing over this one's.
+  private let lock: Locked<FileDescriptor?>
 
-  init(path: String) {
+  /// The state file at `path`, locked for this monitor.
+  /// - Throws: ``Errno/lockHeld`` when another monitor has it; what opening the lock file
+  ///   met, else.
+  init(locking path: String) throws(Errno) {
     self.path = path
+    let lock = try FileDescriptor.open("\(path).lock", O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o600)
+    do throws(Errno) {
+      try lock.lockExclusively()
+    } catch {
+      try? lock.close()
+      throw error
+    }
+    self.lock = Locked(lock)
   }
+
+  /// Lets the file go: another monitor may have it from now on.
+  func release() {
+    guard let lock = lock.withLock({ $0.take() }) else { return }
+    try? lock.unlock()
+    try? lock.close()
+  }
+
+  deinit { release() }
 
   /// Runs on the caller's actor until it waits (`isolation`), so writes are queued in the order
   /// the caller asked for them.
