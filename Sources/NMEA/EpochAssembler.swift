@@ -243,8 +243,11 @@ public struct EpochAssembler: Sendable {
   }
 
   /// Whether a sentence stamped `time`, another time than the open epoch's `open`, is part of
-  /// the open epoch's burst sent a second later (rule 1's exception).
-  func joinsRestamped(_ base: MessageKey.Base, at time: UTCTime, after open: UTCTime, stated: StatedPosition?) -> Bool {
+  /// the open epoch's burst sent a second later (rule 1's exception). It changes nothing; it is
+  /// `mutating` only to be handed the assembler in place: as a plain method, called from
+  /// `receive` (whose `self` is `inout`), it was handed a copy of the whole assembler (2.5 KB,
+  /// and a retain of each of its arrays) at every epoch's first sentence.
+  mutating func joinsRestamped(_ base: MessageKey.Base, at time: UTCTime, after open: UTCTime, stated: StatedPosition?) -> Bool {
     let second: Int64 = 1_000_000_000
     let step = EpochRate.step(from: open, to: time)
     guard abs(step - second) <= EpochRate.jitter, (rate.interval ?? .max) >= second - EpochRate.jitter,
@@ -363,10 +366,13 @@ public struct EpochAssembler: Sendable {
     return date
   }
 
+  /// The open epoch as a fix. Its fields are set in a plain value, boxed once at the end (set
+  /// one by one on a ``Fix``, each would ask whether its box is shared).
   mutating func makeFix() -> Fix {
     let time = epoch.time ?? UTCTime(nanosecondsSinceMidnight: 0)
     let date = resolveDate(for: time)
-    var fix = Fix(time: time, timestamp: date.map { UTCTimestamp(date: $0, time: time) })
+    var fix = Fix.Values(
+      time: time, timestamp: date.map { UTCTimestamp(date: $0, time: time) }, mode: .none, quality: .invalid, satellites: [])
     fix.arrival = epoch.arrival
     fix.arrivalUptime = epoch.arrivalUptime
     let stated = epoch.statedQuality
@@ -379,12 +385,15 @@ public struct EpochAssembler: Sendable {
     fix.differentialAge = epoch.differentialAge?.doubleValue
     fix.differentialStation = epoch.differentialStation
     fix.vdop = epoch.vdop?.doubleValue
-    let used = epoch.sawGSA ? epoch.used : lastUsed
-    if keepsSatellites, satellitesBuilt?.version != sky.version || satellitesBuilt?.used != used {
-      sky.satellites(used: used, into: &satellites)
-      satellitesBuilt = (sky.version, used)
+    if keepsSatellites {
+      // The used flags (half a kilobyte) are read only when the satellites are kept.
+      let used = epoch.sawGSA ? epoch.used : lastUsed
+      if satellitesBuilt?.version != sky.version || satellitesBuilt?.used != used {
+        sky.satellites(used: used, into: &satellites)
+        satellitesBuilt = (sky.version, used)
+      }
+      fix.satellites = satellites
     }
-    fix.satellites = satellites
     if let gst = epoch.gst {
       fix.errorEstimate = Fix.ErrorEstimate(
         rangeRMS: gst.rangeRMS?.doubleValue, semiMajor: gst.semiMajorSigma?.doubleValue,
@@ -394,7 +403,7 @@ public struct EpochAssembler: Sendable {
     }
     guard quality.hasPosition, let latitude = epoch.latitude, let longitude = epoch.longitude else {
       fix.quality = .invalid
-      return fix
+      return Fix(values: fix)
     }
     fix.latitude = latitude.degrees
     fix.longitude = longitude.degrees
@@ -420,7 +429,7 @@ public struct EpochAssembler: Sendable {
     } else if let vdop = fix.vdop, fix.mode == .threeD {
       fix.verticalAccuracy = vdop * uere
     }
-    return fix
+    return Fix(values: fix)
   }
 
   /// 1852 m per nautical mile over 3600 s.

@@ -15,11 +15,6 @@ public struct FixDecoder: Sendable {
   public private(set) var framer: Framer
   public private(set) var assembler: EpochAssembler
 
-  /// The receiver's own jamming state from its proprietary sentence, and how many times it was
-  /// said (see ``EpochAssembler``'s `jammingStatus`).
-  package var jammingStatus: (state: Int, said: Int, maker: JammingSentence)? { assembler.jammingStatus }
-  /// The antenna's state as the last TXT that said it (see ``EpochAssembler``'s `antennaText`).
-  package var antennaText: (state: Int, said: Int)? { assembler.antennaText }
   /// Framed sentences whose fields could not be decoded (see ``NMEAError``).
   public private(set) var decodeErrors = 0
   /// Sentences by talker and type, when the decoder was made to count them.

@@ -259,7 +259,9 @@ package struct Pipeline: Sendable {
   private mutating func judge(_ fix: Fix) {
     // A receiver's jamming state in a maker's sentence (``JammingSentence``), or its antenna's
     // in a TXT, is read before this fix was made: said with the changes before it.
-    if let status = decoder.jammingStatus, status.said != jammingStatusSaid {
+    // Read from the assembler's stored properties: through a getter of `FixDecoder` (another
+    // module's), the whole decoder, nearly 3 KB, was copied twice an epoch to call it.
+    if let status = decoder.assembler.jammingStatus, status.said != jammingStatusSaid {
       jammingStatusSaid = status.said
       let source: SignalIntegrity.Source =
         switch status.maker {
@@ -269,7 +271,7 @@ package struct Pipeline: Sendable {
         }
       note { $0.take(jamming: status.state, from: source) }
     }
-    if let text = decoder.antennaText, text.said != antennaTextSaid {
+    if let text = decoder.assembler.antennaText, text.said != antennaTextSaid {
       antennaTextSaid = text.said
       note { $0.take(antennaText: text.state) }
     }
