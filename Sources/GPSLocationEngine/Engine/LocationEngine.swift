@@ -92,13 +92,13 @@ public struct LocationEngine: Sendable {
   var lastDelivered: Location?
   var lastDeliveredHeading: Heading?
   var lastSignificant: Location?
-  var pending: [PendingRequest] = []
+  @usableFromInline var pending: [PendingRequest] = []
   var regions: RegionMonitor
   /// What the receiver's scatter says about its noise, for region decisions.
   var noise = NoiseEstimate()
   var visits: VisitDetector
 
-  struct PendingRequest: Sendable {
+  @usableFromInline struct PendingRequest: Sendable {
     var deadline: Duration
     var best: Location?
   }
@@ -123,8 +123,10 @@ public struct LocationEngine: Sendable {
   }
 
   /// Whether a `requestLocation` waits for its answer: only then can a fix change what the
-  /// driver must do (stop the source, drop the timer).
-  public var hasPendingRequests: Bool { !pending.isEmpty }
+  /// driver must do (stop the source, drop the timer). Inlinable: asked before every fix by a
+  /// driver that holds the engine `inout`, an out-of-line getter was handed a copy of the
+  /// whole engine (1.2 KB).
+  @inlinable public var hasPendingRequests: Bool { !pending.isEmpty }
 
   public var monitoredRegions: Set<Region> { regions.regions }
 
