@@ -6,7 +6,7 @@
 /// the assembler through the pipeline, the receiver's listeners and the engine by reference
 /// count, not as 433 bytes copied at each step (a fast replay spent about a tenth of its time
 /// copying fixes). A fix that is changed while shared is copied then, once.
-public struct Fix: Hashable, Sendable, Codable {
+public struct Fix: Hashable, Sendable, Codable, CustomReflectable {
   /// The fields, as one value: what the box holds, and what is compared, hashed and coded.
   struct Values: Hashable, Sendable, Codable {
     var time: UTCTime
@@ -219,6 +219,12 @@ public struct Fix: Hashable, Sendable, Codable {
   public init(from decoder: any Decoder) throws { self.init(values: try Values(from: decoder)) }
 
   public func encode(to encoder: any Encoder) throws { try storage.values.encode(to: encoder) }
+
+  /// A fix prints, dumps and reflects as its fields, as it did before they were boxed (a test's
+  /// failure message shows them, not the box).
+  public var customMirror: Mirror {
+    Mirror(self, children: Mirror(reflecting: storage.values).children, displayStyle: .struct)
+  }
 
   /// A satellite in view.
   public struct Satellite: Hashable, Sendable, Codable {

@@ -5,8 +5,9 @@ import Testing
 
 /// The hot path allocates nothing per sentence: framing, decoding and epoch assembly reuse their
 /// storage. Each fix is one allocation, its box (``Fix`` is copy-on-write, so that it passes
-/// through the pipeline's layers by reference count rather than copied whole at each). Counted with the package's malloc counter, on this thread only, around the work done
-/// per sentence (`next()`). Appending a chunk is left out: in a debug build the standard
+/// through the pipeline's layers by reference count rather than copied whole at each). Counted
+/// with the package's malloc counter, on this thread only, around the work done per sentence
+/// (`next()`). Appending a chunk is left out: in a debug build the standard
 /// library's generic `append(contentsOf:)` allocates once per chunk (a release build does not:
 /// see `nmea-benchmark`), which is per read, not per sentence.
 @Suite struct AllocationTests {
