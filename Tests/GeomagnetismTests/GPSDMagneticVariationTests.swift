@@ -39,10 +39,17 @@ struct GPSDMagneticVariationTests {
   @Test func gpsdsMagvarIsTheModelAt2020WithinItsTablesPrecision() async throws {
     let path = scratchDirectory("gpsbridge-magvar").appendingPathComponent("mag2026.nmea").path
     try Self.capture.write(toFile: path, atomically: true, encoding: .utf8)
-    let gpsd = try await FakeGPSD.started(capture: path, cycle: 0.02)
-    defer { gpsd.stop() }
-    let output = try await runProgram(URL(fileURLWithPath: FakeGPSD.gpspipe!), ["-w", "-n", "60", "127.0.0.1:\(gpsd.port)"], timeout: 30)
-      .output
+    // gpsd read through gpspipe. In a loaded run gpsd once had lost gpsfake's device by the
+    // time gpspipe connected (`DEVICES []`, no TPV in 30 s): then gpsfake is started again, at
+    // most twice, since without a device gpsd has nothing to say of magvar.
+    var output = ""
+    for _ in 0..<3 {
+      let gpsd = try await FakeGPSD.started(capture: path, cycle: 0.02)
+      defer { gpsd.stop() }
+      output = try await runProgram(URL(fileURLWithPath: FakeGPSD.gpspipe!), ["-w", "-n", "60", "127.0.0.1:\(gpsd.port)"], timeout: 30)
+        .output
+      if output.contains(#""class":"TPV""#) { break }
+    }
     var compared = 0
     for line in output.split(whereSeparator: \.isNewline) {
       guard case .tpv(let tpv) = try? GPSDReport(line: Array(line.utf8)), let latitude = tpv.latitude, let longitude = tpv.longitude,
