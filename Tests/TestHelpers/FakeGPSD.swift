@@ -165,13 +165,21 @@ public final class FakeGPSD: @unchecked Sendable {
   /// A port nothing listens on now, below Linux's ephemeral range (32768 and up): one the
   /// kernel hands out for `port = 0` (the tests' in-process servers) or as a connection's own
   /// end can never be this one, so a gpsd restarted on it cannot find it taken by another test.
+  ///
+  /// Never the same port twice in one test process: two tests running side by side could
+  /// otherwise both be given a port before either listens on it (a loaded run had `serve`
+  /// find its port taken by another test's `systemd-socket-activate`).
   public static func freePort() -> Int {
     for _ in 0..<100 {
       let port = Int.random(in: 20_000...32_000)
+      guard handedOut.withLock({ $0.insert(port).inserted }) else { continue }
       if !accepts(port: port) { return port }
     }
     return 29_470
   }
+
+  /// The ports ``freePort()`` has handed out in this process.
+  private static let handedOut = Locked(Set<Int>())
 
   /// `gpspipe -w` on this gpsd for `seconds`: gpsd's own view of the capture.
   /// gpspipe watching JSON for `seconds`, its output line-buffered (through coreutils'
