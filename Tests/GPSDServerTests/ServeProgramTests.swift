@@ -147,17 +147,23 @@ struct ServeProgramTests {
   @Test(.enabled(if: canUnshareNetwork, "needs root, unshare -n, ip (iproute2) and gpsctl"))
   func gpsctlIdentifiesTheDevice() async throws {
     let capture = Served.fixtures.appendingPathComponent("sirf-nmea22-1hz.nmea").path
-    // gpsctl once serve says it serves (it listens by then); tail goes with serve.
+    // gpsctl once serve says it serves (it listens by then), and again until serve lists the
+    // replay as its device (a loaded run asked before it did: "no devices connected"); tail
+    // goes with serve.
     let script = """
       ip link set lo up
       said=$(mktemp)
       '\(Gpsbridge.executable)' serve --replay '\(capture)' --speed 5 2>"$said" &
       grep -q -m1 'gpsbridge: serving' <(tail -n +1 -f --pid=$! "$said")
-      gpsctl
+      for attempt in $(seq 40); do
+        answer=$(gpsctl 2>&1)
+        case "$answer" in *"no devices connected"*) sleep 0.5 ;; *) break ;; esac
+      done
+      echo "$answer"
       kill %1
       rm -f "$said"
       """
-    let result = try await runProgram("/usr/bin/unshare", ["-n", "bash", "-c", script], timeout: 20)
+    let result = try await runProgram("/usr/bin/unshare", ["-n", "bash", "-c", script], timeout: 60)
     #expect((result.output + result.error).contains("\(capture) identified as a NMEA0183"), "\(result.output)\(result.error)")
   }
 }
