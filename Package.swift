@@ -177,7 +177,7 @@ let package = Package(
     .testTarget(name: "FramingTests", dependencies: ["Framing", "NMEASimulation", "TestHelpers"]),
     .testTarget(name: "NMEATests", dependencies: ["NMEA", "NMEASimulation", "MallocCounter", "TestHelpers"]),
     .testTarget(name: "NMEASimulationTests", dependencies: ["NMEASimulation", "NMEA", "Framing", "TestHelpers"]),
-    .testTarget(name: "PlumbingTests", dependencies: ["Plumbing", "GPSLocationTestSupport"]),
+    .testTarget(name: "PlumbingTests", dependencies: ["Plumbing", "GPSLocationTestSupport", "TestHelpers"]),
     .testTarget(name: "GPSDTests", dependencies: ["GPSD", "NMEA", "TestHelpers"]),
     .testTarget(name: "GeomagnetismTests", dependencies: ["Geomagnetism", "NMEA", "GPSLocationEngine", "GPSD", "TestHelpers"]),
     .testTarget(
@@ -186,7 +186,7 @@ let package = Package(
         "Framing", "GPSDServer", "GPSD", "GPSLocation", "NMEA", "NMEASimulation", "TestHelpers", "Plumbing", "Transports", "TimeService",
       ],
       exclude: ["Clients", "Support/replacing-gpsd.sh"]),
-    .testTarget(name: "GPSLocationEngineTests", dependencies: ["GPSLocationEngine", "NMEA", "NMEASimulation"]),
+    .testTarget(name: "GPSLocationEngineTests", dependencies: ["GPSLocationEngine", "NMEA", "NMEASimulation", "TestHelpers"]),
     .testTarget(
       name: "ReceiverSetupTests",
       dependencies: ["ReceiverSetup", "Framing", "NMEA", "Transports", "NMEASimulation", "TestHelpers", "Plumbing"]),

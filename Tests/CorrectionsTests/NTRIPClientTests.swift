@@ -27,7 +27,8 @@ struct NTRIPClientTests {
     private let file = FileManager.default.temporaryDirectory.appendingPathComponent("caster-\(UUID().uuidString).rtcm")
     private var tasks: [Task<Void, Never>] = []
 
-    init(mode: String, stream: [UInt8], ggaEvery: Duration? = nil, stall: Duration = .seconds(10), host: String = "127.0.0.1") throws {
+    init(mode: String, stream: [UInt8], ggaEvery: Duration? = nil, stall: Duration = .seconds(10), host: String = "127.0.0.1") async throws
+    {
       pty = try PseudoTerminal()
       receiver = Receiver(SerialSource(path: pty.slavePath, baudRate: .fixed(9600)))
       try Data(stream).write(to: file)
@@ -54,7 +55,7 @@ struct NTRIPClientTests {
       tasks.append(Task(executorPreference: DedicatedExecutor.own()) { await receiver.run() })
       // The receiver's port open before the caster's first frame comes (a frame while it is
       // away is dropped and counted, and the test wants them all).
-      _ = pty.waitUntilHeldBlocking()
+      _ = await pty.waitUntilHeld()
       tasks.append(Task(executorPreference: DedicatedExecutor.own()) { try? await client.run() })
       // A dated fix a second (RMC and GGA), stamped now.
       tasks.append(
@@ -64,7 +65,7 @@ struct NTRIPClientTests {
             try? await Task.sleep(for: .milliseconds(500))
           }
         })
-      _ = eventuallyBlocking { casterOutput.withLock { $0 }.contains("LISTENING") }
+      _ = await eventually { casterOutput.withLock { $0 }.contains("LISTENING") }
     }
 
     static func epoch() -> String {
@@ -105,7 +106,7 @@ struct NTRIPClientTests {
     corrupted[5] ^= 0x40
     // Second one: a good 1005, a corrupted MSM (and its pair); then two good frames.
     let stream = good[0].bytes + corrupted + Array("junk".utf8) + good[2].bytes + good[3].bytes
-    let rig = try Rig(mode: mode, stream: stream, ggaEvery: .seconds(1))
+    let rig = try await Rig(mode: mode, stream: stream, ggaEvery: .seconds(1))
     defer { rig.stop() }
     var written: [UInt8] = []
     #expect(
@@ -145,7 +146,7 @@ struct NTRIPClientTests {
     ("stall", "no corrections for 2 s: the stream stalled"),
   ])
   func aCasterThatMisbehavesIsSaidAndTriedAgain(mode: String, expected: String) async throws {
-    let rig = try Rig(mode: mode, stream: Self.station.stream(seconds: 2), stall: .seconds(2))
+    let rig = try await Rig(mode: mode, stream: Self.station.stream(seconds: 2), stall: .seconds(2))
     defer { rig.stop() }
     let saidOnce = await rig.said.until { $0.contains { $0.contains(expected) } }
     let reconnected = await rig.casterOutput.until { $0.contains("CONNECTION 2") }
@@ -158,7 +159,7 @@ struct NTRIPClientTests {
   /// "not now", said once, and asked again until the base is back (it said "has no mountpoint
   /// 'BASE1': it has BASE1", and never asked again).
   @Test func aBaseOfflineForAWhileIsWaitedFor() async throws {
-    let rig = try Rig(mode: "offline", stream: Self.station.stream(seconds: 2), ggaEvery: .seconds(1))
+    let rig = try await Rig(mode: "offline", stream: Self.station.stream(seconds: 2), ggaEvery: .seconds(1))
     defer { rig.stop() }
     #expect(
       await eventually { rig.client.health.forwarded >= 2 },
@@ -170,7 +171,7 @@ struct NTRIPClientTests {
   /// A sourcetable dribbled a byte every 4 s, for ever, holds the corrections back no more
   /// than the table's deadline (it held them for ever, silently).
   @Test func aSourcetableDribbledForEverDoesNotHoldTheCorrectionsBack() async throws {
-    let rig = try Rig(mode: "dribble", stream: Self.station.stream(seconds: 2))
+    let rig = try await Rig(mode: "dribble", stream: Self.station.stream(seconds: 2))
     defer { rig.stop() }
     #expect(
       await eventually(timeout: .seconds(40)) { rig.client.health.forwarded >= 2 },
@@ -178,7 +179,7 @@ struct NTRIPClientTests {
   }
 
   @Test func aHostThatDoesNotResolveIsSaid() async throws {
-    let rig = try Rig(mode: "stream", stream: Self.station.stream(seconds: 1), host: "no-such-caster.invalid")
+    let rig = try await Rig(mode: "stream", stream: Self.station.stream(seconds: 1), host: "no-such-caster.invalid")
     defer { rig.stop() }
     #expect(
       await rig.said.until { $0.contains { $0.contains("the host name no-such-caster.invalid does not resolve") } },

@@ -118,7 +118,7 @@ struct UBXIntegrityTests {
 
   /// Random payloads of every length up to 200 bytes, under each message's class and id: a
   /// reader either reads one or says no, and what it reads stays within its fields' ranges.
-  @Test func randomPayloadsNeverCrashAReader() {
+  @Test(.offThePool) func randomPayloadsNeverCrashAReader() {
     var generator = SplitMix64(seed: 48)
     let messages: [(UInt8, UInt8)] = [(0x0A, 0x09), (0x0A, 0x38), (0x01, 0x03), (0x27, 0x09)]
     var read = 0

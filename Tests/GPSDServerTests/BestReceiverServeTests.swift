@@ -46,9 +46,11 @@ struct BestReceiverServeTests {
 
     /// The TPVs of `device` in gpsd's output.
     static func tpvs(_ output: String, device: String) -> [[String: Any]] {
-      // gpsd's lines end in CR LF: one Character, which a split on "\n" never finds.
+      // gpsd's lines end in CR LF: one Character, which a split on "\n" never finds. Only TPV
+      // lines are parsed: this is asked after every line gpspipe writes, on a growing output.
       output.split(whereSeparator: \.isNewline).compactMap { line in
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+        guard line.contains(#""class":"TPV""#),
+          let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
           object["class"] as? String == "TPV", object["device"] as? String == device
         else { return nil }
         return object

@@ -51,7 +51,7 @@ import Testing
     #expect(fixes.first?.mode == .twoD && fixes.first?.altitude == nil && fixes.first?.ellipsoidalAltitude == nil)
   }
 
-  @Test func linesSplitAnywhereGiveTheSameResult() {
+  @Test(.offThePool) func linesSplitAnywhereGiveTheSameResult() {
     var lines = (0..<20).map { Self.tpv(#""speed":\#($0).0"#, second: $0) }
     lines.insert("garbage", at: 3)
     lines.insert(#"{"class":"SKY","hdop":0.9,"satellites":[{"PRN":7,"el":45.0,"az":10.0,"ss":40.0,"used":true}]}"#, at: 5)

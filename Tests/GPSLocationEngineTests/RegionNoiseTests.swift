@@ -2,12 +2,13 @@ import Foundation
 import GPSLocationEngine
 import NMEA
 import NMEASimulation
+import TestHelpers
 import Testing
 
 /// Region monitoring against receivers that understate their error, from generated captures
 /// whose ground truth is known: a parked receiver must not flap on an edge, and a real pass
 /// through a region must still be reported within seconds.
-@Suite struct RegionNoiseTests {
+@Suite(.offThePool) struct RegionNoiseTests {
   /// What the simulated receiver states: HDOP 0.9 × 5 m.
   static let statedAccuracy = 4.5
   static let start = UTCTimestamp(date: UTCDate(year: 2024, month: 5, day: 1), time: UTCTime(hour: 9, minute: 0, second: 0))

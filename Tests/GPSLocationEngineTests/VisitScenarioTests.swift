@@ -2,11 +2,12 @@ import Foundation
 import GPSLocationEngine
 import NMEA
 import NMEASimulation
+import TestHelpers
 import Testing
 
 /// Visits from generated captures whose stays are known: arrival when the stay is recognised,
 /// departure with both dates.
-@Suite struct VisitScenarioTests {
+@Suite(.offThePool) struct VisitScenarioTests {
   static let start = UTCTimestamp(date: UTCDate(year: 2024, month: 5, day: 1), time: UTCTime(hour: 10, minute: 0, second: 0))
 
   /// The visits the engine reports for `legs`, each with the fix time it was reported at.

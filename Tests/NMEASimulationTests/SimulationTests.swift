@@ -1,8 +1,9 @@
 import NMEA
 import NMEASimulation
+import TestHelpers
 import Testing
 
-@Suite struct SimulationTests {
+@Suite(.offThePool) struct SimulationTests {
   static let route = Route(
     start: UTCTimestamp(date: UTCDate(year: 2024, month: 5, day: 1), time: UTCTime(hour: 23, minute: 59, second: 30)),
     latitude: 47.3769, longitude: 8.5417,

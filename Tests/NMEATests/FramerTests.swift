@@ -86,7 +86,7 @@ import Testing
     #expect(reference.outputs.count == Self.troubledSentences.count)
   }
 
-  @Test(arguments: Fixtures.goldenNames)
+  @Test(.offThePool, arguments: Fixtures.goldenNames)
   func fixtureFramesTheSameHoweverItIsSplit(_ name: String) throws {
     // Every 61st index: splitting a whole capture at each of its 70,000 indices would take
     // minutes in a debug build (the troubled stream above is split at every one).
@@ -171,7 +171,7 @@ import Testing
     #expect(result.counters.sentences == 1)
   }
 
-  @Test func memoryStaysBoundedOnEndlessGarbage() {
+  @Test(.offThePool) func memoryStaysBoundedOnEndlessGarbage() {
     var framer = Framer()
     var generator = SplitMix64(seed: 7)
     for _ in 0..<2000 {

@@ -1,9 +1,10 @@
 import NMEA
+import TestHelpers
 import Testing
 
 /// Each capture in `Fixtures/` decodes to the fixes its generator says the receiver reported,
 /// however the bytes are cut up on the way in.
-@Suite struct GoldenFixtureTests {
+@Suite(.offThePool) struct GoldenFixtureTests {
   @Test(arguments: Fixtures.goldenNames)
   func captureDecodesToItsExpectedFixes(_ name: String) throws {
     let expected = try Fixtures.expectedFixes(name)

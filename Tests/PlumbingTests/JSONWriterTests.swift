@@ -1,4 +1,5 @@
 import Plumbing
+import TestHelpers
 import Testing
 
 @Suite struct JSONWriterTests {
@@ -17,7 +18,7 @@ import Testing
   /// The fast path for few decimals must spell every value as `description` does, and the
   /// values around its edges (an exponent's thresholds, ties of ulps, nine decimals and ten)
   /// go to the general one; a fixed seed keeps the run the same.
-  @Test func doublesWithFewDecimalsAreSpelledAsDescriptionSpellsThem() {
+  @Test(.offThePool) func doublesWithFewDecimalsAreSpelledAsDescriptionSpellsThem() {
     var state: UInt64 = 0x9E37_79B9_7F4A_7C15
     func random() -> UInt64 {
       state ^= state << 13

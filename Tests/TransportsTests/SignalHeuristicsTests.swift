@@ -10,7 +10,7 @@ import Testing
 /// gpsbridge's own evidence of spoofing, both ways: each attacked simulation is caught within
 /// 5 s of receiver time, and clean input (the demo drive, an hour's drive, the project's
 /// captures, and, on demand, gpsd's regression logs of real receivers) gives no alarm.
-@Suite struct SignalHeuristicsTests {
+@Suite(.offThePool) struct SignalHeuristicsTests {
   /// The evidence after each fix of `stream`, with its fix's time (seconds since midnight).
   static func judged(_ stream: [UInt8], keepingSatellites: Bool = true) -> [(second: Double, found: SignalIntegrity.Source?)] {
     var decoder = FixDecoder(keepsSatellites: keepingSatellites)
