@@ -54,11 +54,18 @@ cfmakeraw(&settings)
 tcsetattr(slave, TCSANOW, &settings)
 
 let receiver = ReceiverSource.serial(path: path, baudRate: .fixed(115_200)).receiver
+/// The system's clock (`CLOCK_REALTIME`, as the kernel's receive stamps are), in nanoseconds.
+@Sendable func realTime() -> Int64 {
+  var now = timespec()
+  clock_gettime(CLOCK_REALTIME, &now)
+  return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+}
+
 /// When each epoch's fix reached the receiver's listener, by its time (tenths of a second).
-let fixed = Locked([Int64: ContinuousClock.Instant]())
+let fixed = Locked([Int64: Int64]())
 let listener = receiver.listen(wanting: .fixes) { event in
   guard case .fix(let fix) = event, let time = fix.timestamp else { return }
-  let now = ContinuousClock.now
+  let now = realTime()
   fixed.withLock { $0[time.nanosecondsSince1970 / 100_000_000] = now }
 }
 let output: NMEAOutput
@@ -74,17 +81,57 @@ guard let port = output.tcpPort else {
   exit(1)
 }
 
-/// When each client got each epoch's GGA, by the epoch's time (tenths of a second). One thread
-/// reads every client (poll(2) over all their sockets), so what is measured is when each
-/// socket had the epoch, not how long 64 threads take to be woken on a machine of 2 cores.
-let arrived = Locked([[Int64: ContinuousClock.Instant]](repeating: [:], count: clientCount))
+/// When each client got each epoch's GGA, by the epoch's time (tenths of a second): the time
+/// the kernel stamped on the bytes as they reached the client's socket (`SO_TIMESTAMPNS`), so
+/// what is measured is when each socket had the epoch, not how soon one reader of 64 sockets
+/// (or 64 threads on a machine of 2 cores) got round to it.
+let arrived = Locked([[Int64: Int64]](repeating: [:], count: clientCount))
+/// Reads with the kernel's stamp, and without (timed by the reader instead, later).
+let stamps = Locked((stamped: 0, unstamped: 0))
 var sockets: [FileDescriptor] = []
 for index in 0..<clientCount {
   do {
-    sockets.append(try FileDescriptor.connectTCP(host: "127.0.0.1", port: port))
+    let socket = try FileDescriptor.connectTCP(host: "127.0.0.1", port: port)
+    var on: CInt = 1
+    guard setsockopt(socket.rawValue, SOL_SOCKET, SO_TIMESTAMPNS, &on, socklen_t(MemoryLayout<CInt>.size)) == 0 else {
+      print("Error: the system stamps no receive times (SO_TIMESTAMPNS): \(Errno.current)")
+      exit(1)
+    }
+    sockets.append(socket)
   } catch {
     print("Error: client \(index) cannot connect: \(error)")
     exit(1)
+  }
+}
+
+/// Reads what `socket` holds into `buffer`: the byte count and the kernel's receive stamp of
+/// the last of them (nanoseconds of `CLOCK_REALTIME`), or nil at its end.
+@Sendable func receive(_ socket: CInt, into buffer: inout [UInt8]) -> (count: Int, stamp: Int64?)? {
+  var control = [UInt8](repeating: 0, count: 64)
+  return buffer.withUnsafeMutableBytes { bytes in
+    control.withUnsafeMutableBytes { control in
+      var vector = iovec(iov_base: bytes.baseAddress, iov_len: bytes.count)
+      return withUnsafeMutablePointer(to: &vector) { vector in
+        var message = msghdr()
+        message.msg_iov = vector
+        message.msg_iovlen = 1
+        message.msg_control = control.baseAddress
+        message.msg_controllen = control.count
+        let got = recvmsg(socket, &message, 0)
+        guard got > 0 else { return nil }
+        // One control message at most: `struct cmsghdr` (length, level, type) and a timespec.
+        var stamp: Int64?
+        let header = MemoryLayout<Int>.size + 2 * MemoryLayout<CInt>.size
+        if message.msg_controllen >= header + MemoryLayout<timespec>.size,
+          control.load(fromByteOffset: MemoryLayout<Int>.size, as: CInt.self) == SOL_SOCKET,
+          control.load(fromByteOffset: MemoryLayout<Int>.size + MemoryLayout<CInt>.size, as: CInt.self) == SO_TIMESTAMPNS
+        {
+          let time = control.loadUnaligned(fromByteOffset: header, as: timespec.self)
+          stamp = Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+        }
+        return (got, stamp)
+      }
+    }
   }
 }
 let clients = sockets
@@ -94,10 +141,10 @@ detachThread {
   var descriptors = clients.map { pollfd(fd: $0.rawValue, events: Int16(POLLIN), revents: 0) }
   while true {
     guard poll(&descriptors, nfds_t(descriptors.count), 5_000) > 0 else { return }
-    let now = ContinuousClock.now
     for index in descriptors.indices where descriptors[index].revents != 0 {
-      let got = buffer.withUnsafeMutableBytes { recv(descriptors[index].fd, $0.baseAddress, $0.count, 0) }
-      guard got > 0 else { return }
+      guard let (got, stamp) = receive(descriptors[index].fd, into: &buffer) else { return }
+      let now = stamp ?? realTime()
+      stamps.withLock { stamp == nil ? ($0.unstamped += 1) : ($0.stamped += 1) }
       for byte in buffer[0..<got] {
         guard byte == 0x0A else {
           lines[index].append(byte)
@@ -140,8 +187,7 @@ for perClient in arrived.withLock({ $0 }) {
       missing += 1
       continue
     }
-    let duration = fixAt.duration(to: at)
-    added.append(Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15)
+    added.append(Double(at - fixAt) / 1e6)
   }
 }
 added.sort()
@@ -154,7 +200,8 @@ print(
 print(
   "  added latency, fix to each client's GGA: p50 \(format3(percentile(0.5))) ms   p99 \(format3(percentile(0.99))) ms   max \(format3(added.last ?? .nan)) ms"
 )
-print("  clients dropped: \(output.statistics.dropped)")
+let (stamped, unstamped) = stamps.withLock { $0 }
+print("  clients dropped: \(output.statistics.dropped); reads timed by the kernel's receive stamp: \(stamped) of \(stamped + unstamped)")
 receiver.stopListening(listener)
 sending.cancel()
 output.stop()
