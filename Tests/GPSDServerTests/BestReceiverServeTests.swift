@@ -192,10 +192,10 @@ struct BestReceiverServeTests {
       serving: ["--nmea-tcp", String(tcp), "--nmea-udp", "127.0.0.1:\(udp)"])
     defer { setup.stop() }
     let gpsd = try RunningProgram(
-      ["-N", "-n", "-S", String(gpsdPort), "-F", directory.appendingPathComponent("gpsd.sock").path, "tcp://127.0.0.1:\(tcp)"],
+      ["-N", "-n", "-D", "3", "-S", String(gpsdPort), "-F", directory.appendingPathComponent("gpsd.sock").path, "tcp://127.0.0.1:\(tcp)"],
       in: directory, program: "/usr/sbin/gpsd")
     defer { gpsd.stop() }
-    #expect(await eventually(timeout: .seconds(30)) { FakeGPSD.accepts(port: gpsdPort) }, "\(gpsd.said)")
+    #expect(await gpsd.until { gpsd.said.contains("listening on port \(gpsdPort)") }, "\(gpsd.said)")
     let read = try await runProgram(Installed.path("gpspipe")!, ["-w", "-n", "20", "127.0.0.1:\(gpsdPort)"], timeout: 90)
     let throughGPSD = Self.Setup.tpvs(read.output, device: "tcp://127.0.0.1:\(tcp)")
     #expect(throughGPSD.count >= 5, "\(read.output.suffix(1500)) \(gpsd.said)")

@@ -32,10 +32,10 @@ struct NMEAOutServeTests {
       ["-oL", Installed.path("gpspipe")!, "-w", "127.0.0.1:\(port)"], in: directory, keepsOutput: true, program: "/usr/bin/stdbuf")
     defer { ours.stop() }
     let gpsd = try RunningProgram(
-      ["-N", "-n", "-S", String(gpsdPort), "-F", directory.appendingPathComponent("gpsd.sock").path, "tcp://127.0.0.1:\(tcp)"],
+      ["-N", "-n", "-D", "3", "-S", String(gpsdPort), "-F", directory.appendingPathComponent("gpsd.sock").path, "tcp://127.0.0.1:\(tcp)"],
       in: directory, program: "/usr/sbin/gpsd")
     defer { gpsd.stop() }
-    #expect(await eventually(timeout: .seconds(30)) { FakeGPSD.accepts(port: gpsdPort) }, "\(gpsd.said)")
+    #expect(await gpsd.until { gpsd.said.contains("listening on port \(gpsdPort)") }, "\(gpsd.said)")
 
     let read = try await runProgram(Installed.path("gpspipe")!, ["-w", "-n", "30", "127.0.0.1:\(gpsdPort)"], timeout: 90)
     let throughGPSD = BestReceiverServeTests.Setup.tpvs(read.output, device: "tcp://127.0.0.1:\(tcp)").filter { $0["lat"] != nil }

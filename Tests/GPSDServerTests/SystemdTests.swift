@@ -57,9 +57,10 @@ struct SystemdTests {
     )
     try #require(started.status == 0)
     defer { _ = shell("pkill -f 'systemd-socket-activate -l 127.0.0.1:\(port) '") }
-    // The first connection starts it.
-    #expect(await eventually { FakeGPSD.accepts(port: port) })
+    // The first connection, once systemd-socket-activate listens, starts it.
     let said = { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
+    #expect(await written.until { said().contains("Listening on 127.0.0.1:\(port)") }, "\(said())")
+    #expect(FakeGPSD.accepts(port: port))
     #expect(await written.until { said().contains("Error: --gpsd 127.0.0.1:\(port) is where this server listens itself") }, "\(said())")
   }
 
