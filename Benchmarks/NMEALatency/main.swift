@@ -87,7 +87,7 @@ guard let port = output.tcpPort else {
 /// (or 64 threads on a machine of 2 cores) got round to it.
 let arrived = Locked([[Int64: Int64]](repeating: [:], count: clientCount))
 /// Reads with the kernel's stamp, and without (timed by the reader instead, later).
-let stamps = Locked((stamped: 0, unstamped: 0))
+let stamps = Locked((stamped: 0, unstamped: 0, untimed: 0))
 var sockets: [FileDescriptor] = []
 for index in 0..<clientCount {
   do {
@@ -145,6 +145,10 @@ detachThread {
       guard let (got, stamp) = receive(descriptors[index].fd, into: &buffer) else { return }
       let now = stamp ?? realTime()
       stamps.withLock { stamp == nil ? ($0.unstamped += 1) : ($0.stamped += 1) }
+      // The stamp is that of the read's last bytes: a read that holds more than one epoch's GGA
+      // (its reader fell an epoch behind) times only the last of them; the earlier ones are
+      // counted apart, untimed, rather than given a later epoch's time.
+      var ggas: [Int64] = []
       for byte in buffer[0..<got] {
         guard byte == 0x0A else {
           lines[index].append(byte)
@@ -157,11 +161,12 @@ detachThread {
           let (h, m, s, c) = (
             digits[0] * 10 + digits[1], digits[2] * 10 + digits[3], digits[4] * 10 + digits[5], digits[6] * 10 + digits[7]
           )
-          let tenths = 17_145_216_000 + (h * 3600 + m * 60 + s) * 10 + c / 10
-          arrived.withLock { $0[index][tenths] = now }
+          ggas.append(17_145_216_000 + (h * 3600 + m * 60 + s) * 10 + c / 10)
         }
         lines[index].removeAll(keepingCapacity: true)
       }
+      if let last = ggas.last { arrived.withLock { $0[index][last] = now } }
+      if ggas.count > 1 { stamps.withLock { $0.untimed += ggas.count - 1 } }
     }
   }
 }
@@ -200,8 +205,9 @@ print(
 print(
   "  added latency, fix to each client's GGA: p50 \(format3(percentile(0.5))) ms   p99 \(format3(percentile(0.99))) ms   max \(format3(added.last ?? .nan)) ms"
 )
-let (stamped, unstamped) = stamps.withLock { $0 }
+let (stamped, unstamped, untimed) = stamps.withLock { $0 }
 print("  clients dropped: \(output.statistics.dropped); reads timed by the kernel's receive stamp: \(stamped) of \(stamped + unstamped)")
+print("  GGAs read together with a later epoch's, so untimed (counted as missing above): \(untimed)")
 receiver.stopListening(listener)
 sending.cancel()
 output.stop()

@@ -150,17 +150,14 @@ struct SeveralReceiversTests {
 @Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: Installed.path("gpspipe") != nil, "gpspipe is not installed"))
 struct PatternSlotTests {
   @Test func slotsOfFailedAndUnpluggedReceiversAreGivenBack() async throws {
-    let directory = scratchDirectory("gpsbridge-slots").path
+    let scratch = scratchDirectory("gpsbridge-slots")
+    let directory = scratch.path
     for index in 0..<4 { symlink("/dev/null", directory + "/gps-null\(index)") }
     symlink("/dev/zero", directory + "/gps-zero")
     let port = FakeGPSD.freePort()
-    let errors = Pipe()
-    let server = Process()
-    server.executableURL = URL(fileURLWithPath: Gpsbridge.executable)
-    server.arguments = ["serve", "--device", directory + "/gps-*", "--listen", "127.0.0.1:\(port)"]
-    server.standardOutput = FileHandle.nullDevice
-    server.standardError = errors
-    try server.run()
+    let server = try RunningProgram(["serve", "--device", directory + "/gps-*", "--listen", "127.0.0.1:\(port)"], in: scratch)
+    defer { server.stop() }
+    #expect(await server.serving(), "\(server.said)")
     let served = SeveralReceiversTests()
 
     // Receivers plugged in and unplugged one after another, more than there are slots.
@@ -180,7 +177,8 @@ struct PatternSlotTests {
     try await waitUntilExists(last)
     #expect(try await served.tpvDevices(port: port, until: [last]) == [last])
 
-    let said = await finish(server, reading: [errors], timeout: 0).output  // (the one pipe read)
+    server.stop()
+    let said = server.said
     // Each failed path was tried at most once per change in the directory (six receivers came,
     // each a change or two): a few times, not in a loop, which would be thousands.
     let failures = said.components(separatedBy: "gps-null0 is not a serial device").count - 1

@@ -53,13 +53,14 @@ import Transports
     let silent = "the receiver it followed went silent"
     #expect(moves.last?.from == followed && ["the receiver it followed went away", silent].contains(moves.last?.reason), "\(moves)")
     #expect(moves.dropFirst().dropLast().allSatisfy { $0.reason == silent }, "\(moves)")
-    // One location a second of the drive, but for one step at the switch: two replays at ten
-    // times real time are not in step as live receivers are. On a loaded machine the other
-    // one may have run further ahead than best keeps of it (a clean-clone run beside a build
-    // had it 17 s ahead when the followed one was stopped: a gap), or fallen behind by more
-    // than best holds its last time against (60 s in another: best goes back to its time, as
-    // it does for a receiver left for a spoofed one). The live test with two receivers on
-    // ptys (`BestReceiverServeTests`) holds best to no epoch missed or repeated.
+    // One location a second of the drive, but for one other step (a gap, or a step back) at a
+    // switch: two replays at ten times real time are not in step as live receivers are. On a
+    // loaded machine the other one may have run further ahead than best keeps of it (a
+    // clean-clone run beside a build had it 17 s ahead when the followed one was stopped: a
+    // gap), or fallen behind by more than best holds its last time against (60 s in another:
+    // best goes back to its time, as it does for a receiver left for a spoofed one). The live
+    // test with two receivers on ptys (`BestReceiverServeTests`) holds best to no epoch missed
+    // or repeated.
     let steps = zip(times, times.dropFirst()).map { Int(($1.timeIntervalSince($0) * 1000).rounded()) }
     #expect(steps.allSatisfy { $0 % 1000 == 0 } && steps.filter { $0 != 1000 }.count <= 1, "\(steps)")
   }

@@ -20,6 +20,10 @@ public func offThePool<Value: Sendable>(_ body: @escaping @Sendable () throws ->
 /// server's answer fail with nothing wrong. A thread each is no better: started together, a
 /// score of them leave the pool's two threads a sliver of the cores. One at a time, on one
 /// thread, they take a share of the machine like any one test.
+///
+/// For synchronous tests only: an async one would interleave with the others at each `await`,
+/// its child tasks would share the thread, and a blocking wait of it there would hold up every
+/// marked test. Time spent queued behind the others counts toward a `.timeLimit`.
 public struct OffThePoolTrait: TestTrait, SuiteTrait, TestScoping {
   public var isRecursive: Bool { true }
 
