@@ -135,11 +135,17 @@ import Testing
     let manager = Self.manager(path: link, attempts: Attempts(), clock: TestClock())
     var actions = manager.delegate().makeAsyncIterator()
     await manager.startUpdatingLocation()
+    // What the manager said since the last location: a replug whose location never comes
+    // (one loaded full run waited out the suite's time limit at replug 1) then says why, in
+    // the failure, rather than only that it timed out.
+    var said: [LocationManager.Action] = []
     func nextLocation() async -> Location? {
-      guard
-        case .didUpdateLocations(let locations)? = await Self.next(&actions, { if case .didUpdateLocations = $0 { true } else { false } })
-      else { return nil }
-      return locations.last
+      said.removeAll()
+      while let action = await actions.next() {
+        if case .didUpdateLocations(let locations) = action { return locations.last }
+        said.append(action)
+      }
+      return nil
     }
     // Three epochs teach the source where the receiver's epoch ends.
     for _ in 0..<3 {
@@ -155,7 +161,7 @@ import Testing
       let next = epochs.next()
       let epoch = try #require(next)
       terminal.write(epoch.bytes)
-      let location = try #require(await nextLocation(), "replug \(replug)")
+      let location = try #require(await nextLocation(), "replug \(replug); said meanwhile: \(said)")
       #expect(location.timestamp.timeIntervalSince1970 == epoch.truth.time.secondsSince1970, "replug \(replug)")
     }
     terminal.unplug()
