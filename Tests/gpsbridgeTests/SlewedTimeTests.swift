@@ -29,7 +29,13 @@ import Testing
     let reader = try RunningProgram(
       Array(ahead.dropFirst()) + [Gpsbridge.executable, "--device", link, "--json"], in: directory, keepsOutput: true, program: ahead[0])
     defer { reader.stop() }
-    #expect(await reader.until(timeout: .seconds(90)) { reader.printed.contains("\"spoofingSource\":\"time rate\"") }, "\(reader.said)")
+    // When it is not said, what was: the locations read, and the last word on the signals.
+    #expect(
+      await reader.until(timeout: .seconds(90)) { reader.printed.contains("\"spoofingSource\":\"time rate\"") },
+      """
+      \(reader.said) \(reader.printed.split(separator: "\n").count { $0.contains("didUpdateLocations") }) locations; \
+      \(reader.printed.split(separator: "\n").filter { $0.contains("SignalIntegrity") }.suffix(2))
+      """)
     let lines = reader.printed.split(separator: "\n")
     // The spoofer's time is ahead by 10 ms from the second after the attack starts on.
     let stamps = lines.map { line -> Double? in
