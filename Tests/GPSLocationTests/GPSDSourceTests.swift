@@ -45,19 +45,14 @@ struct GPSDSourceTests {
     pipe.standardOutput = output
     pipe.standardError = FileHandle.nullDevice
     try pipe.run()
+    // What gpspipe prints, as it comes.
+    let printed = Watched(Data())
+    Thread.detachNewThread {
+      while case let more = output.fileHandleForReading.availableData, !more.isEmpty { printed.withLock { $0 += more } }
+    }
     // gpspipe gets its first TPV before the manager starts, however long a busy machine takes
     // to start it: both then see the same epochs of gpsfake's first pass over the capture.
-    let first = await withCheckedContinuation { continuation in
-      Thread.detachNewThread {
-        var data = Data()
-        while !String(decoding: data, as: UTF8.self).contains(#""class":"TPV""#) {
-          let more = output.fileHandleForReading.availableData
-          if more.isEmpty { break }
-          data += more
-        }
-        continuation.resume(returning: data)
-      }
-    }
+    _ = await printed.until(timeout: .seconds(60)) { String(decoding: $0, as: UTF8.self).contains(#""class":"TPV""#) }
 
     let manager = LocationManager.gpsd(port: gpsd.port, timing: Self.fast)
     let stream = manager.delegate()
@@ -69,13 +64,16 @@ struct GPSDSourceTests {
       if received.count >= 20 { break }
     }
     await manager.stopUpdatingLocation()
+    // gpspipe, on a busy machine, can be many epochs behind the manager (a loaded run had it
+    // eleven behind when it was stopped at once): it is stopped once it has printed the
+    // manager's last epoch.
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    let last = received.last.map { #""time":""# + formatter.string(from: $0.timestamp) + #"""# } ?? "none"
+    _ = await printed.until(timeout: .seconds(30)) { String(decoding: $0, as: UTF8.self).contains(last) }
+    let data = printed.value
     kill(pipe.processIdentifier, SIGKILL)  // gpspipe may not heed SIGTERM while it waits on gpsd
-    let rest = try await offThePool {
-      let rest = output.fileHandleForReading.readDataToEndOfFile()
-      pipe.waitForExit()
-      return rest
-    }
-    let data = first + rest
+    _ = try await offThePool { pipe.waitForExit() }
 
     var gpsdTPVs: [Date: GPSDReport.TPV] = [:]
     for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
