@@ -185,16 +185,17 @@ pid=$(timeout 30 systemctl --user show -p MainPID --value gpsbridge.service)
 directory=$(tr '\0' '\n' <"/proc/$pid/environ" | sed -n 's/^STATE_DIRECTORY=//p')
 [ -n "$directory" ] || fail "the unit gives the service no STATE_DIRECTORY"
 file="$directory/regions-run-receivers-first.monitor.json"
+# Looked at again after each few reports the service sends (its progress, not the clock's).
 for _ in $(seq 40); do
   grep -q '"lastEvent"' "$file" 2>/dev/null && break
-  sleep 0.5
+  timeout 20 gpspipe -w -n 4 127.0.0.1:2947 >/dev/null 2>&1 || true
 done
 grep -q '"lastEvent"' "$file" 2>/dev/null || fail "no region state kept in $directory: $(ls -la "$directory" 2>&1)"
 before=$(grep -o '"lastEvent":{[^}]*}' "$file")
 timeout 30 systemctl --user restart gpsbridge.service
-# Served again, and a few fixes read since.
-timeout 20 gpspipe -w -n 12 127.0.0.1:2947 >/dev/null 2>&1 || true
-sleep 3
+# Served again, and fixes read for some seconds since: a region said again would have been
+# written at the first of them.
+timeout 30 gpspipe -w -n 24 127.0.0.1:2947 >/dev/null 2>&1 || true
 after=$(grep -o '"lastEvent":{[^}]*}' "$file")
 [ "$before" = "$after" ] || fail "the restart said the region again: $before, then $after"
 [ "$(timeout 30 systemctl --user is-active gpsbridge.service)" = active ] || fail "gpsbridge.service is not active after the restart"
