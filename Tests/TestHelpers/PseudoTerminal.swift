@@ -192,14 +192,41 @@ public final class PseudoTerminal: @unchecked Sendable {
     return table.first { $0.0 == speed }?.1
   }
 
-  /// Pulls the plug: both sides close and the link disappears.
+  /// Pulls the plug: the link and the device node disappear, and whoever has the device open
+  /// reads its end. The slave side is kept open a while longer (``Retired``), so the kernel
+  /// does not give this pty's number to the next test's at once.
   public func unplug() {
     lock.withLock {
       guard isOpen else { return }
       isOpen = false
       if let link { unlink(link) }
-      close(slave)
       close(master)
+      Retired.keep(slave)
+    }
+  }
+
+  /// Slave sides of unplugged ptys, held open so their numbers are not reused at once.
+  ///
+  /// The kernel gives a new pty the lowest free number, so the next test's pty would often be
+  /// `/dev/pts/N` of one just unplugged. Code still waiting for that path to come back (a
+  /// source or a `gpsbridge` given `/dev/pts/N` itself, whose test has ended but which is not
+  /// stopped yet on a busy machine) then opens and locks the other test's device, as it
+  /// should a receiver plugged in again: the other test reads "busy" and its bytes go to the
+  /// wrong reader (a loaded full run hung so in `SerialRecoveryTests`). A held slave keeps the
+  /// number taken while its device node is already gone. The oldest are let go past
+  /// ``limit``: hundreds of unplugs later, long after any test that used the number.
+  enum Retired {
+    static let limit = 256
+    private static let held = Locked([CInt]())
+
+    static func keep(_ slave: CInt) {
+      let released = held.withLock { held -> [CInt] in
+        held.append(slave)
+        guard held.count > limit else { return [] }
+        defer { held.removeFirst(held.count - limit) }
+        return Array(held.prefix(held.count - limit))
+      }
+      for descriptor in released { close(descriptor) }
     }
   }
 

@@ -7,6 +7,20 @@ import Testing
 
 /// Exclusive use of a serial device, taken on open and given back on close.
 @Suite struct SerialPortTests {
+  /// The test helper's pty, once unplugged, is gone for whoever waits on its path, and its
+  /// number is not the next pty's: a reader that waits for `/dev/pts/N` to come back (as a
+  /// source given that path does) would otherwise take the next test's device as a replug.
+  @Test func anUnpluggedPtysPathIsNotTheNextPtys() throws {
+    let first = try PseudoTerminal()
+    let path = first.slavePath
+    first.unplug()
+    #expect(access(path, F_OK) != 0, "the device node is gone")
+    let next = try PseudoTerminal()
+    defer { next.unplug() }
+    #expect(next.slavePath != path)
+    #expect(access(path, F_OK) != 0)
+  }
+
   @Test func aSecondOpenIsRefusedAsBusy() throws {
     let pty = try PseudoTerminal()
     defer { pty.unplug() }
