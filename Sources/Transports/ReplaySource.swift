@@ -177,8 +177,13 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
   private var positions = 0
   /// Epochs with a position and a date: those that give a location.
   private var dated = 0
-  /// The piece being published, when playing as fast as possible.
+  /// The events being published, when playing as fast as possible.
   private var publishing: Task<Void, Never>?
+  /// Events released and not yet handed off, and how many pieces they came from.
+  private var pending: (batch: ReceiverEventBatch, pieces: Int)?
+  /// How many pieces' events go in one hand-off: each wakes a thread, which on a virtual
+  /// machine costs as much as decoding a tenth of a piece.
+  static var piecesPerHandOff: Int { 4 }
 
   init(receiver: Receiver, pacer: Pacer<C>) {
     self.receiver = receiver
@@ -221,7 +226,7 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
     self.lines = lines
     pipeline.finishAppending()
     reports.finish()
-    guard await drain() else { return false }
+    guard await drain(atEnd: true) else { return false }
     await published()
     pipeline.releaseRest(for: receiver)
     receiver.record(pipeline.tally)
@@ -230,13 +235,19 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
   }
 
   /// Releases every fix the input so far completes: each when it is due, or, as fast as it
-  /// can, the whole piece's at once (see ``handOff(_:)``).
-  private mutating func drain() async -> Bool {
+  /// can, a few pieces' at once (see ``handOff(_:)``), and what is left at the end.
+  private mutating func drain(atEnd: Bool = false) async -> Bool {
     let receiver = self.receiver
     guard paced else {
       let keepingSentences = receiver.interests.contains(.sentences)
-      let batch = ReceiverEventBatch(for: receiver)
+      let batch = pending?.batch ?? ReceiverEventBatch(for: receiver)
       while let fix = nextFix(keepingSentences: keepingSentences) { release(fix, for: batch) }
+      let pieces = (pending?.pieces ?? 0) + 1
+      guard atEnd || pieces >= Self.piecesPerHandOff else {
+        pending = (batch, pieces)
+        return !Task.isCancelled
+      }
+      pending = nil
       return await handOff(batch)
     }
     // Asked again before each epoch: a client that starts watching sentences a minute into
@@ -265,10 +276,10 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
     }
   }
 
-  /// As fast as it can, a piece's events go to the listeners on a task of their own while the
-  /// next piece is decoded: one hand-off a piece (not an event), so decoding, the listeners'
-  /// work (the engine) and their readers (the command line's output) run side by side. One
-  /// piece at most waits to be published.
+  /// As fast as it can, a few pieces' events go to the listeners on a task of their own while
+  /// the next pieces are decoded: one hand-off for ``piecesPerHandOff`` pieces (not an event),
+  /// so decoding, the listeners' work (the engine) and their readers (the command line's
+  /// output) run side by side. One batch at most waits to be published.
   private mutating func handOff(_ batch: ReceiverEventBatch) async -> Bool {
     await publishing?.value
     guard !Task.isCancelled else { return false }
