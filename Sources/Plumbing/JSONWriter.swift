@@ -67,11 +67,12 @@ package struct JSONWriter: TextOutputStream {
   }
 
   package mutating func key(_ key: StaticString) {
-    separate()
-    bytes.append(UInt8(ascii: "\""))
-    key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    bytes.append(UInt8(ascii: "\""))
-    bytes.append(UInt8(ascii: ":"))
+    let comma = hasValues & 1 != 0
+    hasValues |= 1
+    appendText(capacity: key.utf8CodeUnitCount + 4) { text in
+      if comma { text.append(UInt8(ascii: ",")) }
+      text.appendKey(key)
+    }
   }
 
   /// A key made at run time, escaped as a string value is.
@@ -95,8 +96,15 @@ package struct JSONWriter: TextOutputStream {
 
   package mutating func field(_ key: StaticString, _ value: Double) {
     guard value.isFinite else { return }
-    self.key(key)
-    appendShortest(value)
+    let comma = hasValues & 1 != 0
+    // The key and a short value in one append; a value `description` must spell goes after.
+    let written = appendText(capacity: key.utf8CodeUnitCount + 4 + StackText.longestShortDecimal) { text in
+      if comma { text.append(UInt8(ascii: ",")) }
+      text.appendKey(key)
+      return text.appendShortDecimal(value)
+    }
+    hasValues |= 1
+    if !written { value.write(to: &self) }
   }
 
   /// Appends `value` as `value.description` spells it: the shortest decimal that reads back
@@ -110,30 +118,8 @@ package struct JSONWriter: TextOutputStream {
   /// times as long; anything else (more decimals, exponents) goes to `Double.write(to:)`,
   /// which hands its digits to ``_writeASCII(_:)`` without making a `String`.
   package mutating func appendShortest(_ value: Double) {
-    if value == 0 {
-      let text: StaticString = value.sign == .minus ? "-0.0" : "0.0"
-      text.withUTF8Buffer { bytes.append(contentsOf: $0) }
-      return
-    }
-    let magnitude = value.magnitude
-    // Outside this range `description` may use an exponent.
-    if magnitude >= 0.001, magnitude < 1e15 {
-      var scale = 1.0
-      for decimals in 0...9 {
-        let scaled = (magnitude * scale).rounded()
-        if scaled / scale == magnitude, magnitude.ulp * 2 < 1 / scale {
-          let units = UInt64(scaled)
-          let unit = UInt64(scale)
-          if value < 0 { bytes.append(UInt8(ascii: "-")) }
-          appendDigits(UInt(units / unit))
-          bytes.append(UInt8(ascii: "."))
-          appendDigits(UInt(units % unit), count: max(decimals, 1))
-          return
-        }
-        scale *= 10
-      }
-    }
-    value.write(to: &self)
+    let written = appendText(capacity: StackText.longestShortDecimal) { $0.appendShortDecimal(value) }
+    if !written { value.write(to: &self) }
   }
 
   /// `value` with exactly `decimals` decimals, like C's `%.*f` (for protocols that fix their
@@ -172,8 +158,15 @@ package struct JSONWriter: TextOutputStream {
   }
 
   package mutating func field(_ key: StaticString, _ value: Int) {
-    self.key(key)
-    appendInteger(value)
+    let comma = hasValues & 1 != 0
+    hasValues |= 1
+    // The key and the number in one append: a sign and at most 19 digits.
+    appendText(capacity: key.utf8CodeUnitCount + 4 + 20) { text in
+      if comma { text.append(UInt8(ascii: ",")) }
+      text.appendKey(key)
+      if value < 0 { text.append(UInt8(ascii: "-")) }
+      text.appendDigits(value.magnitude)
+    }
   }
 
   package mutating func field(_ key: String, _ value: Int) {
@@ -194,34 +187,37 @@ package struct JSONWriter: TextOutputStream {
 
   /// Appends `value` in decimal.
   package mutating func appendInteger(_ value: Int) {
-    if value < 0 { bytes.append(UInt8(ascii: "-")) }
-    appendDigits(value.magnitude)
+    appendText(capacity: 20) { text in
+      if value < 0 { text.append(UInt8(ascii: "-")) }
+      text.appendDigits(value.magnitude)
+    }
   }
 
   /// Appends `value`'s decimal digits, as many as it has.
   package mutating func appendDigits(_ value: UInt) {
-    var digits = 1
-    var rest = value / 10
-    while rest > 0 {
-      digits += 1
-      rest /= 10
-    }
-    appendDigits(value, count: digits)
+    appendText(capacity: 20) { $0.appendDigits(value) }
   }
 
   /// Appends the last `count` decimal digits of `value`, with leading zeros as needed.
   package mutating func appendDigits(_ value: UInt, count: Int) {
-    // Written backwards into room made at once: one capacity check, not one per digit.
-    let start = bytes.count
-    bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
-    bytes.withUnsafeMutableBufferPointer { buffer in
-      var remaining = value
-      var index = start + count - 1
-      while index >= start {
-        buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
-        remaining /= 10
-        index -= 1
-      }
+    // A `UInt` has at most 20 digits: any more in front are zeros.
+    if count > 20 {
+      bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count - 20))
+      return appendDigits(value, count: 20)
+    }
+    // Written on the stack, then appended at once: one capacity check, not one per digit.
+    appendText(capacity: 20) { $0.appendDigits(value, count: count) }
+  }
+
+  /// Appends what `body` writes on the stack (at most `capacity` bytes) in one append, and
+  /// returns what `body` does.
+  @inline(__always)
+  package mutating func appendText<Result>(capacity: Int, _ body: (inout StackText) -> Result) -> Result {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+      var text = StackText(buffer)
+      let result = body(&text)
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<text.count]))
+      return result
     }
   }
 

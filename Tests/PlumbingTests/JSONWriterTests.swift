@@ -66,8 +66,14 @@ import Testing
     var writer = JSONWriter()
     writer.beginObject()
     for (index, value) in [0, 7, -7, 10, 99, 100, Int.max, Int.min].enumerated() { writer.field("\(index)", value) }
+    // A key known when the program is written goes with its number in one append.
+    writer.field("least", Int.min)
+    writer.field("most", Int.max)
     writer.endObject()
-    #expect(writer.string == #"{"0":0,"1":7,"2":-7,"3":10,"4":99,"5":100,"6":9223372036854775807,"7":-9223372036854775808}"#)
+    #expect(
+      writer.string
+        == #"{"0":0,"1":7,"2":-7,"3":10,"4":99,"5":100,"6":9223372036854775807,"7":-9223372036854775808,"least":-9223372036854775808,"most":9223372036854775807}"#
+    )
   }
 
   @Test func stringsAreEscapedOnlyWhereJSONRequires() {
