@@ -82,9 +82,17 @@ package struct StackText {
     let magnitude = value.magnitude
     // Outside this range `description` may use an exponent.
     guard magnitude >= 0.001, magnitude < 1e15 else { return false }
+    // Below 1000, a value that nine decimals cannot spell (a position in degrees, most often)
+    // is told at once, without trying each number of decimals: its billionths are far from a
+    // whole number, where the arithmetic's error is below a thousandth.
+    if magnitude < 1000 {
+      let billionths = magnitude * 1e9
+      let fraction = billionths - Self.roundedHalfAway(billionths)
+      if fraction > 0.01 || fraction < -0.01 { return false }
+    }
     var scale = 1.0
     for decimals in 0...9 {
-      let scaled = (magnitude * scale).rounded()
+      let scaled = Self.roundedHalfAway(magnitude * scale)
       if scaled / scale == magnitude, magnitude.ulp * 2 < 1 / scale {
         let units = UInt64(scaled)
         let unit = UInt64(scale)
@@ -97,5 +105,14 @@ package struct StackText {
       scale *= 10
     }
     return false
+  }
+
+  /// `value.rounded()` for a value of at least 0, without a call into the C library: below
+  /// 2⁵² its fraction is exact, and from there on every `Double` is whole.
+  @inline(__always)
+  static func roundedHalfAway(_ value: Double) -> Double {
+    guard value < 4_503_599_627_370_496 else { return value }
+    let whole = Double(Int64(value))
+    return value - whole >= 0.5 ? whole + 1 : whole
   }
 }
