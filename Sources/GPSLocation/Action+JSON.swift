@@ -172,26 +172,7 @@ extension JSONWriter {
     let (days, millisecondOfDay) = milliseconds.floorDividedWithRemainder(by: 86_400_000)
     let day = UTCDate(daysSince1970: days)
     guard (0...9999).contains(day.year) else { return field(key, iso8601(date)) }
-    self.key(key)
-    let time = UInt(millisecondOfDay)
-    appendText(capacity: 26) { text in
-      text.append(UInt8(ascii: "\""))
-      text.appendDigits(UInt(day.year), count: 4)
-      text.append(UInt8(ascii: "-"))
-      text.appendDigits(UInt(day.month), count: 2)
-      text.append(UInt8(ascii: "-"))
-      text.appendDigits(UInt(day.day), count: 2)
-      text.append(UInt8(ascii: "T"))
-      text.appendDigits(time / 3_600_000, count: 2)
-      text.append(UInt8(ascii: ":"))
-      text.appendDigits(time / 60_000 % 60, count: 2)
-      text.append(UInt8(ascii: ":"))
-      text.appendDigits(time / 1000 % 60, count: 2)
-      text.append(UInt8(ascii: "."))
-      text.appendDigits(time % 1000, count: 3)
-      text.append(UInt8(ascii: "Z"))
-      text.append(UInt8(ascii: "\""))
-    }
+    field(key, year: day.year, month: day.month, day: day.day, millisecondOfDay: Int(millisecondOfDay))
   }
 }
 

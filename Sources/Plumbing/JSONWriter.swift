@@ -169,9 +169,33 @@ package struct JSONWriter: TextOutputStream {
     }
   }
 
-  package mutating func field(_ key: String, _ value: Int) {
-    self.key(key)
-    appendInteger(value)
+  /// A time in UTC as ISO 8601 with milliseconds, `"2024-05-01T08:00:00.000Z"`, from its
+  /// parts (a year of four digits): written straight into the buffer, in one append with its
+  /// key.
+  package mutating func field(_ key: StaticString, year: Int, month: Int, day: Int, millisecondOfDay: Int) {
+    let comma = hasValues & 1 != 0
+    hasValues |= 1
+    let time = UInt(clamping: millisecondOfDay)
+    appendText(capacity: key.utf8CodeUnitCount + 4 + 26) { text in
+      if comma { text.append(UInt8(ascii: ",")) }
+      text.appendKey(key)
+      text.append(UInt8(ascii: "\""))
+      text.appendDigits(UInt(clamping: year), count: 4)
+      text.append(UInt8(ascii: "-"))
+      text.appendDigits(UInt(clamping: month), count: 2)
+      text.append(UInt8(ascii: "-"))
+      text.appendDigits(UInt(clamping: day), count: 2)
+      text.append(UInt8(ascii: "T"))
+      text.appendDigits(time / 3_600_000, count: 2)
+      text.append(UInt8(ascii: ":"))
+      text.appendDigits(time / 60_000 % 60, count: 2)
+      text.append(UInt8(ascii: ":"))
+      text.appendDigits(time / 1000 % 60, count: 2)
+      text.append(UInt8(ascii: "."))
+      text.appendDigits(time % 1000, count: 3)
+      text.append(UInt8(ascii: "Z"))
+      text.append(UInt8(ascii: "\""))
+    }
   }
 
   package mutating func field(_ key: StaticString, _ value: Bool) {

@@ -65,7 +65,10 @@ import Testing
   @Test func integersIncludingTheExtremes() {
     var writer = JSONWriter()
     writer.beginObject()
-    for (index, value) in [0, 7, -7, 10, 99, 100, Int.max, Int.min].enumerated() { writer.field("\(index)", value) }
+    for (index, value) in [0, 7, -7, 10, 99, 100, Int.max, Int.min].enumerated() {
+      writer.key("\(index)")
+      writer.appendInteger(value)
+    }
     // A key known when the program is written goes with its number in one append.
     writer.field("least", Int.min)
     writer.field("most", Int.max)
