@@ -106,13 +106,19 @@ public struct StreamSplitter: Sendable {
       let word = base.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
       return (word .== a) .| (word .== b)
     }
+    // Whether any lane is set, as two 64-bit halves: the standard library's `any` reduces
+    // the lanes through a call that is not inlined, which cost as much as the compares.
+    @inline(__always) func isSet(_ mask: SIMDMask<SIMD16<Int8>>) -> Bool {
+      let halves = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
+      return halves[0] | halves[1] != 0
+    }
     var offset = 0
     while offset + 64 <= count {
-      if any(holds(offset) .| holds(offset + 16) .| holds(offset + 32) .| holds(offset + 48)) { return true }
+      if isSet(holds(offset) .| holds(offset + 16) .| holds(offset + 32) .| holds(offset + 48)) { return true }
       offset += 64
     }
     while offset + 16 <= count {
-      if any(holds(offset)) { return true }
+      if isSet(holds(offset)) { return true }
       offset += 16
     }
     while offset < count {
