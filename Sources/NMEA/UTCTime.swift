@@ -77,10 +77,17 @@ public struct UTCDate: Hashable, Comparable, Sendable, Codable, CustomStringConv
   /// input rather than overflowing later.
   public static let validYears = 1970...2200
 
-  /// Whether this is a real calendar date within ``validYears``.
+  /// Whether this is a real calendar date within ``validYears``. Asked of every RMC's date,
+  /// so the month's length is read off directly, not found by a round trip through a day count.
   public var isValid: Bool {
-    guard Self.validYears.contains(year), (1...12).contains(month), (1...31).contains(day) else { return false }
-    return UTCDate(daysSince1970: daysSince1970) == self
+    guard Self.validYears.contains(year), (1...12).contains(month), day >= 1 else { return false }
+    switch month {
+    case 2:
+      let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+      return day <= (leap ? 29 : 28)
+    case 4, 6, 9, 11: return day <= 30
+    default: return day <= 31
+    }
   }
 
   public static func < (lhs: UTCDate, rhs: UTCDate) -> Bool {

@@ -26,4 +26,24 @@ import Testing
       #expect(timestamp.description == "\(timestamp.date)T\(timestamp.time)Z")
     }
   }
+
+  /// A date is real exactly when counting its days from 1970 and back gives it again: the
+  /// month lengths read off directly agree with the calendar for every year it accepts, and
+  /// the 29th of February, the 31st of a short month and day 0 or 32 are told apart.
+  @Test func aDateIsValidExactlyWhenItIsARealDay() {
+    for year in UTCDate.validYears.lowerBound - 1...UTCDate.validYears.upperBound + 1 {
+      for month in 0...13 {
+        for day in 0...32 {
+          let date = UTCDate(year: year, month: month, day: day)
+          let real =
+            UTCDate.validYears.contains(year) && (1...12).contains(month) && (1...31).contains(day)
+            && UTCDate(daysSince1970: date.daysSince1970) == date
+          if date.isValid != real {
+            Issue.record("\(date): isValid \(date.isValid), a real day \(real)")
+            return
+          }
+        }
+      }
+    }
+  }
 }
