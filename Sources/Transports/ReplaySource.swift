@@ -177,8 +177,12 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
   private var positions = 0
   /// Epochs with a position and a date: those that give a location.
   private var dated = 0
-  /// The events being published, when playing as fast as possible.
-  private var publishing: Task<Void, Never>?
+  /// The events being published, when playing as fast as possible. The task gives them back,
+  /// so that they are let go of here, on the decoding side: each fix's box is freed by the
+  /// thread that made it, in its own malloc arena. Freed on the listeners' thread, every free
+  /// took the decoding thread's arena lock while it was making the next fixes (glibc), and the
+  /// replay of 100k epochs took 8 % more CPU and 6 % more time.
+  private var publishing: Task<[ReceiverEvent], Never>?
   /// Events released and not yet handed off, and how many pieces they came from.
   private var pending: (batch: ReceiverEventBatch, pieces: Int)?
   /// How many pieces' events go in one hand-off: each wakes a thread, which on a virtual
@@ -283,7 +287,7 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
   /// so decoding, the listeners' work (the engine) and their readers (the command line's
   /// output) run side by side. One batch at most waits to be published.
   private mutating func handOff(_ batch: ReceiverEventBatch) async -> Bool {
-    await publishing?.value
+    _ = await publishing?.value
     guard !Task.isCancelled else { return false }
     let receiver = self.receiver
     let events = batch.events
@@ -292,13 +296,14 @@ struct CapturePlayer<C: Clock> where C.Duration == Duration {
       for event in events { receiver.publish(event) }
       receiver.publish(.flush)
       await receiver.waitForListeners()
+      return events
     }
     return true
   }
 
   /// Returns once everything handed off has been published.
   mutating func published() async {
-    await publishing?.value
+    _ = await publishing?.value
     publishing = nil
   }
 
