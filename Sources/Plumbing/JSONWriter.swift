@@ -67,12 +67,7 @@ package struct JSONWriter: TextOutputStream {
   }
 
   package mutating func key(_ key: StaticString) {
-    let comma = hasValues & 1 != 0
-    hasValues |= 1
-    appendText(capacity: key.utf8CodeUnitCount + 4) { text in
-      if comma { text.append(UInt8(ascii: ",")) }
-      text.appendKey(key)
-    }
+    appendField(key, valueCapacity: 0) { _ in }
   }
 
   /// A key made at run time, escaped as a string value is.
@@ -96,14 +91,8 @@ package struct JSONWriter: TextOutputStream {
 
   package mutating func field(_ key: StaticString, _ value: Double) {
     guard value.isFinite else { return }
-    let comma = hasValues & 1 != 0
     // The key and a short value in one append; a value `description` must spell goes after.
-    let written = appendText(capacity: key.utf8CodeUnitCount + 4 + StackText.longestShortDecimal) { text in
-      if comma { text.append(UInt8(ascii: ",")) }
-      text.appendKey(key)
-      return text.appendShortDecimal(value)
-    }
-    hasValues |= 1
+    let written = appendField(key, valueCapacity: StackText.longestShortDecimal) { $0.appendShortDecimal(value) }
     if !written { value.write(to: &self) }
   }
 
@@ -158,12 +147,8 @@ package struct JSONWriter: TextOutputStream {
   }
 
   package mutating func field(_ key: StaticString, _ value: Int) {
-    let comma = hasValues & 1 != 0
-    hasValues |= 1
     // The key and the number in one append: a sign and at most 19 digits.
-    appendText(capacity: key.utf8CodeUnitCount + 4 + 20) { text in
-      if comma { text.append(UInt8(ascii: ",")) }
-      text.appendKey(key)
+    appendField(key, valueCapacity: 20) { text in
       if value < 0 { text.append(UInt8(ascii: "-")) }
       text.appendDigits(value.magnitude)
     }
@@ -173,12 +158,8 @@ package struct JSONWriter: TextOutputStream {
   /// parts (a year of four digits): written straight into the buffer, in one append with its
   /// key.
   package mutating func field(_ key: StaticString, year: Int, month: Int, day: Int, millisecondOfDay: Int) {
-    let comma = hasValues & 1 != 0
-    hasValues |= 1
     let time = UInt(clamping: millisecondOfDay)
-    appendText(capacity: key.utf8CodeUnitCount + 4 + 26) { text in
-      if comma { text.append(UInt8(ascii: ",")) }
-      text.appendKey(key)
+    appendField(key, valueCapacity: 26) { text in
       text.append(UInt8(ascii: "\""))
       text.appendDigits(UInt(clamping: year), count: 4)
       text.append(UInt8(ascii: "-"))
@@ -233,10 +214,26 @@ package struct JSONWriter: TextOutputStream {
     appendText(capacity: 20) { $0.appendDigits(value, count: count) }
   }
 
+  /// A key known when the program is written (after a comma when one is due) and what `body`
+  /// writes of its value (at most `valueCapacity` bytes), in one append; returns what `body`
+  /// does.
+  @inline(__always)
+  private mutating func appendField<Result>(
+    _ key: StaticString, valueCapacity: Int, _ body: (inout StackText) -> Result
+  ) -> Result {
+    let comma = hasValues & 1 != 0
+    hasValues |= 1
+    return appendText(capacity: key.utf8CodeUnitCount + 4 + valueCapacity) { text in
+      if comma { text.append(UInt8(ascii: ",")) }
+      text.appendKey(key)
+      return body(&text)
+    }
+  }
+
   /// Appends what `body` writes on the stack (at most `capacity` bytes) in one append, and
   /// returns what `body` does.
   @inline(__always)
-  package mutating func appendText<Result>(capacity: Int, _ body: (inout StackText) -> Result) -> Result {
+  private mutating func appendText<Result>(capacity: Int, _ body: (inout StackText) -> Result) -> Result {
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
       var text = StackText(buffer)
       let result = body(&text)

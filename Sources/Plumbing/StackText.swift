@@ -4,10 +4,10 @@
 ///
 /// Every write checks the room left: a caller that asked for too little stops the program
 /// rather than writing past the buffer.
-package struct StackText {
+struct StackText {
   private let buffer: UnsafeMutableBufferPointer<UInt8>
   /// Bytes written so far, from the buffer's start.
-  package private(set) var count = 0
+  private(set) var count = 0
 
   init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
     self.buffer = buffer
@@ -15,16 +15,16 @@ package struct StackText {
 
   /// The most ``appendShortDecimal(_:)`` writes: a sign, 15 digits before the point, the
   /// point and 9 after it.
-  package static let longestShortDecimal = 26
+  static let longestShortDecimal = 26
 
   @inline(__always)
-  package mutating func append(_ byte: UInt8) {
+  mutating func append(_ byte: UInt8) {
     precondition(count < buffer.count, "StackText: more text than the room asked for")
     buffer[count] = byte
     count &+= 1
   }
 
-  package mutating func append(_ text: StaticString) {
+  mutating func append(_ text: StaticString) {
     let length = text.utf8CodeUnitCount
     precondition(length <= buffer.count &- count, "StackText: more text than the room asked for")
     UnsafeMutableRawPointer(buffer.baseAddress! + count).copyMemory(from: text.utf8Start, byteCount: length)
@@ -33,7 +33,7 @@ package struct StackText {
 
   /// `"key":`
   @inline(__always)
-  package mutating func appendKey(_ key: StaticString) {
+  mutating func appendKey(_ key: StaticString) {
     append(UInt8(ascii: "\""))
     append(key)
     append(UInt8(ascii: "\""))
@@ -41,7 +41,7 @@ package struct StackText {
   }
 
   /// `value`'s decimal digits, as many as it has.
-  package mutating func appendDigits(_ value: UInt) {
+  mutating func appendDigits(_ value: UInt) {
     var digits = 1
     var rest = value / 10
     while rest > 0 {
@@ -52,7 +52,7 @@ package struct StackText {
   }
 
   /// The last `count` decimal digits of `value`, with leading zeros as needed.
-  package mutating func appendDigits(_ value: UInt, count digits: Int) {
+  mutating func appendDigits(_ value: UInt, count digits: Int) {
     precondition(digits >= 0 && digits <= buffer.count &- count, "StackText: more text than the room asked for")
     var remaining = value
     var index = count &+ digits
@@ -74,7 +74,7 @@ package struct StackText {
   /// does), and is the only such decimal (a unit of the last decimal is wider than two of
   /// `value`'s ulps). That takes a few multiplications where the general algorithm takes
   /// about ten times as long.
-  package mutating func appendShortDecimal(_ value: Double) -> Bool {
+  mutating func appendShortDecimal(_ value: Double) -> Bool {
     if value == 0 {
       append(value.sign == .minus ? "-0.0" : "0.0")
       return true
