@@ -42,11 +42,14 @@
 /// 3. **The end of the cycle is learned**, so a fix is emitted the moment its epoch is
 ///    complete rather than a whole cycle later when the next time stamp arrives. The first
 ///    time change teaches the *end marker*: the last sentence of the epoch it closes. From
-///    then on an epoch is emitted as soon as its marker arrives. Sentences are told apart by
+///    then on an epoch is emitted as soon as its marker arrives, once it has had each type of
+///    sentence that carries a fix (GGA, RMC, GLL, GNS) that the teaching epoch had: a receiver
+///    whose cycle varies (GGA every other second, then GSA, then RMC) is not emitted at the GSA
+///    that ended an RMC-only epoch, before its own RMC. Sentences are told apart by
 ///    talker, type, their order within the epoch (the second `GNGSA`) and, for GSV and TXT
 ///    groups, whether they end the group. An epoch whose marker does not come is closed by
-///    the next time stamp; one such epoch (a sentence lost to noise, an epoch with only a GLL)
-///    keeps the marker, two in a row (the receiver changed its cycle) teach it again.
+///    the next time stamp (as is one its marker came to without those types); one such epoch
+///    (a sentence lost to noise, an epoch with only a GLL) keeps the marker, two in a row (the receiver changed its cycle) teach it again.
 /// 4. **A sentence after the marker** (the epoch was already emitted): its data are merged
 ///    into the epoch all the same and counted in ``Counters/lateSentences``. When they change
 ///    what the fix says, the marker ended the cycle too early: an updated fix for the same
@@ -114,6 +117,11 @@ public struct EpochAssembler: Sendable {
   var markerMisses = 0
   var cycle = CycleKeys()
   var endMarker: MessageKey?
+  /// The sentence types that carry a fix (GGA, RMC, GLL, GNS) in the epoch that taught
+  /// ``endMarker``: the marker ends an epoch only once it has had them too. A receiver whose
+  /// cycle varies (an old handheld that sends GGA every other second, before a GSA and the RMC)
+  /// would else be emitted at the GSA that ended an RMC-only epoch, before its own RMC.
+  var markerFixTypes: UInt8 = 0
   /// The time step of the time change that taught ``endMarker``, nanoseconds.
   var markerStep: Int64 = 0
   var rate = EpochRate()
@@ -175,7 +183,9 @@ public struct EpochAssembler: Sendable {
       // A marker taught by a time step that the rate now shows to be within one cycle (a
       // cycle split before the rate was known) is forgotten.
       if rate.observe(base, at: time), let interval = rate.interval, 2 * markerStep < interval { endMarker = nil }
-      if let open = epoch.time, !rate.isSameEpoch(time, open) {
+      // A sentence the epoch has had already, stamped another time however close, begins the
+      // next epoch (a receiver that sends an extra cycle 10 ms before the second).
+      if let open = epoch.time, !rate.isSameEpoch(time, open) || (time != open && cycle.contains(base)) {
         if EpochRate.step(from: open, to: time) < 0, let closed = closedTime,
           rate.isSameEpoch(time, closed)
         {
@@ -201,11 +211,13 @@ public struct EpochAssembler: Sendable {
       straggling = false
       if restamped {
         // The epoch keeps its own second.
-      } else if let open = epoch.time {
-        // Jitter within the burst: the epoch takes the later stamp, as gpsd does.
-        let ahead = EpochRate.step(from: open, to: time)
-        if ahead > 0, ahead <= EpochRate.jitter { epoch.time = time }
-      } else {
+      } else if let open = epoch.time, !emitted {
+        // Jitter within the burst: the epoch takes the stamp of its latest timed sentence, as
+        // gpsd does (a handheld that writes GLL's time to the millisecond and GGA's and RMC's
+        // to the hundredth: .303 then .30); once emitted, its time is the one it was given.
+        let step = EpochRate.step(from: open, to: time)
+        if step != 0, abs(step) <= EpochRate.jitter { epoch.time = time }
+      } else if epoch.time == nil {
         epoch.time = time
         epoch.arrival = arrival
         epoch.arrivalUptime = arrivalUptime
@@ -223,6 +235,8 @@ public struct EpochAssembler: Sendable {
       counters.untimedSentences += 1
       return
     }
+    // Folded to a constant in each message type's `add`, into which this is inlined.
+    cycle.fixTypes |= CycleKeys.fixTypeBit(of: base.type)
     let key = cycle.record(base)
     let date = epoch.date
     if emitted {
@@ -239,7 +253,7 @@ public struct EpochAssembler: Sendable {
     }
     merge(&epoch)
     if epoch.date != date { epoch.dateTime = stamp }
-    if let key, key == endMarker { emit() }
+    if let key, key == endMarker, cycle.fixTypes & markerFixTypes == markerFixTypes { emit() }
   }
 
   /// Whether a sentence stamped `time`, another time than the open epoch's `open`, is part of
@@ -326,6 +340,7 @@ public struct EpochAssembler: Sendable {
       }
       if teach {
         endMarker = last
+        markerFixTypes = cycle.fixTypes
         markerStep = step
         markerMisses = 0
       }
@@ -488,6 +503,8 @@ struct CycleKeys: Sendable {
   var seen: UInt64 = 0
   var startKey: MessageKey.Base?
   var lastKey: MessageKey?
+  /// One bit for each type that carries a fix (GGA, RMC, GLL, GNS) the epoch has had.
+  var fixTypes: UInt8 = 0
 
   init() {
     counts.reserveCapacity(Self.capacity)
@@ -500,7 +517,7 @@ struct CycleKeys: Sendable {
   /// Records one more sentence of `base`; its key, or `nil` when the epoch is too varied to track.
   mutating func record(_ base: MessageKey.Base) -> MessageKey? {
     var key: MessageKey?
-    let bit: UInt64 = 1 &<< ((UInt64(base.talker.rawValue) &+ base.type.rawValue &+ UInt64(bitPattern: Int64(base.detail))) % 61)
+    let bit = Self.bit(for: base)
     let isNew = seen & bit == 0
     seen |= bit
     if !isNew, let index = index(of: base) {
@@ -512,6 +529,29 @@ struct CycleKeys: Sendable {
     }
     lastKey = key
     return key
+  }
+
+  /// The bit of ``fixTypes`` for a sentence of `type`: 0 for a type that carries no fix.
+  @inline(__always)
+  static func fixTypeBit(of type: SentenceType) -> UInt8 {
+    switch type {
+    case .gga: 1
+    case .rmc: 2
+    case .gll: 4
+    case .gns: 8
+    default: 0
+    }
+  }
+
+  /// Whether the epoch has had a sentence of `base`.
+  func contains(_ base: MessageKey.Base) -> Bool {
+    seen & Self.bit(for: base) != 0 && index(of: base) != nil
+  }
+
+  /// The bit of ``seen`` for `base`.
+  @inline(__always)
+  static func bit(for base: MessageKey.Base) -> UInt64 {
+    1 &<< ((UInt64(base.talker.rawValue) &+ base.type.rawValue &+ UInt64(bitPattern: Int64(base.detail))) % 61)
   }
 
   /// Whether the epoch has had a sentence of `type`, from any talker.
@@ -527,6 +567,7 @@ struct CycleKeys: Sendable {
   mutating func reset() {
     counts.removeAll(keepingCapacity: true)
     seen = 0
+    fixTypes = 0
     startKey = nil
     lastKey = nil
   }

@@ -46,6 +46,52 @@ import Testing
     #expect(fixes.allSatisfy { $0.speed != nil && $0.altitude != nil })
   }
 
+  /// A handheld that writes GLL's time to the millisecond and GGA's and RMC's to the hundredth
+  /// (.303, then .30): the epoch takes its latest stamp, as gpsd does, whichever way the two
+  /// differ (.297 then .30 too).
+  @Test func aBurstTakesTheStampOfItsLatestTimedSentence() {
+    let bursts = [("0.303", "0.30"), ("1.297", "1.30"), ("2.305", "2.31")].flatMap { gll, rest in
+      [
+        nmea("GPGLL,4807.100,N,01131.000,E,12000\(gll),A"),
+        nmea("GPGGA,12000\(rest),4807.100,N,01131.000,E,1,06,1.4,545.4,M,46.9,M,,"),
+        nmea("GPRMC,12000\(rest),A,4807.100,N,01131.000,E,5.0,90.0,010524,,,A"),
+      ]
+    }
+    #expect(Self.decode(bursts).map(\.time.description) == ["12:00:00.300", "12:00:01.300", "12:00:02.310"])
+  }
+
+  /// A receiver that slips in an extra cycle 10 ms before the second (43.990, then 44.000,
+  /// each with its own RMC and GGA): two epochs, however close, since each has its own RMC.
+  @Test func aSentenceTheEpochHasHadBeginsTheNextEpochHoweverClose() {
+    let cycles = [("43.000", "7732"), ("43.990", "7753"), ("44.000", "7760"), ("45.000", "7790")].flatMap { time, minutes in
+      [
+        nmea("GPRMC,1021\(time),A,3340.\(minutes),S,15117.4478,E,6.7,155.1,251112,0.0,W"),
+        nmea("GPGGA,1021\(time),3340.\(minutes),S,15117.4478,E,1,03,4.1,063.76,M,22.4,M,,"),
+        nmea("GNGSA,A,3,10,17,24,,,,,,,,,,4.5,4.1,1.9"),
+      ]
+    }
+    let fixes = Self.decode(cycles)
+    #expect(fixes.map(\.time.description) == ["10:21:43.000", "10:21:43.990", "10:21:44.000", "10:21:45.000"])
+    #expect(fixes.map { (($0.latitude ?? 0) * -600_000).rounded() } == [20_207_732, 20_207_753, 20_207_760, 20_207_790])
+  }
+
+  /// An old handheld that sends GGA every other second, before its GSA and RMC (RMC and GSA
+  /// alone the other seconds): the GSA that ended an RMC-only epoch does not end a GGA epoch
+  /// before its RMC, so every epoch has its RMC's speed and course.
+  @Test func theLearnedEndWaitsForTheFixSentencesItsEpochHad() {
+    // It starts on an RMC-only second: that epoch teaches the end (its GSA).
+    let lines = (1..<9).flatMap { second -> [String] in
+      let time = "04590\(second).000"
+      let rmc = nmea("GPRMC,\(time),A,3519.90\(40 - second),N,13640.2632,E,0.1\(second),1\(second)0.00,270705,,")
+      let gsa = nmea("GPGSA,A,3,09,05,14,26,,,,,,,,,2.9,2.2,1.9")
+      guard second.isMultiple(of: 2) else { return [rmc, gsa] }
+      return [nmea("GPGGA,\(time),3519.90\(40 - second),N,13640.2632,E,1,04,2.2,80.8,M,,,,0000"), gsa, rmc, gsa]
+    }
+    let fixes = Self.decode(lines)
+    #expect(fixes.map(\.time.second) == Array(1..<9))
+    #expect(fixes.map(\.course) == (1..<9).map { Double(10 + $0) * 10 })
+  }
+
   // MARK: 1. A long no-fix period
 
   @Test func aLongUntimedNoFixPeriodDoesNotShiftLaterFixes() throws {
