@@ -42,11 +42,12 @@ let package = Package(
     // writer that formats and checksums sentences. Feeds the demo, benchmarks and tests.
     .target(name: "NMEASimulation", dependencies: ["NMEA", "Framing", "Plumbing"]),
     // gpsd's JSON protocol: requests, typed reports, and reports to the same `Fix`.
-    .target(name: "GPSD", dependencies: ["NMEA", "Plumbing", "Geomagnetism"]),
+    .target(name: "GPSD", dependencies: ["NMEA", "Plumbing", "Geomagnetism", "Trigonometry"]),
     // Shared plumbing users never call (package access only): the C library imported once,
     // POSIX wrappers over per-syscall shims, a lock, the broadcaster, a JSON byte writer.
     .target(name: "Plumbing"),
-    // The few C maths functions the engine needs, so that the engine imports no C library.
+    // The few C maths functions the engine needs, so that the engine imports no C library, and
+    // the ellipsoid distance made of them.
     .target(name: "Trigonometry"),
     // The World Magnetic Model (WMM2025): the magnetic declination where a receiver gives
     // none. Pure: a coefficient table and its spherical-harmonic sum.

@@ -34,6 +34,10 @@ extension LocationManager {
     public var withheld = 0
     /// The best horizontal accuracy (metres) among the withheld locations, if any had one.
     public var bestWithheldAccuracy: Double?
+    /// Epochs with a position stamped at a time already given a location in the last minute:
+    /// a receiver whose clock went back over seconds it had placed. They are not locations
+    /// (one location per time).
+    public var timeWentBack = 0
 
     public init(fixes: Int = 0, locations: Int = 0, withheld: Int = 0, bestWithheldAccuracy: Double? = nil) {
       self.fixes = fixes

@@ -22,7 +22,8 @@ public enum ReceiverEvent: Sendable, Equatable {
   case notice(String)
   /// What the source has thrown away so far, by reason ("3 bad checksum, 1 undecodable").
   case rejected(String)
-  /// The source is about to open its device or connection.
+  /// The source is about to open its device or connection (a looped replay: its capture,
+  /// again): what follows may start over in time.
   case attempt
   /// The serial line's speed in bits per second, once the receiver's bytes are read at it
   /// (autobaud has found it, or it was given): a gpsd's DEVICE report says it.

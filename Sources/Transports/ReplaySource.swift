@@ -56,6 +56,8 @@ public struct ReplaySource<C: Clock>: ByteSource where C.Duration == Duration {
       }
       round += 1
       receiver.publish(.notice("End of capture \(capture): \(summary); playing it again from its beginning (round \(round))."))
+      // Opened again: its times start over, as a device's do when it is opened again.
+      receiver.publish(.attempt)
     }
   }
 

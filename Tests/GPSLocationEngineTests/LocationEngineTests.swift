@@ -15,7 +15,7 @@ import Testing
   }
 
   /// An epoch updated by a late sentence comes again at the same time: one location per
-  /// epoch. A time that goes back (a looped replay starting over) is a new location.
+  /// epoch.
   @Test func anEpochGivenAgainIsNoSecondLocation() {
     var engine = LocationEngine()
     engine.startUpdatingLocation()
@@ -23,7 +23,45 @@ import Testing
     #expect(locations(engine.handle(fix(1, north: 0.5))).isEmpty)
     #expect(engine.location.map { $0.coordinate.latitude } == fix(1).latitude)
     #expect(locations(engine.handle(fix(2, north: 1))).count == 1)
+  }
+
+  /// A receiver whose clock goes back over seconds it has given locations for (a boat's
+  /// plotter that went from 19:41:24 back to 19:41:11 and on): no second location for those
+  /// times; locations again once its time passes the latest.
+  @Test func aClockThatGoesBackGivesNoLocationForATimeAlreadyGiven() {
+    var engine = LocationEngine()
+    engine.startUpdatingLocation()
+    for second in 0...24 { _ = engine.handle(fix(Double(second), north: Double(second))) }
+    let again = (11...26).map { second in locations(engine.handle(fix(Double(second), north: Double(second) + 14))).count }
+    #expect(again == Array(repeating: 0, count: 14) + [1, 1])
+    // 11 to 23 went back; 24 again is the time of the latest location, as an updated epoch's.
+    #expect(engine.statistics.timeWentBack == 13)
+  }
+
+  /// A receiver that moves its epochs to another phase of the second (53.71, then 53.408):
+  /// a time not given yet is a location, even a little before the latest.
+  @Test func anEpochMovedToAnotherPhaseOfTheSecondIsALocation() {
+    var engine = LocationEngine()
+    engine.startUpdatingLocation()
+    _ = engine.handle(fix(52.71))
+    _ = engine.handle(fix(53.71))
+    #expect(locations(engine.handle(fix(53.408, north: 1))).count == 1)
+    #expect(locations(engine.handle(fix(54.408, north: 2))).count == 1)
+    #expect(locations(engine.handle(fix(53.71, north: 3))).isEmpty)
+  }
+
+  /// Further back than a minute is another recording (two captures spliced), and after the
+  /// source starts over (a looped replay's next round) any time is new.
+  @Test func anotherRecordingOrARestartedSourceStartsItsOwnTime() {
+    var engine = LocationEngine()
+    engine.startUpdatingLocation()
+    _ = engine.handle(fix(1200))
+    #expect(locations(engine.handle(fix(0))).count == 1)
+    _ = engine.handle(fix(10))
+    engine.sourceRestarted()
     #expect(locations(engine.handle(fix(1))).count == 1)
+    #expect(locations(engine.handle(fix(2))).count == 1)
+    #expect(engine.statistics.timeWentBack == 0)
   }
 
   @Test func noFixEpochsAreNotLocations() {

@@ -32,6 +32,24 @@ import Testing
     #expect(error.message == "End of capture \(Self.capture): 60 epochs (56 with a position) from 300 sentences.")
   }
 
+  /// A looped replay starts its times over each round: its locations come again, round after
+  /// round, though each round's times are those the round before gave (a receiver's clock
+  /// going back over given seconds gives none; a source opened again starts over).
+  @Test func aLoopedReplayGivesItsLocationsEveryRound() async {
+    let manager = LocationManager.source(ReplaySource(capture: Self.capture, speed: .max, loops: true, clock: ContinuousClock()))
+    let stream = manager.delegate()
+    await manager.startUpdatingLocation()
+    var count = 0
+    let actions = await collect(stream) { action in
+      if case .didUpdateLocations(let locations) = action { count += locations.count }
+      return count >= 3 * 56
+    }
+    let times = locations(actions).map(\.timestamp)
+    #expect(times.count == 3 * 56)
+    #expect(Array(times[56..<112]) == Array(times[0..<56]))
+    await manager.stopUpdatingLocation()
+  }
+
   @Test func theSameCaptureGivesTheSameActionsAtAnySpeed() async {
     let configure: (LocationManager) async -> Void = { manager in
       await manager.startMonitoringForRegion(

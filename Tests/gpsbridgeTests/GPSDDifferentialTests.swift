@@ -24,8 +24,11 @@ struct GPSDDifferentialTests {
   /// Each profile of the simulator, with noise, through both decoders.
   @Test(arguments: ReceiverProfile.all.map(\.name))
   func gpsdsFixEpochsOfEverySimulatedReceiverAreReproduced(_ profile: String) async throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("gpsbridge-differential-\(profile)-\(getpid()).nmea").path
-    defer { try? FileManager.default.removeItem(atPath: path) }
+    // Named `simulated-PROFILE` in a folder of its own: the allow-list knows captures by name.
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gpsbridge-differential-\(profile)-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("simulated-\(profile).nmea").path
     let result = try await Program.run(["simulate", "--profile", profile, "--duration", "240", "--noise", "2", "--output", path])
     #expect(result.status == 0, "\(result.error)")
     try await Self.compare(path)

@@ -1,16 +1,17 @@
 import Geomagnetism
 import NMEA
 import Plumbing
+import Trigonometry
 
 /// The figures gpsd adds to what an NMEA receiver says, computed as gpsd computes them, so
 /// that its clients show the same: error estimates from the DOPs and gpsd's user-equivalent
 /// range errors, the DOPs NMEA does not carry from the sky's geometry, and rates of change
-/// (climb, speed, track and climb errors) from the fix before. One value per receiver, fed
-/// its fixes in order.
+/// (climb, speed, track and climb errors) from the fix before, with the speed itself when the
+/// receiver states none (the distance from the fix before over the time between, as the
+/// location engine gives it too). One value per receiver, fed its fixes in order.
 ///
-/// Not computed: a magnetic variation or geoid separation the receiver did not send (gpsd
-/// takes them from models of the Earth's field and geoid, which gpsbridge does not carry),
-/// nor a speed from successive positions (the receiver's own, or none).
+/// Not computed: a geoid separation the receiver did not send (gpsd takes it from a model of
+/// the geoid, which gpsbridge does not carry).
 package struct GPSDErrorModel: Sendable {
   /// gpsd's user-equivalent range errors, metres at 95 % confidence: horizontal, vertical,
   /// and position (for `eph` and `sep`), without and with DGPS.
@@ -97,6 +98,14 @@ package struct GPSDErrorModel: Sendable {
       tpv.horizontalError = (fix.hdop ?? dops?.horizontal).map { $0 * uere.position }
       tpv.sphericalError = (fix.pdop ?? dops?.position).map { $0 * uere.position }
       if elapsed > 0, let old, old.mode.rawValue >= GPSDReport.TPV.Mode.twoD.rawValue {
+        if tpv.speed == nil, let latitude = tpv.latitude, let longitude = tpv.longitude, let fromLatitude = old.latitude,
+          let fromLongitude = old.longitude,
+          let distance = ellipsoidDistance(
+            latitude1: fromLatitude, longitude1: fromLongitude, latitude2: latitude, longitude2: longitude),
+          distance / elapsed <= 9999.9
+        {
+          tpv.speed = distance / elapsed
+        }
         if mode == .threeD, old.mode == .threeD, let height = tpv.ellipsoidalAltitude ?? tpv.altitudeMSL, let before = old.height {
           tpv.climb = (height - before) / elapsed
         }

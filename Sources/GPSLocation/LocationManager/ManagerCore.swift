@@ -147,7 +147,11 @@ actor ManagerCore<C: Clock> where C.Duration == Duration {
         state.integrity = integrity
         state.actions.append(.didChangeSignalIntegrity(integrity))
         return false
-      case .bytes, .sentence, .frame, .notice, .rejected, .attempt, .lineSpeed:
+      case .attempt:
+        // The source opens its device or capture again: its times start over.
+        state.engine.sourceRestarted()
+        return false
+      case .bytes, .sentence, .frame, .notice, .rejected, .lineSpeed:
         return false
       }
       return state.needsReconcile

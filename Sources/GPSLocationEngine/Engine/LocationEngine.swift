@@ -92,6 +92,13 @@ public struct LocationEngine: Sendable {
   var lastDelivered: Location?
   var lastDeliveredHeading: Heading?
   var lastSignificant: Location?
+  /// Whether the source started over since the latest location (``sourceRestarted()``).
+  var restarted = false
+  /// The times of the locations given in the last minute.
+  var givenTimes = GivenTimes()
+  /// The last location, kept to give the next a speed when its receiver states none; `nil`
+  /// after an epoch without a position.
+  var speedReference: SpeedReference?
   @usableFromInline var pending: [PendingRequest] = []
   var regions: RegionMonitor
   /// What the receiver's scatter says about its noise, for region decisions.
@@ -196,11 +203,30 @@ public struct LocationEngine: Sendable {
   /// reuses one array.
   package mutating func handle(_ fix: Fix, into actions: inout [LocationManager.Action]) {
     statistics.fixes += 1
-    guard var location = Location(fix) else { return }
-    // One location per epoch: an epoch updated by a late sentence, or the same epoch in NMEA
+    guard var location = Location(fix) else {
+      if fix.timestamp != nil { speedReference = nil }
+      return
+    }
+    // One location per time: an epoch updated by a late sentence, or the same epoch in NMEA
     // and in the receiver's binary protocol (to the millisecond, as locations are written), is
-    // the location already given. (A time that goes back, as a looped replay's, is new.)
-    if let previous = self.location, abs(previous.timestamp.timeIntervalSince(location.timestamp)) < 0.0005 { return }
+    // the location already given; so is a time the receiver's clock went back to, within the
+    // minute. Further back is another recording (a spliced capture) and, after the source
+    // starts over (``sourceRestarted()``: a looped replay), every time is new.
+    let time = location.timestamp.timeIntervalSince1970
+    if let previous = self.location {
+      let step = time - previous.timestamp.timeIntervalSince1970
+      if abs(step) < GivenTimes.tolerance { return }
+      if step < -GivenTimes.window || restarted {
+        givenTimes.removeAll()
+      } else if step < 0, givenTimes.contains(time) {
+        statistics.timeWentBack += 1
+        return
+      }
+    }
+    restarted = false
+    givenTimes.insert(time)
+    if location.speed < 0 { speedReference?.giveSpeed(to: &location) }
+    speedReference = SpeedReference(location)
     location.sourceInformation = sourceInformation
     statistics.locations += 1
     self.location = location
@@ -278,6 +304,14 @@ public struct LocationEngine: Sendable {
 
   /// The source has no more data (a capture ended) or stopped for good: pending requests are
   /// answered now, with the best location seen, or else `cause` (or `locationUnknown`).
+  /// The source starts over (a looped replay's next round, a device opened again): its times
+  /// may begin before the latest location's, and its first position has no speed from the one
+  /// before.
+  public mutating func sourceRestarted() {
+    restarted = true
+    speedReference = nil
+  }
+
   public mutating func sourceEnded(cause: LocationManager.Error? = nil) -> [LocationManager.Action] {
     let expired = pending
     pending.removeAll()

@@ -32,9 +32,12 @@ public struct Location: Hashable, Sendable, Codable {
   public var horizontalAccuracy: Double
   /// Metres; negative when unknown (and for 2D fixes, whose altitude means nothing).
   public var verticalAccuracy: Double
-  /// Metres per second over ground; negative when unknown.
+  /// Metres per second over ground; negative when unknown. The receiver's own, else (when it
+  /// states none, as a GGA-only receiver) the distance from the location before over the time
+  /// between them.
   public var speed: Double
-  /// Metres per second; negative when unknown (NMEA carries no speed accuracy).
+  /// Metres per second; negative when unknown. NMEA carries none for a receiver's speed; a
+  /// speed measured between two locations is good to their two accuracies over the time between.
   public var speedAccuracy: Double
   /// Degrees clockwise from true north; negative when unknown.
   public var course: Double

@@ -1,0 +1,47 @@
+import GPSLocationEngine
+import NMEA
+import Testing
+
+/// A receiver that states no speed (GGA only, or an epoch whose RMC was lost) still moves:
+/// its location's speed is the distance from the location before over the time between, as
+/// gpsd computes it, with an accuracy that says what such a speed is worth.
+@Suite struct SpeedFromPositionsTests {
+  @Test func aReceiverThatStatesNoSpeedGetsOneFromItsPositions() {
+    var engine = LocationEngine()
+    engine.startUpdatingLocation()
+    let first = locations(engine.handle(fix(0, speed: nil)))
+    let second = locations(engine.handle(fix(2, north: 10, speed: nil)))
+    #expect(first.map(\.speed) == [-1])
+    // 10 m north in 2 s (to the test's round metre of latitude; the ellipsoid's is 0.02 % shorter).
+    #expect(second.count == 1)
+    #expect(abs((second.first?.speed ?? -1) - 5) < 0.01)
+    // Each position is good to 5 m: over 2 s the speed is good to (5 + 5) / 2 m/s.
+    #expect(second.first?.speedAccuracy == 5)
+  }
+
+  @Test func aSpeedTheReceiverStatesIsItsOwn() {
+    var engine = LocationEngine()
+    engine.startUpdatingLocation()
+    _ = engine.handle(fix(0, speed: nil))
+    let location = locations(engine.handle(fix(1, north: 10, speed: 3))).first
+    #expect(location?.speed == 3)
+    #expect(location?.speedAccuracy == -1)
+  }
+
+  @Test func noSpeedIsMeasuredAcrossAnEpochWithoutAFix() {
+    var engine = LocationEngine()
+    engine.startUpdatingLocation()
+    _ = engine.handle(fix(0, speed: nil))
+    _ = engine.handle(fix(1, hasFix: false))
+    #expect(locations(engine.handle(fix(2, north: 10, speed: nil))).map(\.speed) == [-1])
+  }
+
+  /// A position from another place (a spliced capture): no speed of 10 km/s or more.
+  @Test func aJumpNoReceiverCouldMakeGivesNoSpeed() {
+    var engine = LocationEngine()
+    engine.startUpdatingLocation()
+    _ = engine.handle(fix(0, speed: nil))
+    #expect(locations(engine.handle(fix(1, north: 20_000, speed: nil))).map(\.speed) == [-1])
+    #expect(locations(engine.handle(fix(2, north: 20_004, speed: nil))).map(\.speed).allSatisfy { abs($0 - 4) < 0.01 })
+  }
+}
