@@ -138,7 +138,12 @@ public struct GPSDSource: ByteSource {
     read: (Connection) async -> Outcome, close: (Connection) -> Void
   ) async {
     await runReconnecting(
-      for: receiver, now: scheduler.now, open: open,
+      for: receiver, now: scheduler.now,
+      open: { () async throws(SourceError) -> Connection in
+        // Each connection is a new session: a restarted gpsd's times may start over.
+        receiver.publish(.attempt)
+        return try await open()
+      },
       session: { connection in
         switch await read(connection) {
         case .cancelled: return .cancelled

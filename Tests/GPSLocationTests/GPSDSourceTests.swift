@@ -208,6 +208,33 @@ struct GPSDSourceTests {
     return restarts
   }
 
+  /// A gpsd started again may start its times over (a stand-in's, a replayed capture's): each
+  /// connection is a new session, so its locations come again though their times were given.
+  @Test func eachConnectionStartsTheTimesOver() async throws {
+    let tpvs = (0..<3).map { second in
+      #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2024-05-01T08:00:0\#(second).000Z","lat":47.3769,"lon":8.5417,"altMSL":410.0}"#
+    }
+    let server = try ScriptedServer(
+      lines: [
+        #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#,
+        #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM0","activated":"2024-05-01T08:00:00.000Z"}]}"#,
+      ] + tpvs, hangsUp: true)
+    defer { server.stop() }
+    let clock = TestClock()
+    let manager = LocationManager.gpsd(port: server.port, timing: Self.fast, scheduler: Scheduler(clock: clock))
+    let stream = manager.delegate()
+    await manager.startUpdatingLocation()
+    var seconds: [Int] = []
+    for await action in stream {
+      guard case .didUpdateLocations(let locations) = action else { continue }
+      seconds += locations.map { Int($0.timestamp.timeIntervalSince1970) % 60 }
+      // The first loss is retried at once; later ones wait on the test clock, which stays.
+      if seconds.count == 6 { break }
+    }
+    #expect(seconds == [0, 1, 2, 0, 1, 2])
+    await manager.stopUpdatingLocation()
+  }
+
   /// A server that accepts and hangs up at once is a failed attempt from the second time on:
   /// the waits between connections double from the minimum to the maximum, never zero.
   @Test func aServerThatHangsUpAtOnceIsNotHammered() async throws {
