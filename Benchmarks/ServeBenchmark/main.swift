@@ -243,8 +243,8 @@ func bridge(device: String) throws -> Server {
     "gpsbridge serve", gpsbridge, ["serve", "--device", device, "--baud", "115200", "--listen", "127.0.0.1:\(port)"], port: port)
 }
 
-/// `serve` with a webhook (which loads libcurl at its start) to a port where nothing listens:
-/// what `--webhook` costs a server that has nothing to post yet.
+/// `serve` with a webhook to a port where nothing listens: what `--webhook` costs a server that
+/// has nothing to post yet (libcurl is loaded at the first post).
 func bridgeWithWebhook(device: String) throws -> Server {
   let port = FakeGPSD.freePort()
   return try Server.start(

@@ -38,7 +38,8 @@ final class HTTPPoster: @unchecked Sendable {
   /// The most of a non-2xx answer's body read before the transfer ends (it is not kept).
   static let bodyLimit = 4096
 
-  private let curl: LibCURL
+  /// libcurl, loaded at the first post (on `queue`).
+  private var curl: LibCURL!
   private let queue = DispatchQueue(label: "gpsbridge.webhook")
   /// Touched on `queue` only, like everything below.
   private var multi: LibCURL.Handle?
@@ -99,18 +100,27 @@ final class HTTPPoster: @unchecked Sendable {
     }
   }
 
-  /// A poster over the system's libcurl, loaded now if it was not yet.
+  /// A poster over the system's libcurl, which is loaded at the first post: a server with a
+  /// webhook and nothing to post yet carries none of it.
   /// - Throws: ``LibCURL/Unavailable`` when the library is missing.
   init() throws(LibCURL.Unavailable) {
-    curl = try LibCURL.shared.get()
-    queue.sync {
-      multi = curl.multiInit()
-      let me = Unmanaged.passUnretained(self).toOpaque()
-      curl.setMulti(multi, .socketFunction, unsafeBitCast(socketCallback, to: UnsafeRawPointer.self))
-      curl.setMulti(multi, .socketData, me)
-      curl.setMulti(multi, .timerFunction, unsafeBitCast(timerCallback, to: UnsafeRawPointer.self))
-      curl.setMulti(multi, .timerData, me)
+    guard LibCURL.isInstalled else { throw LibCURL.missing }
+  }
+
+  /// On `queue`: libcurl loaded and its multi handle made, the first time; whether it could be.
+  private func loaded() -> Result<Void, LibCURL.Unavailable> {
+    if curl != nil { return .success(()) }
+    switch LibCURL.shared {
+    case .failure(let unavailable): return .failure(unavailable)
+    case .success(let library): curl = library
     }
+    multi = curl.multiInit()
+    let me = Unmanaged.passUnretained(self).toOpaque()
+    curl.setMulti(multi, .socketFunction, unsafeBitCast(socketCallback, to: UnsafeRawPointer.self))
+    curl.setMulti(multi, .socketData, me)
+    curl.setMulti(multi, .timerFunction, unsafeBitCast(timerCallback, to: UnsafeRawPointer.self))
+    curl.setMulti(multi, .timerData, me)
+    return .success(())
   }
 
   /// The sources let go (Dispatch does not allow a suspended one to be released). libcurl's
@@ -144,6 +154,7 @@ final class HTTPPoster: @unchecked Sendable {
 
   /// On `queue`: the easy handle set up and added; libcurl then asks for sockets and a timer.
   private func start(_ request: Request, id: Int, done: @escaping @Sendable (Outcome) -> Void) {
+    if case .failure(let unavailable) = loaded() { return done(.failed(code: -1, reason: unavailable.description)) }
     guard let easy = curl.easyInit() else { return done(.failed(code: -1, reason: "libcurl could not start a request")) }
     var headers: LibCURL.Handle?
     for line in request.headers + ["Expect:"] { headers = curl.slistAppend(headers, line) }

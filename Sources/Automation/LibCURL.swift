@@ -1,9 +1,10 @@
 import CURLCalls
 import Plumbing
 
-/// The system's libcurl, loaded the first time a webhook is set up, never linked: a process
-/// that POSTs no webhook maps none of it (nor OpenSSL, Kerberos, libssh2…), and a box without
-/// it still runs everything else. `--webhook` says what to install when it is missing.
+/// The system's libcurl, loaded the first time a webhook is posted, never linked: a process
+/// that POSTs no webhook maps none of it (nor OpenSSL, Kerberos, libssh2…: 8.5 MB of memory
+/// once loaded and started), and a box without it still runs everything else. `--webhook`
+/// finds it at start, without loading it, and says what to install when it is missing.
 ///
 /// Only the calls the webhook sender makes are looked up. The variadic ones (`setopt`,
 /// `getinfo`) go through `CURLCalls`, which passes their one argument with C's calling
@@ -36,14 +37,38 @@ struct LibCURL: @unchecked Sendable {
   /// The library files tried, in order: OpenSSL's build (Debian's `libcurl4`), then GnuTLS's.
   static let names = ["libcurl.so.4", "libcurl-gnutls.so.4"]
 
-  private static func load() -> Result<LibCURL, Unavailable> {
-    guard let library = names.lazy.compactMap({ dlopen($0, RTLD_NOW | RTLD_LOCAL) }).first else {
-      return .failure(
-        Unavailable(
-          description:
-            "webhooks need the system's libcurl, which is not installed (\(names.joined(separator: " or ")) did not load). Install it (Debian and Ubuntu: 'sudo apt install libcurl4'), or leave out --webhook."
-        ))
+  /// What to say when the library is missing.
+  static let missing = Unavailable(
+    description:
+      "webhooks need the system's libcurl, which is not installed (no \(names.joined(separator: " or ")) where the dynamic loader looks). Install it (Debian and Ubuntu: 'sudo apt install libcurl4'), or leave out --webhook."
+  )
+
+  /// Whether the dynamic loader would find one of ``names``, asked without loading it: in a
+  /// directory of `LD_LIBRARY_PATH`, in the loader's cache (`/etc/ld.so.cache`, which
+  /// `ldconfig` writes with every library's name), or in the default directories.
+  static var isInstalled: Bool {
+    var directories = (getenv("LD_LIBRARY_PATH").map { String(cString: $0) } ?? "").split(separator: ":").map(String.init)
+    directories += ["/lib", "/usr/lib", "/lib64", "/usr/lib64", "/usr/local/lib"]
+    for directory in directories where !directory.isEmpty {
+      for name in names where access(directory + "/" + name, R_OK) == 0 { return true }
     }
+    guard let cache = try? FileContents.bytes(of: "/etc/ld.so.cache") else { return false }
+    return names.contains { name in
+      let wanted = Array(name.utf8) + [0]
+      return cache.withUnsafeBufferPointer { bytes in
+        guard bytes.count >= wanted.count else { return false }
+        var index = 0
+        while index <= bytes.count - wanted.count {
+          if bytes[index] == wanted[0], bytes[index..<index + wanted.count].elementsEqual(wanted) { return true }
+          index += 1
+        }
+        return false
+      }
+    }
+  }
+
+  private static func load() -> Result<LibCURL, Unavailable> {
+    guard let library = names.lazy.compactMap({ dlopen($0, RTLD_NOW | RTLD_LOCAL) }).first else { return .failure(missing) }
     var missing: [String] = []
     func symbol(_ name: String) -> UnsafeMutableRawPointer {
       if let found = dlsym(library, name) { return found }

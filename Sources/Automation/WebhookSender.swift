@@ -68,8 +68,8 @@ public final class WebhookSender: Sendable {
   }
 
   /// A sender to `configuration`'s URL, saying what goes wrong through `said`.
-  /// - Throws: ``Unavailable`` when the system's libcurl cannot be loaded (its message says
-  ///   what to install).
+  /// - Throws: ``Unavailable`` when the system's libcurl is not installed (its message says
+  ///   what to install). It is loaded at the first post, not here.
   public init(_ configuration: Configuration, said: @escaping @Sendable (String) -> Void = { _ in }) throws(Unavailable) {
     self.configuration = configuration
     self.said = said

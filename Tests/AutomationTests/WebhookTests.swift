@@ -103,6 +103,30 @@ struct WebhookTests {
     }
   }
 
+  /// libcurl (with OpenSSL and the rest, 8.5 MB) is loaded at the first post: a program with
+  /// `--webhook` that has nothing to post maps none of it, and one that posts does.
+  @Test func libcurlIsLoadedAtTheFirstPostNotBefore() async throws {
+    let scene = try await Scene("ok")
+    defer { scene.remove() }
+    // What the program has mapped (read to its end: a /proc file says it is empty).
+    func maps(_ run: RunningProgram) -> String {
+      let file = FileHandle(forReadingAtPath: "/proc/\(run.process.processIdentifier)/maps")
+      defer { try? file?.close() }
+      return String(decoding: (try? file?.readToEnd()) ?? Data(), as: UTF8.self)
+    }
+    func mapsLibcurl(_ run: RunningProgram) -> Bool { maps(run).contains("libcurl") }
+    // Real time: the drive's first locations come long before its first region event.
+    let run = try scene.run(speed: "1", ["--webhook", scene.url()])
+    defer { run.stop() }
+    #expect(await run.until { run.printed.contains("didUpdateLocations") }, "\(run.said)")
+    #expect(maps(run).contains("gpsbridge") && !mapsLibcurl(run))
+    #expect(scene.receiver.requests.isEmpty)
+    let posting = try scene.run(speed: "20", ["--webhook", scene.url()])
+    defer { posting.stop() }
+    #expect(await posting.until(timeout: .seconds(90)) { !scene.receiver.requests.isEmpty }, "\(posting.said)")
+    #expect(mapsLibcurl(posting), "\(posting.said)")
+  }
+
   @Test func eachEventArrivesOnceInOrderAndARetryKeepsItsKey() async throws {
     let scene = try await Scene("flaky")
     defer { scene.remove() }
