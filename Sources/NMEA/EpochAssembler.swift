@@ -15,7 +15,9 @@
 ///    at least half an epoch interval away, the interval being learned from how often each
 ///    sentence type repeats; so a receiver that stamps RMC 50 ms after GGA in the same cycle
 ///    still makes one epoch (once its rate is known, from the second cycle on). Time going
-///    backwards, as in a spliced log, is another time too.
+///    backwards, as in a spliced log, is another time too, and so is any other stamp on a
+///    sentence the epoch has had already (a second RMC 10 ms on is the next epoch's). Within
+///    10 ms the epoch takes the stamp of its latest timed sentence, as gpsd does.
 ///
 ///    One exception keeps a burst whole when some of its sentences carry the next second: an
 ///    old handheld that stamps each sentence with the second it is sent in (its GLL leaves a
@@ -45,11 +47,13 @@
 ///    then on an epoch is emitted as soon as its marker arrives, once it has had each type of
 ///    sentence that carries a fix (GGA, RMC, GLL, GNS) that the teaching epoch had: a receiver
 ///    whose cycle varies (GGA every other second, then GSA, then RMC) is not emitted at the GSA
-///    that ended an RMC-only epoch, before its own RMC. Sentences are told apart by
-///    talker, type, their order within the epoch (the second `GNGSA`) and, for GSV and TXT
-///    groups, whether they end the group. An epoch whose marker does not come is closed by
-///    the next time stamp (as is one its marker came to without those types); one such epoch
-///    (a sentence lost to noise, an epoch with only a GLL) keeps the marker, two in a row (the receiver changed its cycle) teach it again.
+///    that ended an RMC-only epoch, before its RMC: such an epoch is closed by the next time
+///    stamp, whole, and the marker waits from then on only for the types that epoch had (a GLL
+///    sent every other cycle is not waited for again). Sentences are told apart by talker, type, their order within
+///    the epoch (the second `GNGSA`) and, for GSV and TXT groups, whether they end the group.
+///    An epoch whose marker does not come is closed by the next time stamp; one such epoch (a
+///    sentence lost to noise, an epoch with only a GLL) keeps the marker, two in a row (the
+///    receiver changed its cycle) teach it again.
 /// 4. **A sentence after the marker** (the epoch was already emitted): its data are merged
 ///    into the epoch all the same and counted in ``Counters/lateSentences``. When they change
 ///    what the fix says, the marker ended the cycle too early: an updated fix for the same
@@ -122,6 +126,13 @@ public struct EpochAssembler: Sendable {
   /// cycle varies (an old handheld that sends GGA every other second, before a GSA and the RMC)
   /// would else be emitted at the GSA that ended an RMC-only epoch, before its own RMC.
   var markerFixTypes: UInt8 = 0
+  /// Whether the open epoch's marker came before the fix types it waits for: the epoch is
+  /// closed by the next time stamp, with whatever came after its marker, and the types it never
+  /// had are not waited for again (a receiver that sends GLL every other cycle, whose teaching
+  /// epoch had one). (Emitting it when the awaited type comes after the marker would be sooner;
+  /// on a multiplexer that re-stamps its RMC, bundg_zeus_9 in gpsd's logs, it emitted epochs
+  /// before the rest of their burst: 60 fewer of gpsd's epochs reproduced.)
+  var heldAtMarker = false
   /// The time step of the time change that taught ``endMarker``, nanoseconds.
   var markerStep: Int64 = 0
   var rate = EpochRate()
@@ -253,7 +264,9 @@ public struct EpochAssembler: Sendable {
     }
     merge(&epoch)
     if epoch.date != date { epoch.dateTime = stamp }
-    if let key, key == endMarker, cycle.fixTypes & markerFixTypes == markerFixTypes { emit() }
+    if let key, key == endMarker {
+      if cycle.fixTypes & markerFixTypes == markerFixTypes { emit() } else { heldAtMarker = true }
+    }
   }
 
   /// Whether a sentence stamped `time`, another time than the open epoch's `open`, is part of
@@ -327,7 +340,12 @@ public struct EpochAssembler: Sendable {
     let closedAtMarker = emitted
     if !emitted { emit() }
     if epoch.sawGSA { lastUsed = epoch.used }
-    if let step, let last = cycle.lastKey {
+    if heldAtMarker {
+      // Its marker came: a hit, with the fix types it had being all the marker waits for now.
+      markerFixTypes &= cycle.fixTypes
+      markerMisses = 0
+      heldAtMarker = false
+    } else if let step, let last = cycle.lastKey {
       var teach = false
       if closedAtMarker {
         markerMisses = 0

@@ -29,6 +29,26 @@ import Testing
     }
   }
 
+  /// A receiver that sends GLL every other cycle, whose first cycle had one: the cycle's end
+  /// (its GSA) waits for a GLL only until an epoch goes without one; from then on every epoch
+  /// is emitted at its GSA again, with or without a GLL.
+  @Test func aFixTypeSentEveryOtherCycleIsWaitedForOnlyOnce() {
+    let lines = (0..<6).flatMap { second -> [String] in
+      let time = "12000\(second).00"
+      return [
+        nmea("GPGGA,\(time),4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"),
+        nmea("GPRMC,\(time),A,4807.038,N,01131.000,E,0.0,0.0,010524,,,A"),
+      ] + (second.isMultiple(of: 2) ? [nmea("GPGLL,4807.038,N,01131.000,E,\(time),A,A")] : [])
+        + [nmea("GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1")]
+    }
+    let emitted = Self.feed(lines)
+    // The line each fix came out after, by second: 0 at the next GGA (nothing learned yet), 1
+    // at the next GGA too (its GSA came without the GLL the marker waited for), then each at
+    // its own GSA.
+    let after = (0..<6).map { second in emitted.firstIndex { $0.contains { $0.time.second == second } } ?? -1 }
+    #expect(after == [4, 7, 10, 13, 17, 20])
+  }
+
   @Test func fixIsEmittedOnTheCycleEndOnceLearnedNotAtTheNextEpoch() {
     let lines = Self.epoch("120000.00") + Self.epoch("120001.00") + Self.epoch("120002.00")
     let emitted = Self.feed(lines)
