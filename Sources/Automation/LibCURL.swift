@@ -68,7 +68,16 @@ struct LibCURL: @unchecked Sendable {
   }
 
   private static func load() -> Result<LibCURL, Unavailable> {
-    guard let library = names.lazy.compactMap({ dlopen($0, RTLD_NOW | RTLD_LOCAL) }).first else { return .failure(missing) }
+    guard let library = names.lazy.compactMap({ dlopen($0, RTLD_NOW | RTLD_LOCAL) }).first else {
+      // Found where the loader looks, yet not loaded (another architecture's, a broken
+      // install): the loader's own words say why.
+      let why = dlerror().map { String(cString: $0) } ?? "no reason given"
+      return .failure(
+        Unavailable(
+          description:
+            "the system's libcurl could not be loaded for webhooks (\(why)). Reinstall it (Debian and Ubuntu: 'sudo apt install --reinstall libcurl4'), or leave out --webhook."
+        ))
+    }
     var missing: [String] = []
     func symbol(_ name: String) -> UnsafeMutableRawPointer {
       if let found = dlsym(library, name) { return found }

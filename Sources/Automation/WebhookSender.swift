@@ -3,8 +3,8 @@ import GPSLocation
 import Plumbing
 
 /// Region, visit, signal integrity and significant-change events POSTed to a URL as JSON (`--webhook`), through
-/// the system's libcurl, loaded when the first sender is made (so `https` works, and only a
-/// process that POSTs webhooks pays for TLS). Events go one at a time, in order; an answer
+/// the system's libcurl, loaded at the first POST (so `https` works, and only a process that
+/// POSTs webhooks pays for TLS; a sender is made only where libcurl is found). Events go one at a time, in order; an answer
 /// other than 2xx, or none, is tried again with backoff, a bounded number of times, always with
 /// the same `Idempotency-Key` (also the body's `id`), so a retry cannot trigger an automation
 /// twice. The queue is bounded: when full, the oldest event is dropped, counted and said.
