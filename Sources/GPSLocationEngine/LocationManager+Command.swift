@@ -28,7 +28,8 @@ extension LocationManager {
   public struct Statistics: Hashable, Sendable {
     /// Receiver epochs handed to the engine, with or without a position.
     public var fixes = 0
-    /// Epochs with a position: each is a ``Location``, delivered or not.
+    /// Epochs with a position: each is a ``Location``, delivered or not (but for those in
+    /// ``timeWentBack``).
     public var locations = 0
     /// Locations that `desiredAccuracy` kept from location updates.
     public var withheld = 0
@@ -39,11 +40,14 @@ extension LocationManager {
     /// (one location per time).
     public var timeWentBack = 0
 
-    public init(fixes: Int = 0, locations: Int = 0, withheld: Int = 0, bestWithheldAccuracy: Double? = nil) {
+    public init(
+      fixes: Int = 0, locations: Int = 0, withheld: Int = 0, bestWithheldAccuracy: Double? = nil, timeWentBack: Int = 0
+    ) {
       self.fixes = fixes
       self.locations = locations
       self.withheld = withheld
       self.bestWithheldAccuracy = bestWithheldAccuracy
+      self.timeWentBack = timeWentBack
     }
   }
 }

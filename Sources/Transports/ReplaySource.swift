@@ -56,14 +56,15 @@ public struct ReplaySource<C: Clock>: ByteSource where C.Duration == Duration {
       }
       round += 1
       receiver.publish(.notice("End of capture \(capture): \(summary); playing it again from its beginning (round \(round))."))
-      // Opened again: its times start over, as a device's do when it is opened again.
-      receiver.publish(.attempt)
     }
   }
 
   /// Plays the capture once: its summary at the end, or `nil` when the play stopped before it
   /// (cancelled, or a failure already said).
   private func play(for receiver: Receiver) async -> String? {
+    // Opened (again): its times start over, as a device's do when it is opened again (a looped
+    // replay's next round, a replay started again when a manager wants locations again).
+    receiver.publish(.attempt)
     var pieces: CapturePieces
     do {
       pieces = try CapturePieces(capture)

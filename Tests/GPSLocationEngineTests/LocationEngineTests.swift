@@ -38,6 +38,16 @@ import Testing
     #expect(engine.statistics.timeWentBack == 13)
   }
 
+  /// A second the first pass lost (its RMC garbled) is new on the second pass, and the seconds
+  /// after it still went back: only the lost one is a location.
+  @Test func aSecondLostTheFirstTimeIsTheOnlyNewOneWhenTheClockGoesBack() {
+    var engine = LocationEngine()
+    engine.startUpdatingLocation()
+    for second in 0...24 where second != 15 { _ = engine.handle(fix(Double(second), north: Double(second))) }
+    let again = (11...26).map { second in locations(engine.handle(fix(Double(second), north: Double(second) + 14))).count }
+    #expect(again == Array(repeating: 0, count: 4) + [1] + Array(repeating: 0, count: 9) + [1, 1])
+  }
+
   /// A receiver that moves its epochs to another phase of the second (53.71, then 53.408):
   /// a time not given yet is a location, even a little before the latest.
   @Test func anEpochMovedToAnotherPhaseOfTheSecondIsALocation() {

@@ -36,6 +36,30 @@ import Testing
     #expect(locations(engine.handle(fix(2, north: 10, speed: nil))).map(\.speed) == [-1])
   }
 
+  /// A receiver standing still at 5 Hz whose positions scatter by a metre: its measured speed
+  /// is that scatter (5 m/s), within its accuracy, so nothing that tells moving from still
+  /// (visits, regions' dwell, live updates' stillness) takes it for motion.
+  @Test func aSpeedWithinItsAccuracyDoesNotCountAsMoving() {
+    var engine = LocationEngine()
+    engine.startUpdatingLocation()
+    let still = (0..<10).flatMap { step in
+      locations(engine.handle(fix(Double(step) * 0.2, north: step.isMultiple(of: 2) ? 0 : 1, speed: nil)))
+    }
+    #expect(still.dropFirst().allSatisfy { abs($0.speed - 5) < 0.01 && $0.speedAccuracy == 50 && $0.decisiveSpeed == -1 })
+    let moving = locations(engine.handle(fix(2.2, north: 101, speed: nil)))
+    // 100 m in 0.4 s, good to 25 m/s: motion.
+    #expect(moving.first.map { abs($0.decisiveSpeed - 250) < 0.5 } == true)
+  }
+
+  /// An epoch whose position's accuracy is unknown (a handheld's GLL sent alone) gets no speed:
+  /// one whose worth cannot be said would be taken for the receiver's own.
+  @Test func noSpeedIsMeasuredWithoutThePositionsAccuracy() {
+    var engine = LocationEngine()
+    engine.startUpdatingLocation()
+    _ = engine.handle(fix(0, speed: nil))
+    #expect(locations(engine.handle(fix(1, north: 10, accuracy: -1, speed: nil))).map(\.speed) == [-1])
+  }
+
   /// A position from another place (a spliced capture): no speed of 10 km/s or more.
   @Test func aJumpNoReceiverCouldMakeGivesNoSpeed() {
     var engine = LocationEngine()

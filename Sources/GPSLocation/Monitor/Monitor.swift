@@ -373,7 +373,7 @@ public actor Monitor {
           // The fixes that go on with the stay, as the engine's visits judge them by default:
           // slower than a walk and within the visit radius of its centre.
           for location in locations
-          where location.speed < Self.stay.visitMaximumSpeed
+          where location.decisiveSpeed < Self.stay.visitMaximumSpeed
             && location.coordinate.distance(to: visit.arrival.coordinate) <= Self.stay.visitRadius
           {
             visit.lastSeen = Swift.max(visit.lastSeen, location.timestamp)

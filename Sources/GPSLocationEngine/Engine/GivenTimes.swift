@@ -15,6 +15,9 @@ struct GivenTimes: Sendable {
   /// How many of `times` have left the window and wait to be dropped.
   private var start = 0
 
+  /// The latest time given, if any is remembered.
+  var newest: Double? { times.last }
+
   /// Whether a location was given within ``tolerance`` of `time`, in the window.
   func contains(_ time: Double) -> Bool {
     var low = start, high = times.count

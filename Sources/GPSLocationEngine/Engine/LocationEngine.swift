@@ -192,7 +192,8 @@ public struct LocationEngine: Sendable {
 
   /// Takes one epoch's fix. Epochs without a position produce nothing: they are not locations;
   /// nor does an epoch given again at the time of the last location (updated by a late
-  /// sentence): one location per epoch.
+  /// sentence), nor one at a time given a location in the last minute (a receiver's clock that
+  /// went back): one location per time.
   public mutating func handle(_ fix: Fix) -> [LocationManager.Action] {
     var actions: [LocationManager.Action] = []
     handle(fix, into: &actions)
@@ -213,12 +214,11 @@ public struct LocationEngine: Sendable {
     // minute. Further back is another recording (a spliced capture) and, after the source
     // starts over (``sourceRestarted()``: a looped replay), every time is new.
     let time = location.timestamp.timeIntervalSince1970
-    if let previous = self.location {
-      let step = time - previous.timestamp.timeIntervalSince1970
-      if abs(step) < GivenTimes.tolerance { return }
-      if step < -GivenTimes.window || restarted {
+    if let previous = self.location, abs(time - previous.timestamp.timeIntervalSince1970) < GivenTimes.tolerance { return }
+    if let newest = givenTimes.newest {
+      if restarted || time < newest - GivenTimes.window {
         givenTimes.removeAll()
-      } else if step < 0, givenTimes.contains(time) {
+      } else if time <= newest + GivenTimes.tolerance, givenTimes.contains(time) {
         statistics.timeWentBack += 1
         return
       }
@@ -302,16 +302,16 @@ public struct LocationEngine: Sendable {
     return answers(for: expired, failure: failure)
   }
 
-  /// The source has no more data (a capture ended) or stopped for good: pending requests are
-  /// answered now, with the best location seen, or else `cause` (or `locationUnknown`).
-  /// The source starts over (a looped replay's next round, a device opened again): its times
-  /// may begin before the latest location's, and its first position has no speed from the one
-  /// before.
+  /// The source starts over (a replay played again, a device or connection opened again): its
+  /// times may begin before the latest location's, and its first position has no speed from
+  /// the one before.
   public mutating func sourceRestarted() {
     restarted = true
     speedReference = nil
   }
 
+  /// The source has no more data (a capture ended) or stopped for good: pending requests are
+  /// answered now, with the best location seen, or else `cause` (or `locationUnknown`).
   public mutating func sourceEnded(cause: LocationManager.Error? = nil) -> [LocationManager.Action] {
     let expired = pending
     pending.removeAll()

@@ -49,11 +49,11 @@ struct NoiseEstimate: Sendable {
 
   mutating func add(_ location: Location) -> PositionEstimate? {
     let stated = max(0, location.horizontalAccuracy)
-    guard location.speed >= 0, location.speed < Self.slowSpeed else {
+    let speed = location.decisiveSpeed
+    guard speed >= 0, speed < Self.slowSpeed else {
       samples.removeAll(keepingCapacity: true)
       origin = nil
-      return PositionEstimate(
-        coordinate: location.coordinate, sigma: max(stated, scatter ?? 0), confidence: 2, speed: max(0, location.speed))
+      return PositionEstimate(coordinate: location.coordinate, sigma: max(stated, scatter ?? 0), confidence: 2, speed: max(0, speed))
     }
     let origin = self.origin ?? location.coordinate
     self.origin = origin

@@ -201,7 +201,7 @@ struct RegionMonitor: Sendable {
     let dwell =
       entry.assumed
       ? configuration.regionDwellFromKnownState
-      : location.speed >= configuration.regionFastSpeed ? configuration.regionDwellWhileMoving : configuration.regionDwell
+      : location.decisiveSpeed >= configuration.regionFastSpeed ? configuration.regionDwellWhileMoving : configuration.regionDwell
     guard let since = entry.candidateSince, location.timestamp.timeIntervalSince(since) >= dwell else { return }
     entry.assumed = false
     entry.state = evidence

@@ -21,9 +21,12 @@ struct SpeedReference: Sendable {
   }
 
   /// Sets `location`'s speed and speed accuracy from this earlier one; leaves it as it is when
-  /// the time between does not go forward, or the speed would be beyond anything that carries a
-  /// receiver (10 km/s, gpsd's bound: a spliced capture, a position from another place).
+  /// either position's accuracy is unknown (a speed whose worth cannot be said would be taken
+  /// for the receiver's own), when the time between does not go forward, or when the speed
+  /// would be beyond anything that carries a receiver (10 km/s, gpsd's bound: a spliced
+  /// capture, a position from another place).
   func giveSpeed(to location: inout Location) {
+    guard horizontalAccuracy >= 0, location.horizontalAccuracy >= 0 else { return }
     // To the microsecond: two stamps 0.2 s apart are 0.2000000477 s apart as `Date`s.
     let elapsed = (location.timestamp.timeIntervalSince(timestamp) * 1e6).rounded() / 1e6
     guard elapsed > 0,
@@ -33,8 +36,6 @@ struct SpeedReference: Sendable {
       distance / elapsed <= 9999.9
     else { return }
     location.speed = distance / elapsed
-    if horizontalAccuracy >= 0, location.horizontalAccuracy >= 0 {
-      location.speedAccuracy = (horizontalAccuracy + location.horizontalAccuracy) / elapsed
-    }
+    location.speedAccuracy = (horizontalAccuracy + location.horizontalAccuracy) / elapsed
   }
 }

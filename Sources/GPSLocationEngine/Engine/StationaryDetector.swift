@@ -17,7 +17,8 @@ package struct StationaryDetector: Sendable {
 
   /// Whether the device is standing still at `location`.
   package mutating func update(_ location: Location) -> Bool {
-    let slow = location.speed < 0 || location.speed <= rule.maximumSpeed
+    let speed = location.decisiveSpeed
+    let slow = speed < 0 || speed <= rule.maximumSpeed
     guard slow else {
       anchor = nil
       return false

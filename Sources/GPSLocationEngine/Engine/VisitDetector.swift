@@ -43,7 +43,7 @@ struct VisitDetector: Sendable {
 
   mutating func update(_ location: Location) -> [LocationManager.Action] {
     var actions: [LocationManager.Action] = []
-    let moving = location.speed >= configuration.visitMaximumSpeed
+    let moving = location.decisiveSpeed >= configuration.visitMaximumSpeed
     if moving {
       if let center, let last, center.distance(to: location.coordinate) > configuration.visitRadius {
         if arrived, let visit = visit(departure: last) { actions.append(.didVisit(visit)) }

@@ -82,6 +82,14 @@ public struct Location: Hashable, Sendable, Codable {
     self.sourceInformation = sourceInformation
   }
 
+  /// The speed to tell moving from still by: the receiver's own, or a speed measured between
+  /// two positions (one with a ``speedAccuracy``) only where it stands clear of their noise;
+  /// else −1, unknown. A receiver standing still that states no speed makes a speed of its
+  /// positions' scatter (2.5 m/s at 5 Hz from 0.5 m), which must not count as moving.
+  package var decisiveSpeed: Double {
+    speedAccuracy >= 0 && speed <= speedAccuracy ? -1 : speed
+  }
+
   /// Great-circle distance in metres (haversine on the mean Earth radius).
   public func distance(from other: Location) -> Double {
     coordinate.distance(to: other.coordinate)
