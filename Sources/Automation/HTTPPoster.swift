@@ -31,6 +31,8 @@ final class HTTPPoster: @unchecked Sendable {
     case answered(status: Int)
     /// No answer: libcurl's result code and what it means.
     case failed(code: Int32, reason: String)
+    /// Not sent: libcurl could not be loaded (it will not be, later either), and why.
+    case unavailable(String)
     /// Given up by the caller (its task was cancelled).
     case cancelled
   }
@@ -154,7 +156,7 @@ final class HTTPPoster: @unchecked Sendable {
 
   /// On `queue`: the easy handle set up and added; libcurl then asks for sockets and a timer.
   private func start(_ request: Request, id: Int, done: @escaping @Sendable (Outcome) -> Void) {
-    if case .failure(let unavailable) = loaded() { return done(.failed(code: -1, reason: unavailable.description)) }
+    if case .failure(let unavailable) = loaded() { return done(.unavailable(unavailable.description)) }
     guard let easy = curl.easyInit() else { return done(.failed(code: -1, reason: "libcurl could not start a request")) }
     var headers: LibCURL.Handle?
     for line in request.headers + ["Expect:"] { headers = curl.slistAppend(headers, line) }

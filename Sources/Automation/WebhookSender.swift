@@ -240,6 +240,11 @@ public final class WebhookSender: Sendable {
         problem = "HTTP \(status)"
       case .failed(let code, let reason):
         problem = Self.reason(code, reason)
+      case .unavailable(let reason):
+        // It cannot go away: no retries, said once.
+        shared.withLock { $0.statistics.failed += 1 }
+        say(reason, "events are not sent")
+        return true
       case .cancelled:
         return false
       }

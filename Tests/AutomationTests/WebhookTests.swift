@@ -127,6 +127,28 @@ struct WebhookTests {
     #expect(mapsLibcurl(posting), "\(posting.said)")
   }
 
+  /// A libcurl that is there but cannot be loaded (here a file that is no library, found first
+  /// on `LD_LIBRARY_PATH`): the loader's reason is said once, at the first event, and no event
+  /// is tried again for a failure that cannot go away.
+  @Test func aLibcurlThatCannotBeLoadedIsSaidOnceAndNotRetried() async throws {
+    let scene = try await Scene("ok")
+    defer { scene.remove() }
+    let broken = scene.directory.appendingPathComponent("broken-libs")
+    try FileManager.default.createDirectory(at: broken, withIntermediateDirectories: true)
+    for name in ["libcurl.so.4", "libcurl-gnutls.so.4"] {
+      try Data("not a library".utf8).write(to: broken.appendingPathComponent(name))
+    }
+    let run = try RunningProgram(
+      ["--replay", scene.capture, "--speed", "max", "--region", scene.home, "--json", "--webhook", scene.url()], in: scene.directory,
+      environment: ["LD_LIBRARY_PATH": broken.path], keepsOutput: true)
+    defer { run.stop() }
+    #expect(await run.ended(within: .seconds(90)), "\(run.said)")
+    let said = run.said
+    #expect(said.components(separatedBy: "could not be loaded for webhooks").count == 2, "\(said)")
+    #expect(!said.contains("trying again"), "\(said)")
+    #expect(scene.receiver.requests.isEmpty)
+  }
+
   @Test func eachEventArrivesOnceInOrderAndARetryKeepsItsKey() async throws {
     let scene = try await Scene("flaky")
     defer { scene.remove() }
