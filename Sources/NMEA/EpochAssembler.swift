@@ -194,9 +194,12 @@ public struct EpochAssembler: Sendable {
       // A marker taught by a time step that the rate now shows to be within one cycle (a
       // cycle split before the rate was known) is forgotten.
       if rate.observe(base, at: time), let interval = rate.interval, 2 * markerStep < interval { endMarker = nil }
-      // A sentence the epoch has had already, stamped another time however close, begins the
-      // next epoch (a receiver that sends an extra cycle 10 ms before the second).
-      if let open = epoch.time, !rate.isSameEpoch(time, open) || (time != open && cycle.contains(base)) {
+      // A sentence the epoch has had already, stamped another time than it had however close,
+      // begins the next epoch (a receiver that sends an extra cycle 10 ms before the second);
+      // the same sentence again with its own stamp (a multiplexer's duplicate) does not.
+      if let open = epoch.time,
+        !rate.isSameEpoch(time, open) || (time != open && rate.lastStep != 0 && cycle.contains(base))
+      {
         if EpochRate.step(from: open, to: time) < 0, let closed = closedTime,
           rate.isSameEpoch(time, closed)
         {
@@ -613,6 +616,10 @@ struct EpochRate: Sendable {
     lastTimes.reserveCapacity(Self.capacity)
   }
 
+  /// The step from the previous sentence of the base last observed to it, nanoseconds; `nil`
+  /// for the first of its base.
+  var lastStep: Int64?
+
   /// Notes a sentence's time; `true` when this made the learned interval shorter.
   mutating func observe(_ base: MessageKey.Base, at time: UTCTime) -> Bool {
     let now = time.nanosecondsSinceMidnight
@@ -622,8 +629,10 @@ struct EpochRate: Sendable {
       if lastTimes[candidate].0 == base { found = candidate }
       candidate += 1
     }
+    lastStep = nil
     if let index = found {
       let step = now - lastTimes[index].1
+      lastStep = step
       lastTimes[index].1 = now
       // A step of 0 is the same epoch; a negative one is midnight or a splice.
       if step > 0, step < interval ?? .max {

@@ -75,6 +75,20 @@ import Testing
     #expect(fixes.map { (($0.latitude ?? 0) * -600_000).rounded() } == [20_207_732, 20_207_753, 20_207_760, 20_207_790])
   }
 
+  /// A multiplexer that forwards a burst's GGA twice, around a GLL stamped to the millisecond
+  /// (.30, .303, .30 again): the second GGA is the first one again, not a new epoch 3 ms back.
+  @Test func theSameSentenceAgainWithItsOwnStampStaysInItsEpoch() {
+    let bursts = (0..<3).flatMap { second in
+      [
+        nmea("GPGGA,12000\(second).30,4807.100,N,01131.000,E,1,06,1.4,545.4,M,46.9,M,,"),
+        nmea("GPGLL,4807.100,N,01131.000,E,12000\(second).303,A"),
+        nmea("GPGGA,12000\(second).30,4807.100,N,01131.000,E,1,06,1.4,545.4,M,46.9,M,,"),
+        nmea("GPRMC,12000\(second).30,A,4807.100,N,01131.000,E,5.0,90.0,010524,,,A"),
+      ]
+    }
+    #expect(Self.decode(bursts).map(\.time.description) == ["12:00:00.300", "12:00:01.300", "12:00:02.300"])
+  }
+
   /// An old handheld that sends GGA every other second, before its GSA and RMC (RMC and GSA
   /// alone the other seconds): the GSA that ended an RMC-only epoch does not end a GGA epoch
   /// before its RMC, so every epoch has its RMC's speed and course.
