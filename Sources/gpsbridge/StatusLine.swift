@@ -36,7 +36,11 @@ final class StatusLine: Sendable {
   init(sourceName: String, receiver: Receiver, draws: Bool = Terminal.standardOutputIsTerminal) {
     self.sourceName = sourceName.escapingControlCharacters
     self.draws = draws
-    receiver.listen { [weak self] event in
+    // Observed, not listened to: the line follows the session the manager keeps; a listener
+    // of its own started the device before the manager listened, and a device that failed at
+    // once (not a serial device) then said so to nobody, leaving the run waiting (1 to 5
+    // runs in 240 on a terminal).
+    receiver.observe(wanting: .fixes) { [weak self] event in
       guard let self else { return }
       switch event {
       case .fix(let fix): update(with: fix)

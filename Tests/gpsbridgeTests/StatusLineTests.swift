@@ -1,6 +1,9 @@
 import Foundation
 import TestHelpers
 import Testing
+import Transports
+
+@testable import gpsbridge
 
 /// The status line as a person sees it: the program's stdout is a terminal (a pseudo-terminal
 /// whose other side the test reads), and through the demo drive's tunnel the status line says
@@ -10,6 +13,16 @@ import Testing
   static func statusLines(_ output: String) -> [String] {
     output.components(separatedBy: "\u{1B}[7m").dropFirst().compactMap { $0.components(separatedBy: "\u{1B}[0m").first }
       .map { $0.trimmingCharacters(in: .whitespaces) }
+  }
+
+  /// The line follows the session the manager keeps and starts none itself: a line that
+  /// started the device before the manager listened let a device failing at once (not a serial
+  /// device) say so to nobody, and the run waited for ever (1 to 5 runs in 240 on a terminal).
+  @Test func theStatusLineStartsNoSession() {
+    let receiver = Receiver(ReplaySource(capture: .bytes([], name: "nothing"), speed: .max, clock: ContinuousClock()))
+    let line = StatusLine(sourceName: "nothing", receiver: receiver, draws: false)
+    #expect(!receiver.hasOpenSession)
+    _ = line
   }
 
   @Test(.timeLimit(.minutes(2))) func losingTheFixShowsAtOnceAndForHowLong() async throws {
