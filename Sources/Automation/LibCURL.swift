@@ -53,18 +53,9 @@ struct LibCURL: @unchecked Sendable {
       for name in names where access(directory + "/" + name, R_OK) == 0 { return true }
     }
     guard let cache = try? FileContents.bytes(of: "/etc/ld.so.cache") else { return false }
-    return names.contains { name in
-      let wanted = Array(name.utf8) + [0]
-      return cache.withUnsafeBufferPointer { bytes in
-        guard bytes.count >= wanted.count else { return false }
-        var index = 0
-        while index <= bytes.count - wanted.count {
-          if bytes[index] == wanted[0], bytes[index..<index + wanted.count].elementsEqual(wanted) { return true }
-          index += 1
-        }
-        return false
-      }
-    }
+    // Its names are ASCII, each ended by a NUL: what is not text around them does not matter.
+    let text = String(decoding: cache, as: UTF8.self)
+    return names.contains { text.includes($0 + "\u{0}") }
   }
 
   private static func load() -> Result<LibCURL, Unavailable> {
