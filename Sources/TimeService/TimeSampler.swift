@@ -198,8 +198,9 @@ public struct TimeSampler: Sendable {
       state = .disagreeing(last: reading.continues(last, tolerance: tolerance) ? reading : last)
       return Outcome()
     case .feeding(let last):
-      guard reading.continues(last, tolerance: tolerance) else {
-        state = .suspect(last: last, candidate: reading)
+      let anchor = timeline(last)
+      guard reading.continues(anchor, tolerance: tolerance) else {
+        state = .suspect(last: anchor, candidate: reading)
         return Outcome()
       }
       return feed(reading, sample: sample)
@@ -238,6 +239,15 @@ public struct TimeSampler: Sendable {
       }
       return feed(reading, sample: sample, fresh: true, notice: .resumed(.heldSteady))
     }
+  }
+
+  /// Where the timeline fed lately lies: of its last few readings (`last` when there are
+  /// none), the one that arrived with the least delay. A late arrival lowers an offset, never
+  /// raises it, so measuring each epoch against its predecessor would let a machine getting
+  /// busier walk the timeline away from the receiver's time, within the tolerance at every
+  /// step, until the next prompt arrival looked like a jump.
+  private func timeline(_ last: Reading) -> Reading {
+    recent.suffix(8).max { $0.offset < $1.offset } ?? last
   }
 
   /// Feeds `reading` (its `sample`, if it gives one) on its timeline, watching its drift;
