@@ -51,13 +51,16 @@ import Testing
     #expect(moving.first.map { abs($0.decisiveSpeed - 250) < 0.5 } == true)
   }
 
-  /// An epoch whose position's accuracy is unknown (a handheld's GLL sent alone) gets no speed:
-  /// one whose worth cannot be said would be taken for the receiver's own.
-  @Test func noSpeedIsMeasuredWithoutThePositionsAccuracy() {
+  /// An epoch whose position's accuracy is unknown (a handheld's GLL sent in a second of its
+  /// own) gets its speed from the positions all the same, as gpsd gives it to its clients, and
+  /// that speed's accuracy is unknown, as a receiver's own speed's is.
+  @Test func aPositionWithoutAnAccuracyGetsASpeedWhoseAccuracyIsUnknown() {
     var engine = LocationEngine()
     engine.startUpdatingLocation()
     _ = engine.handle(fix(0, speed: nil))
-    #expect(locations(engine.handle(fix(1, north: 10, accuracy: -1, speed: nil))).map(\.speed) == [-1])
+    let location = locations(engine.handle(fix(1, north: 10, accuracy: -1, speed: nil))).first
+    #expect(location.map { abs($0.speed - 10) < 0.01 } == true)
+    #expect(location?.speedAccuracy == -1)
   }
 
   /// A position from another place (a spliced capture): no speed of 10 km/s or more.

@@ -6,7 +6,9 @@ import Trigonometry
 /// distance between the two positions on the ellipsoid over the time between them, as gpsd
 /// computes it, so a receiver that says no speed still has one and gpsd's clients and ours
 /// agree. Its accuracy says what it is worth: the two positions' uncertainties over the same
-/// time (a receiver standing still with 5 m accuracy moves "0.3 m/s ± 10 m/s").
+/// time (a receiver standing still with 5 m accuracy moves "0.3 m/s ± 10 m/s"), unknown when
+/// either position's is (a handheld's GLL second carries no accuracy), as a receiver's own
+/// speed's is.
 struct SpeedReference: Sendable {
   var timestamp: Date
   var latitude: Double
@@ -21,12 +23,10 @@ struct SpeedReference: Sendable {
   }
 
   /// Sets `location`'s speed and speed accuracy from this earlier one; leaves it as it is when
-  /// either position's accuracy is unknown (a speed whose worth cannot be said would be taken
-  /// for the receiver's own), when the time between does not go forward, or when the speed
-  /// would be beyond anything that carries a receiver (10 km/s, gpsd's bound: a spliced
-  /// capture, a position from another place).
+  /// the time between does not go forward, or when the speed would be beyond anything that
+  /// carries a receiver (10 km/s, gpsd's bound: a spliced capture, a position from another
+  /// place).
   func giveSpeed(to location: inout Location) {
-    guard horizontalAccuracy >= 0, location.horizontalAccuracy >= 0 else { return }
     // To the microsecond: two stamps 0.2 s apart are 0.2000000477 s apart as `Date`s.
     let elapsed = (location.timestamp.timeIntervalSince(timestamp) * 1e6).rounded() / 1e6
     guard elapsed > 0,
@@ -36,6 +36,8 @@ struct SpeedReference: Sendable {
       distance / elapsed <= 9999.9
     else { return }
     location.speed = distance / elapsed
-    location.speedAccuracy = (horizontalAccuracy + location.horizontalAccuracy) / elapsed
+    if horizontalAccuracy >= 0, location.horizontalAccuracy >= 0 {
+      location.speedAccuracy = (horizontalAccuracy + location.horizontalAccuracy) / elapsed
+    }
   }
 }
