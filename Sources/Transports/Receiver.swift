@@ -69,6 +69,13 @@ public final class Receiver: Sendable, ReceiverEventSink {
     /// The source ended by itself (a capture's end, a cause that cannot go away) while
     /// listeners still wanted it: nothing starts it again until they have all stopped wanting.
     var endedByItself = false
+    /// Set when the session running now said it ended or stopped (`nextID` then), until it
+    /// returns: a want declared after that heard nothing of it, and is not to be
+    /// ended by it either.
+    var endSaidAt: Int?
+    /// Whether a listener started wanting after the running session said it ended: once
+    /// that session returns, the next one starts for it.
+    var wantedAfterEnd = false
     /// Who waits in ``waitForEnd()``.
     var endWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
     /// What the open session said of its authorization last (the device is open and read),
@@ -195,6 +202,7 @@ public final class Receiver: Sendable, ReceiverEventSink {
   private func followDemand(_ state: inout State) -> Task<Void, Never>? {
     if state.demand.isEmpty {
       state.endedByItself = false
+      state.wantedAfterEnd = false
       guard let session = state.session else { return nil }
       state.closing = session.task
       state.session = nil
@@ -202,6 +210,8 @@ public final class Receiver: Sendable, ReceiverEventSink {
       return session.task
     }
     guard state.session == nil, !state.endedByItself else { return nil }
+    state.endSaidAt = nil
+    state.wantedAfterEnd = false
     let id = state.nextID
     state.nextID += 1
     let closing = state.closing
@@ -217,7 +227,9 @@ public final class Receiver: Sendable, ReceiverEventSink {
     return nil
   }
 
-  /// Session `id` returned: by itself, or cancelled.
+  /// Session `id` returned: by itself, or cancelled. Ended by itself, it ends the wait of
+  /// those who waited before it said so; a listener that started wanting after that (it
+  /// heard nothing of the end) has the next session started for it.
   private func sessionEnded(_ id: Int, byItself: Bool) {
     let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
       guard state.session?.id == id else {
@@ -228,10 +240,19 @@ public final class Receiver: Sendable, ReceiverEventSink {
       }
       state.session = nil
       state.authorization = nil
+      let saidAt = state.endSaidAt ?? state.nextID
+      state.endSaidAt = nil
       guard byItself else { return [] }
-      state.endedByItself = true
-      defer { state.endWaiters.removeAll() }
-      return Array(state.endWaiters.values)
+      guard state.wantedAfterEnd else {
+        state.endedByItself = true
+        defer { state.endWaiters.removeAll() }
+        return Array(state.endWaiters.values)
+      }
+      // Who waited before the end was said hears it; who came after waits for the next one.
+      let ended = state.endWaiters.filter { $0.key < saidAt }
+      for key in ended.keys { state.endWaiters.removeValue(forKey: key) }
+      _ = followDemand(&state)
+      return Array(ended.values)
     }
     for waiter in waiters { waiter.resume() }
   }
@@ -303,8 +324,11 @@ public final class Receiver: Sendable, ReceiverEventSink {
       state.nextID += 1
       state.entries.append(entry)
       state.updateInterests()
-      // A new want starts the source again, even after it ended by itself.
-      if entry.demands, !entry.interests.isEmpty { state.endedByItself = false }
+      // A new want starts the source again, even after it ended by itself (or as it ends).
+      if entry.demands, !entry.interests.isEmpty {
+        state.endedByItself = false
+        if state.endSaidAt != nil { state.wantedAfterEnd = true }
+      }
       return (Listener(id: entry.id), followDemand(&state), state.authorization)
     }
     stopping?.cancel()
@@ -339,7 +363,10 @@ public final class Receiver: Sendable, ReceiverEventSink {
       state.updateInterests()
       // Wanting again starts the source again, even after it ended by itself; and a listener
       // that starts wanting hears what an open session said of itself, as a new one does.
-      if startsWanting { state.endedByItself = false }
+      if startsWanting {
+        state.endedByItself = false
+        if state.endSaidAt != nil { state.wantedAfterEnd = true }
+      }
       let replay = startsWanting ? state.authorization.map { (entry.handler, $0) } : nil
       return (followDemand(&state), replay)
     }
@@ -381,7 +408,10 @@ public final class Receiver: Sendable, ReceiverEventSink {
       switch event {
       case .lineSpeed(let speed): state.lineSpeed = speed
       case .status(.authorization(let status)): state.authorization = status
-      case .status(.paused), .status(.ended), .status(.stopped): state.authorization = nil
+      case .status(.paused): state.authorization = nil
+      case .status(.ended), .status(.stopped):
+        state.authorization = nil
+        if state.session != nil, state.endSaidAt == nil { state.endSaidAt = state.nextID }
       default: break
       }
       return state.entries

@@ -77,6 +77,43 @@ import Transports
     #expect(source.counts.withLock { $0.sessions } == 5)
   }
 
+  /// A source that says it ended and then takes its time to return (closing a device,
+  /// restoring its settings), until `closed` is set; later sessions return at once.
+  final class SlowToCloseSource: ByteSource {
+    let sessions = Watched(0)
+    let endsSaid = Watched(0)
+    let closed = Watched(false)
+    var initialAuthorization: AuthorizationStatus { .authorizedAlways }
+    func isPresent() async -> Bool { true }
+    func checkAuthorization() async -> AuthorizationStatus { .authorizedAlways }
+    func run(for receiver: Receiver) async {
+      let session = sessions.withLock { sessions in
+        sessions += 1
+        return sessions
+      }
+      receiver.publish(.status(.ended(.endOfCapture(summary: "session \(session) ended"))))
+      endsSaid.withLock { $0 += 1 }
+      if session == 1 { _ = await closed.until { $0 } }
+    }
+  }
+
+  /// A want declared after the session said it ended, but before it returned, heard nothing
+  /// of that end: the next session starts for it (it was left with none, and a program that
+  /// waited for its events waited for ever), while whoever waited before hears the end.
+  @Test func aWantDeclaredAsTheSessionEndsStartsTheNext() async throws {
+    let source = SlowToCloseSource()
+    let receiver = Receiver(source)
+    let first = Task { await receiver.run() }
+    #expect(await source.endsSaid.until { $0 == 1 })
+    let late = Watched<[ReceiverEvent]>([])
+    let listener = receiver.listen(wanting: .fixes) { event in late.withLock { $0.append(event) } }
+    defer { receiver.stopListening(listener) }
+    source.closed.withLock { $0 = true }
+    await first.value
+    #expect(await source.sessions.until { $0 == 2 })
+    #expect(await late.until { $0.contains(.status(.ended(.endOfCapture(summary: "session 2 ended")))) })
+  }
+
   @Test func theSessionStartsWithTheFirstWantAndEndsWithTheLast() async throws {
     let path = try Self.capture(epochs: 600)
     defer { unlink(path) }
