@@ -182,6 +182,25 @@ struct TimeIntegrityTests {
     #expect(said[0].description.hasPrefix("the receiver's time drifts by +10.0 ms a second"), "\(said[0])")
   }
 
+  /// Falling behind as fast is stopped sooner: measured against the timeline's least delayed
+  /// recent arrival (see ``arrivalsLateByTurnsAndThenPromptAgainAreNoStep()``), the receiver is
+  /// out of line within a few seconds, before the drift over half a minute is even measured.
+  @Test func aReceiverFallingBehindTenMillisecondsASecondIsStoppedWithinSeconds() {
+    var sampler = Self.synchronised
+    var receiver = Receiver(receiver: Self.december, system: Self.december)
+    receiver.drift = -10_000_000
+    var fed: [Bool] = []
+    var said: [TimeNotice] = []
+    for _ in 0..<150 {
+      let outcome = sampler.take(receiver.next())
+      fed.append(outcome.sample != nil)
+      if let notice = outcome.notice { said.append(notice) }
+    }
+    let lastFed = fed.lastIndex(of: true) ?? -1
+    #expect(lastFed < 15, "fed until epoch \(lastFed)")
+    #expect(said.count == 1, "\(said)")
+  }
+
   @Test func aSynchronisedClockThatDisagreesFromTheFirstEpochIsSaidAndNotFed() {
     var sampler = Self.synchronised
     // The receiver is a second ahead from its first epoch.
