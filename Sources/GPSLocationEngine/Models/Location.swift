@@ -37,7 +37,8 @@ public struct Location: Hashable, Sendable, Codable {
   /// between them.
   public var speed: Double
   /// Metres per second; negative when unknown. NMEA carries none for a receiver's speed; a
-  /// speed measured between two locations is good to their two accuracies over the time between.
+  /// speed measured between two locations is good to their two accuracies over the time between
+  /// (unknown when either position's accuracy is).
   public var speedAccuracy: Double
   /// Degrees clockwise from true north; negative when unknown.
   public var course: Double
@@ -83,9 +84,11 @@ public struct Location: Hashable, Sendable, Codable {
   }
 
   /// The speed to tell moving from still by: the receiver's own, or a speed measured between
-  /// two positions (one with a ``speedAccuracy``) only where it stands clear of their noise;
-  /// else −1, unknown. A receiver standing still that states no speed makes a speed of its
-  /// positions' scatter (2.5 m/s at 5 Hz from 0.5 m), which must not count as moving.
+  /// two positions only where it stands clear of their noise (its ``speedAccuracy``); else −1,
+  /// unknown. A receiver standing still that states no speed makes a speed of its positions'
+  /// scatter (2.5 m/s at 5 Hz from 0.5 m), which must not count as moving. A speed measured
+  /// between positions without an accuracy (a handheld's GLL second) has none to be held to,
+  /// and counts as it is, as the receiver's own does.
   package var decisiveSpeed: Double {
     speedAccuracy >= 0 && speed <= speedAccuracy ? -1 : speed
   }
