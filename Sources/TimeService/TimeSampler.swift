@@ -198,14 +198,13 @@ public struct TimeSampler: Sendable {
       state = .disagreeing(last: reading.continues(last, tolerance: tolerance) ? reading : last)
       return Outcome()
     case .feeding(let last):
-      let anchor = timeline(last)
-      guard reading.continues(anchor, tolerance: tolerance) else {
-        state = .suspect(last: anchor, candidate: reading)
+      guard follows(reading, last, tolerance: tolerance) else {
+        state = .suspect(last: last, candidate: reading)
         return Outcome()
       }
       return feed(reading, sample: sample)
     case .suspect(let last, let candidate):
-      if reading.continues(last, tolerance: tolerance) { return feed(reading, sample: sample) }
+      if follows(reading, last, tolerance: tolerance) { return feed(reading, sample: sample) }
       jumps += 1
       guard reading.continues(candidate, tolerance: tolerance) else {
         // Out of line with both: a step all the same, from the new time on.
@@ -215,7 +214,7 @@ public struct TimeSampler: Sendable {
       state = .held(trusted: last, candidate: reading, since: candidate.uptime, said: false)
       return Outcome(notice: .jumped(by: candidate.jump(from: last)))
     case .held(let trusted, let candidate, let since, let said):
-      if reading.continues(trusted, tolerance: tolerance) {
+      if follows(reading, trusted, tolerance: tolerance) {
         return feed(reading, sample: sample, notice: .resumed(.backInLine))
       }
       let synchronised = systemClockIsSynchronised()
@@ -241,13 +240,17 @@ public struct TimeSampler: Sendable {
     }
   }
 
-  /// Where the timeline fed lately lies: of its last few readings (`last` when there are
-  /// none), the one that arrived with the least delay. A late arrival lowers an offset, never
-  /// raises it, so measuring each epoch against its predecessor would let a machine getting
-  /// busier walk the timeline away from the receiver's time, within the tolerance at every
-  /// step, until the next prompt arrival looked like a jump.
-  private func timeline(_ last: Reading) -> Reading {
-    recent.suffix(8).max { $0.offset < $1.offset } ?? last
+  /// Whether `reading` is in line with the timeline fed, whose latest epoch is `last`: not
+  /// later than `last` by more than the tolerance (a step back, or a burst read that much
+  /// later than the one before), and not earlier than the timeline's least delayed recent
+  /// arrival by more (a step ahead). A late arrival lowers an offset, never raises it, so the
+  /// earliest bound is the highest offset fed lately, not `last`'s: bursts read later and later
+  /// on a busy machine, each within the tolerance of the one before, make `last` late, and
+  /// the prompt arrival after them is no jump.
+  private func follows(_ reading: Reading, _ last: Reading, tolerance: Int64) -> Bool {
+    guard reading.reference > last.reference, reading.offset >= last.offset - tolerance else { return false }
+    let earliest = recent.reduce(last.offset) { max($0, $1.offset) }
+    return reading.offset <= earliest + tolerance
   }
 
   /// Feeds `reading` (its `sample`, if it gives one) on its timeline, watching its drift;
