@@ -69,13 +69,15 @@ public final class Receiver: Sendable, ReceiverEventSink {
     /// The source ended by itself (a capture's end, a cause that cannot go away) while
     /// listeners still wanted it: nothing starts it again until they have all stopped wanting.
     var endedByItself = false
-    /// Set when the session running now said it ended or stopped (`nextID` then), until it
-    /// returns: a want declared after that heard nothing of it, and is not to be
-    /// ended by it either.
-    var endSaidAt: Int?
-    /// Whether a listener started wanting after the running session said it ended: once
-    /// that session returns, the next one starts for it.
-    var wantedAfterEnd = false
+    /// The session whose source is running now (it no longer waits for the one before to
+    /// close), and whether it has said it ended or stopped: what a session taken off says
+    /// as it closes is not the next one's end.
+    var running: Int?
+    var runningSaidEnd = false
+    /// The listeners that started wanting after the running session said it ended: they heard
+    /// nothing of that end, and the next session starts for those still wanting once it
+    /// returns.
+    var wantedAfterEnd: Set<Int> = []
     /// Who waits in ``waitForEnd()``.
     var endWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
     /// What the open session said of its authorization last (the device is open and read),
@@ -202,16 +204,16 @@ public final class Receiver: Sendable, ReceiverEventSink {
   private func followDemand(_ state: inout State) -> Task<Void, Never>? {
     if state.demand.isEmpty {
       state.endedByItself = false
-      state.wantedAfterEnd = false
+      state.wantedAfterEnd = []
       guard let session = state.session else { return nil }
       state.closing = session.task
       state.session = nil
+      state.running = nil
       state.authorization = nil
       return session.task
     }
     guard state.session == nil, !state.endedByItself else { return nil }
-    state.endSaidAt = nil
-    state.wantedAfterEnd = false
+    state.wantedAfterEnd = []
     let id = state.nextID
     state.nextID += 1
     let closing = state.closing
@@ -219,7 +221,12 @@ public final class Receiver: Sendable, ReceiverEventSink {
       await closing?.value
       guard !Task.isCancelled else { return }
       // What the session before said of itself is not this one's to repeat.
-      self.state.withLock { state in if state.session?.id == id { state.authorization = nil } }
+      self.state.withLock { state in
+        guard state.session?.id == id else { return }
+        state.authorization = nil
+        state.running = id
+        state.runningSaidEnd = false
+      }
       await source.run(for: self)
       sessionEnded(id, byItself: !Task.isCancelled)
     }
@@ -227,9 +234,9 @@ public final class Receiver: Sendable, ReceiverEventSink {
     return nil
   }
 
-  /// Session `id` returned: by itself, or cancelled. Ended by itself, it ends the wait of
-  /// those who waited before it said so; a listener that started wanting after that (it
-  /// heard nothing of the end) has the next session started for it.
+  /// Session `id` returned: by itself, or cancelled. Ended by itself, it ends every wait in
+  /// ``waitForEnd()``; a listener that started wanting after it said it ended (and still
+  /// wants) has the next session started for it.
   private func sessionEnded(_ id: Int, byItself: Bool) {
     let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
       guard state.session?.id == id else {
@@ -239,20 +246,18 @@ public final class Receiver: Sendable, ReceiverEventSink {
         return []
       }
       state.session = nil
+      state.running = nil
       state.authorization = nil
-      let saidAt = state.endSaidAt ?? state.nextID
-      state.endSaidAt = nil
       guard byItself else { return [] }
-      guard state.wantedAfterEnd else {
+      defer { state.endWaiters.removeAll() }
+      let late = state.wantedAfterEnd
+      state.wantedAfterEnd = []
+      if state.entries.contains(where: { late.contains($0.id) && $0.demands && !$0.interests.isEmpty }) {
+        _ = followDemand(&state)
+      } else {
         state.endedByItself = true
-        defer { state.endWaiters.removeAll() }
-        return Array(state.endWaiters.values)
       }
-      // Who waited before the end was said hears it; who came after waits for the next one.
-      let ended = state.endWaiters.filter { $0.key < saidAt }
-      for key in ended.keys { state.endWaiters.removeValue(forKey: key) }
-      _ = followDemand(&state)
-      return Array(ended.values)
+      return Array(state.endWaiters.values)
     }
     for waiter in waiters { waiter.resume() }
   }
@@ -327,7 +332,7 @@ public final class Receiver: Sendable, ReceiverEventSink {
       // A new want starts the source again, even after it ended by itself (or as it ends).
       if entry.demands, !entry.interests.isEmpty {
         state.endedByItself = false
-        if state.endSaidAt != nil { state.wantedAfterEnd = true }
+        if state.runningSaidEnd, state.running != nil { state.wantedAfterEnd.insert(entry.id) }
       }
       return (Listener(id: entry.id), followDemand(&state), state.authorization)
     }
@@ -365,7 +370,7 @@ public final class Receiver: Sendable, ReceiverEventSink {
       // that starts wanting hears what an open session said of itself, as a new one does.
       if startsWanting {
         state.endedByItself = false
-        if state.endSaidAt != nil { state.wantedAfterEnd = true }
+        if state.runningSaidEnd, state.running != nil { state.wantedAfterEnd.insert(listener.id) }
       }
       let replay = startsWanting ? state.authorization.map { (entry.handler, $0) } : nil
       return (followDemand(&state), replay)
@@ -411,7 +416,7 @@ public final class Receiver: Sendable, ReceiverEventSink {
       case .status(.paused): state.authorization = nil
       case .status(.ended), .status(.stopped):
         state.authorization = nil
-        if state.session != nil, state.endSaidAt == nil { state.endSaidAt = state.nextID }
+        if state.running != nil { state.runningSaidEnd = true }
       default: break
       }
       return state.entries

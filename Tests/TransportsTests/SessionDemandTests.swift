@@ -78,7 +78,8 @@ import Transports
   }
 
   /// A source that says it ended and then takes its time to return (closing a device,
-  /// restoring its settings), until `closed` is set; later sessions return at once.
+  /// restoring its settings), until `closed` is set; later sessions say so too and then run
+  /// until they are stopped.
   final class SlowToCloseSource: ByteSource {
     let sessions = Watched(0)
     let endsSaid = Watched(0)
@@ -93,7 +94,7 @@ import Transports
       }
       receiver.publish(.status(.ended(.endOfCapture(summary: "session \(session) ended"))))
       endsSaid.withLock { $0 += 1 }
-      if session == 1 { _ = await closed.until { $0 } }
+      if session == 1 { _ = await closed.until { $0 } } else { await untilCancelled() }
     }
   }
 
@@ -112,6 +113,25 @@ import Transports
     await first.value
     #expect(await source.sessions.until { $0 == 2 })
     #expect(await late.until { $0.contains(.status(.ended(.endOfCapture(summary: "session 2 ended")))) })
+  }
+
+  /// A want declared as the session ends, and taken back before it has returned, starts
+  /// nothing: the listener that wanted from the start heard the end, and the source is not
+  /// started again for it.
+  @Test func aWantTakenBackBeforeTheSessionReturnsStartsNothing() async throws {
+    let source = SlowToCloseSource()
+    let receiver = Receiver(source)
+    let staying = receiver.listen(wanting: .fixes) { _ in }
+    defer { receiver.stopListening(staying) }
+    let ended = Task { await receiver.waitForEnd() }
+    #expect(await source.endsSaid.until { $0 == 1 })
+    let late = receiver.listen(wanting: .fixes) { _ in }
+    receiver.stopListening(late)
+    source.closed.withLock { $0 = true }
+    // The wait ends once the session has returned and said so: by then a next session would
+    // have been started (and would run until stopped).
+    await ended.value
+    #expect(!receiver.hasOpenSession)
   }
 
   @Test func theSessionStartsWithTheFirstWantAndEndsWithTheLast() async throws {
