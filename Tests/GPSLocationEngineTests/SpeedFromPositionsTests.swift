@@ -53,7 +53,9 @@ import Testing
 
   /// An epoch whose position's accuracy is unknown (a handheld's GLL sent in a second of its
   /// own) gets its speed from the positions all the same, as gpsd gives it to its clients, and
-  /// that speed's accuracy is unknown, as a receiver's own speed's is.
+  /// that speed's accuracy is unknown, as a receiver's own speed's is. Nothing can tell it
+  /// from the positions' scatter, so it does not count as moving (a GLL-only receiver
+  /// standing still would otherwise never be still).
   @Test func aPositionWithoutAnAccuracyGetsASpeedWhoseAccuracyIsUnknown() {
     var engine = LocationEngine()
     engine.startUpdatingLocation()
@@ -61,6 +63,10 @@ import Testing
     let location = locations(engine.handle(fix(1, north: 10, accuracy: -1, speed: nil))).first
     #expect(location.map { abs($0.speed - 10) < 0.01 } == true)
     #expect(location?.speedAccuracy == -1)
+    #expect(location?.decisiveSpeed == -1)
+    // A receiver's own speed without an accuracy counts as it is.
+    let stated = locations(engine.handle(fix(2, north: 20, accuracy: -1, speed: 3))).first
+    #expect(stated?.decisiveSpeed == 3)
   }
 
   /// A position from another place (a spliced capture): no speed of 10 km/s or more.

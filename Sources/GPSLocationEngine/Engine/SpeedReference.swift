@@ -36,6 +36,7 @@ struct SpeedReference: Sendable {
       distance / elapsed <= 9999.9
     else { return }
     location.speed = distance / elapsed
+    location.speedIsMeasured = true
     if horizontalAccuracy >= 0, location.horizontalAccuracy >= 0 {
       location.speedAccuracy = (horizontalAccuracy + location.horizontalAccuracy) / elapsed
     }

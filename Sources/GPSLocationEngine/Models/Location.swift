@@ -58,6 +58,10 @@ public struct Location: Hashable, Sendable, Codable {
   /// `sourceInformation`: a replay's and the simulator's locations say
   /// ``LocationSourceInformation/isSimulatedBySoftware``; a receiver's are `nil`.
   public var sourceInformation: LocationSourceInformation?
+  /// Whether ``speed`` was measured between this position and the one before rather than
+  /// stated by the receiver (`nil`: stated, or none): ``decisiveSpeed`` holds a measured one
+  /// to its accuracy.
+  package var speedIsMeasured: Bool?
 
   public init(
     coordinate: LocationCoordinate2D, altitude: Double = 0, ellipsoidalAltitude: Double? = nil,
@@ -86,11 +90,11 @@ public struct Location: Hashable, Sendable, Codable {
   /// The speed to tell moving from still by: the receiver's own, or a speed measured between
   /// two positions only where it stands clear of their noise (its ``speedAccuracy``); else −1,
   /// unknown. A receiver standing still that states no speed makes a speed of its positions'
-  /// scatter (2.5 m/s at 5 Hz from 0.5 m), which must not count as moving. A speed measured
-  /// between positions without an accuracy (a handheld's GLL second) has none to be held to,
-  /// and counts as it is, as the receiver's own does.
+  /// scatter (2.5 m/s at 5 Hz from 0.5 m), which must not count as moving; so a speed
+  /// measured between positions without an accuracy (a GLL sent alone) decides nothing.
   package var decisiveSpeed: Double {
-    speedAccuracy >= 0 && speed <= speedAccuracy ? -1 : speed
+    if speedAccuracy >= 0 { return speed <= speedAccuracy ? -1 : speed }
+    return speedIsMeasured == true ? -1 : speed
   }
 
   /// Great-circle distance in metres (haversine on the mean Earth radius).
